@@ -1,0 +1,1 @@
+"""The ``gamedp`` command line: a thin front end over the public API."""

@@ -1,0 +1,149 @@
+"""Compiled games: integer positions and a numba kernel that generates moves.
+
+A compiled game runs at compiled speed without C: the search engine (:mod:`gamedp.solvers.compiled`) is built
+around your kernel, so the whole search is one machine-code loop. You write two small functions:
+
+- ``children(position, out) -> count``: write the positions one move away into ``out`` (an int64 array with
+  room for ``max_children``) and return how many there are;
+- optionally ``primitive(position) -> code``: 0 if the game goes on, else the mover's result by rule,
+  ``PRIMITIVE_LOSE`` (1), ``PRIMITIVE_WIN`` (2) or ``PRIMITIVE_TIE`` (3). A primitive position must
+  have no children.
+
+Positions are non-negative integers (a bitboard, or a rank in an index); give ``num_positions`` when they
+are below a known bound and the engine will refuse any child outside it.
+
+Worked example, a subtraction game: take 1, 3 or 4 stones; who cannot move loses.
+
+>>> from numba import njit
+>>> @njit(cache=True, nogil=True)
+... def take_134(n, out):
+...     count = 0
+...     for k in (1, 3, 4):
+...         if k <= n:
+...             out[count] = n - k
+...             count += 1
+...     return count
+>>> game = CompiledGame("take-1-3-4", start=100, children=take_134, max_children=3)
+>>> from gamedp.solvers.compiled import solve_compiled
+>>> solution = solve_compiled(game)
+>>> [solution.value(n).outcome.name for n in range(8)]
+['LOSE', 'WIN', 'LOSE', 'WIN', 'WIN', 'WIN', 'WIN', 'LOSE']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from gamedp.errors import GameDefinitionError
+from gamedp.game import Game
+from gamedp.values import LOSE, TIE, WIN, Outcome
+
+PRIMITIVE_NONE, PRIMITIVE_LOSE, PRIMITIVE_WIN, PRIMITIVE_TIE = 0, 1, 2, 3
+PRIMITIVE_OUTCOMES = {PRIMITIVE_LOSE: LOSE, PRIMITIVE_WIN: WIN, PRIMITIVE_TIE: TIE}
+
+
+class CompiledGame:
+    """A game given by numba kernels over integer positions.
+
+    Text hooks (``format_position``, ``parse_position``, ``format_move``) may be passed as plain Python
+    callables; the front ends use them.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        start: int,
+        children: Callable,
+        max_children: int,
+        *,
+        primitive: Callable | None = None,
+        num_positions: int | None = None,
+        misere: bool = False,
+        format_position: Callable[[int], str] | None = None,
+        parse_position: Callable[[str], int] | None = None,
+    ):
+        if max_children < 1:
+            raise GameDefinitionError(f"{name}: max_children must be at least 1, not {max_children}")
+        if num_positions is not None and not 0 <= start < num_positions:
+            raise GameDefinitionError(f"{name}: start position {start} is outside 0..{num_positions - 1}")
+        self.name = name
+        self._start = int(start)
+        self.children_kernel = children
+        self.primitive_kernel = primitive
+        self.max_children = int(max_children)
+        self.num_positions = num_positions
+        self.misere = misere
+        self.scored = False
+        self._format = format_position
+        self._parse = parse_position
+
+    def start(self) -> int:
+        return self._start
+
+    def children(self, position: int) -> list[int]:
+        """The children of one position, called from Python (slow path: analysis, checks)."""
+        import numpy as np
+
+        out = np.empty(self.max_children + 1, dtype=np.int64)
+        n = int(self.children_kernel(np.int64(position), out))
+        if n > self.max_children:
+            raise GameDefinitionError(f"{self.name}: position {position} has {n} children, more than "
+                                      f"max_children={self.max_children}")
+        kids = [int(c) for c in out[:n]]
+        for c in kids:
+            self.check_position(c, f"child of position {position}")
+        return kids
+
+    def primitive(self, position: int) -> Outcome | None:
+        if self.primitive_kernel is None:
+            return None
+        code = int(self.primitive_kernel(position))
+        if code == PRIMITIVE_NONE:
+            return None
+        if code not in PRIMITIVE_OUTCOMES:
+            raise GameDefinitionError(f"{self.name}: primitive({position}) returned {code}; expected 0-3")
+        return PRIMITIVE_OUTCOMES[code]
+
+    def check_position(self, position: int, what: str = "position") -> None:
+        if position < 0 or (self.num_positions is not None and position >= self.num_positions):
+            bound = "non-negative" if self.num_positions is None else f"in 0..{self.num_positions - 1}"
+            raise GameDefinitionError(f"{self.name}: {what} is {position}, out of range: positions must be {bound}")
+
+    def format_position(self, position: int) -> str:
+        return self._format(position) if self._format else str(position)
+
+    def parse_position(self, text: str) -> int:
+        if self._parse:
+            return self._parse(text)
+        try:
+            position = int(text)
+        except ValueError:
+            raise GameDefinitionError(f"{self.name}: a position is an integer here, not {text!r}") from None
+        self.check_position(position)
+        return position
+
+    def as_python_game(self) -> Game:
+        """The same game as a Python-defined one (kernels called per position): for checks and cycles."""
+        return _KernelGame(self)
+
+    def __repr__(self) -> str:
+        return f"<CompiledGame {self.name!r}>"
+
+
+class _KernelGame(Game):
+    def __init__(self, compiled: CompiledGame):
+        self.compiled = compiled
+        self.name = compiled.name
+        self.misere = compiled.misere
+
+    def start(self) -> Any:
+        return self.compiled.start()
+
+    def children(self, position: int) -> list[int]:
+        return self.compiled.children(position)
+
+    def primitive(self, position: int) -> Outcome | None:
+        return self.compiled.primitive(position)
+
+    def format_position(self, position: int) -> str:
+        return self.compiled.format_position(position)

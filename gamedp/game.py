@@ -1,0 +1,152 @@
+"""How a game is described in Python.
+
+Subclass :class:`Game` and give it a start position and its moves. Positions may be any hashable value.
+Values are always from the side of the player to move, so a partizan game (where whose turn it is matters)
+keeps the turn inside the position.
+
+Required hooks: :meth:`Game.start`, and either :meth:`Game.moves` with :meth:`Game.do_move`, or
+:meth:`Game.children` alone (faster, but then moves are named by the positions they lead to).
+Optional hooks: :meth:`Game.primitive` (a terminal value by rule), :meth:`Game.canonical` (symmetry),
+:meth:`Game.key` (what the memo table stores), and the text hooks used by the front ends.
+
+A subtraction game: take 1 or 2 stones; whoever cannot move loses.
+
+>>> class TakeOneOrTwo(Game):
+...     name = "take-1-2"
+...     def start(self): return 7
+...     def moves(self, n): return [k for k in (1, 2) if k <= n]
+...     def do_move(self, n, k): return n - k
+>>> from gamedp.solvers.memo import solve
+>>> solve(TakeOneOrTwo()).value(7)
+Value(outcome=Outcome.WIN, remoteness=5, score=None)
+>>> solve(TakeOneOrTwo()).value(6).outcome
+<Outcome.LOSE: 'lose'>
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Iterable
+
+from gamedp.errors import GameDefinitionError, GamedpError
+from gamedp.values import LOSE, WIN, Outcome, Value, outcome_of_score
+
+Position = Hashable
+Move = Any
+
+
+class Game:
+    """Base class of Python-defined games. Override the hooks your game needs."""
+
+    #: Short name, used in messages and databases.
+    name: str = "game"
+    #: Misère play: a player with no move *wins* (unless :meth:`primitive` says otherwise).
+    misere: bool = False
+    #: Scored games: :meth:`primitive` returns the mover's final margin (a number); the mover maximises it.
+    scored: bool = False
+
+    # -- rules -------------------------------------------------------------------------------------------
+    def start(self) -> Position:
+        """The initial position."""
+        raise NotImplementedError(f"{type(self).__name__} must define start()")
+
+    def moves(self, position: Position) -> Iterable[Move]:
+        """The legal moves from ``position``."""
+        raise NotImplementedError(f"{type(self).__name__} must define moves() and do_move(), or children()")
+
+    def do_move(self, position: Position, move: Move) -> Position:
+        """The position after ``move``; the other player is then to move."""
+        raise NotImplementedError(f"{type(self).__name__} must define do_move()")
+
+    def children(self, position: Position) -> Iterable[Position]:
+        """Every position one move away. Override for speed; a generator lets the solver stop early."""
+        do_move = self.do_move
+        return [do_move(position, m) for m in self.moves(position)]
+
+    def primitive(self, position: Position) -> Outcome | Any | None:
+        """The value of a position that ends the game by rule, else ``None``.
+
+        Return an :class:`Outcome` (or a number, the mover's margin, in scored games). A primitive position
+        must have no moves. Positions with no moves and no primitive value are lost by the mover in normal
+        play and won in misère play.
+        """
+        return None
+
+    def canonical(self, position: Position) -> Position:
+        """A representative of the positions equivalent to ``position`` (by symmetry). Must be idempotent."""
+        return position
+
+    def key(self, position: Position) -> Hashable:
+        """What the memo table stores for ``position`` (default: the position itself)."""
+        return position
+
+    # -- text, for the front ends ----------------------------------------------------------------------
+    def format_position(self, position: Position) -> str:
+        return str(position)
+
+    def parse_position(self, text: str) -> Position:
+        raise GamedpError(f"the game {self.name!r} has no text notation for positions; use its start position")
+
+    def format_move(self, position: Position, move: Move) -> str:
+        return str(move)
+
+    def parse_move(self, position: Position, text: str) -> Move:
+        """The legal move whose notation is ``text`` (spaces and case ignored)."""
+        wanted = "".join(text.split()).lower()
+        legal = list(self.move_list(position))
+        for move, _ in legal:
+            if "".join(self.format_move(position, move).split()).lower() == wanted:
+                return move
+        shown = ", ".join(self.format_move(position, m) for m, _ in legal) or "none"
+        raise GamedpError(f"{text.strip()!r} is not a legal move here; legal moves: {shown}")
+
+    # -- derived -------------------------------------------------------------------------------------------
+    def move_list(self, position: Position) -> list[tuple[Move, Position]]:
+        """Every legal move with the position it leads to (children name themselves without moves())."""
+        if overrides(self, "moves"):
+            return [(m, self.do_move(position, m)) for m in self.moves(position)]
+        return [(c, c) for c in self.children(position)]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def overrides(game: Game, hook: str) -> bool:
+    """Whether ``game`` defines its own ``hook`` (the solvers skip hooks left at their defaults)."""
+    return getattr(type(game), hook) is not getattr(Game, hook)
+
+
+def terminal_value(game: Game, primitive: Any, position: Position) -> Value:
+    """Turn what :meth:`Game.primitive` returned into a :class:`Value` (remoteness 0)."""
+    if game.scored:
+        if isinstance(primitive, (bool, Outcome)) or not _is_number(primitive):
+            raise GameDefinitionError(
+                f"{game.name}: primitive({position!r}) returned {primitive!r}; a scored game's primitive must "
+                "return the mover's margin as a number"
+            )
+        return Value(outcome_of_score(primitive), 0, primitive)
+    if not isinstance(primitive, Outcome):
+        raise GameDefinitionError(
+            f"{game.name}: primitive({position!r}) returned {primitive!r}; return an Outcome (WIN, LOSE, TIE) "
+            "or None, or set scored = True for numeric margins"
+        )
+    if primitive is Outcome.DRAW:
+        raise GameDefinitionError(f"{game.name}: primitive({position!r}) returned DRAW; a DRAW is a cycle, not an end")
+    return Value(primitive, 0)
+
+
+def no_move_value(game: Game, position: Position) -> Value:
+    """The value of a position with no moves and no primitive value."""
+    if game.scored:
+        raise GameDefinitionError(
+            f"{game.name}: position {position!r} has no moves but primitive() gave no score; a scored game "
+            "must score every position where play ends"
+        )
+    return Value(WIN if game.misere else LOSE, 0)
+
+
+def _is_number(x: Any) -> bool:
+    try:
+        return x == x + 0 and (x > 0 or x <= 0)
+    except TypeError:
+        return False
+

@@ -1,0 +1,14 @@
+"""Judge adapters: one thin module per judge problem.
+
+Each module exposes ``run(text: str) -> str``: the judge's whole input in, its exact output out, raising
+:class:`gamedp.errors.InputError` (with the line number) on malformed input.
+"""
+
+from __future__ import annotations
+
+#: problem name -> module
+JUDGES: dict[str, str] = {
+    "blockgame": "gamedp.judge.blockgame",
+    "cardgame": "gamedp.judge.cardgame",
+    "gridgame": "gamedp.judge.gridgame",
+}

@@ -1,0 +1,107 @@
+"""Find a game from what a person typed: a built-in name, ``module:attribute``, or ``path/to/file.py[:attribute]``.
+
+>>> load_game("tictactoe").name
+'tictactoe'
+>>> load_game("no-such-game")
+Traceback (most recent call last):
+...
+gamedp.errors.GamedpError: unknown game 'no-such-game': give a built-in name (tictactoe), module:attribute, or a .py file
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from typing import Any
+
+from gamedp.errors import GamedpError
+
+
+def load_game(spec: str) -> Any:
+    """The game named by ``spec``: a built-in name, ``module:attribute`` or ``file.py[:attribute]``.
+
+    An attribute that is a class is instantiated without arguments. A file without an attribute must hold
+    exactly one game (a ``Game`` or ``CompiledGame`` instance, or a ``Game`` subclass).
+    """
+    from gamedp.games import BUILTIN
+
+    if spec in BUILTIN:
+        return _instantiate(_import_attribute(*BUILTIN[spec].split(":")), spec)
+    path, _, attr = spec.partition(":") if not _is_windows_drive(spec) else (spec, "", "")
+    if path.endswith(".py") or Path(path).is_file():
+        module = _import_file(Path(path))
+    elif attr:
+        try:
+            module = importlib.import_module(path)
+        except ImportError as e:
+            raise GamedpError(f"cannot import module {path!r} for game {spec!r}: {e}") from None
+        except Exception as e:  # the user's module itself failed
+            raise GamedpError(f"importing {path!r} failed: {type(e).__name__}: {e}") from None
+    else:
+        names = ", ".join(sorted(BUILTIN))
+        raise GamedpError(f"unknown game {spec!r}: give a built-in name ({names}), module:attribute, or a .py file")
+    if attr:
+        if not hasattr(module, attr):
+            raise GamedpError(f"{path!r} has no attribute {attr!r}")
+        return _instantiate(getattr(module, attr), spec)
+    return _instantiate(_only_game_in(module, spec), spec)
+
+
+def _is_windows_drive(spec: str) -> bool:
+    return len(spec) > 2 and spec[1] == ":" and spec[2] in "\\/"
+
+
+def _import_attribute(module: str, attr: str) -> Any:
+    return getattr(importlib.import_module(module), attr)
+
+
+def _import_file(path: Path) -> Any:
+    if not path.is_file():
+        raise GamedpError(f"no such file: {path}")
+    name = f"gamedp_user_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise GamedpError(f"{path} is not a Python file that can be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise GamedpError(f"{path}, line {e.lineno}, column {e.offset}: syntax error: {e.msg}") from None
+    except Exception as e:
+        raise GamedpError(f"running {path} failed: {type(e).__name__}: {e}") from None
+    return module
+
+
+def _is_game(obj: Any) -> bool:
+    from gamedp.compiled import CompiledGame
+    from gamedp.game import Game
+
+    if inspect.isclass(obj):
+        return issubclass(obj, Game) and obj is not Game and obj.__module__ not in ("gamedp.game",)
+    return isinstance(obj, (Game, CompiledGame))
+
+
+def _only_game_in(module: Any, spec: str) -> Any:
+    found = {name: obj for name, obj in vars(module).items()
+             if _is_game(obj) and getattr(obj, "__module__", module.__name__) == module.__name__}
+    instances = {n: o for n, o in found.items() if not inspect.isclass(o)}
+    candidates = instances or found
+    if len(candidates) != 1:
+        listed = ", ".join(sorted(candidates)) or "none"
+        raise GamedpError(f"{spec!r} defines {len(candidates)} games ({listed}); name one as {spec}:NAME")
+    return next(iter(candidates.values()))
+
+
+def _instantiate(obj: Any, spec: str) -> Any:
+    if inspect.isclass(obj):
+        try:
+            obj = obj()
+        except TypeError as e:
+            raise GamedpError(f"cannot create the game {spec!r} without arguments: {e}") from None
+    if not _is_game(obj):
+        raise GamedpError(f"{spec!r} is a {type(obj).__name__}, not a gamedp Game or CompiledGame")
+    return obj

@@ -1,0 +1,150 @@
+"""A self-test of a game description: the bugs people make most, found before they cost a wrong answer.
+
+It walks the positions reachable from the start (breadth first, up to a limit) and checks that
+
+- keys are hashable and stable (the same position gives an equal key and hash twice);
+- move generation is deterministic, and ``moves``/``do_move`` agree with ``children`` where both are given;
+- every child of a legal position is legal (``is_legal`` hook, notation round trip where the game has one);
+- primitive positions have no moves and give a valid terminal value;
+- ``canonical`` is idempotent, and a position has the same value as its canonical form.
+
+The first inconsistency is reported in plain words, naming the position.
+
+>>> from gamedp.games.tictactoe import TicTacToe
+>>> check_game(TicTacToe()).ok
+True
+>>> class Broken(TicTacToe):
+...     def canonical(self, board): return board[::-1]      # not idempotent
+>>> print(check_game(Broken()).problem)
+canonical form is not idempotent: canonical('.........') = '.........' but canonical('X........') = '........X' and canonical('........X') = 'X........'
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from gamedp.errors import GamedpError
+from gamedp.game import Game, overrides, terminal_value
+
+
+@dataclass
+class CheckReport:
+    game: str
+    positions: int
+    problem: str | None = None
+    complete: bool = True  # False when the limit stopped the walk
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def __str__(self) -> str:
+        scope = "all" if self.complete else "the first"
+        if self.ok:
+            return f"{self.game}: ok ({scope} {self.positions} reachable positions checked)"
+        return f"{self.game}: problem after {self.positions} positions: {self.problem}"
+
+
+class _Inconsistent(Exception):
+    pass
+
+
+def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
+    """Check ``game`` (a Game or CompiledGame) on up to ``max_positions`` reachable positions."""
+    from gamedp.compiled import CompiledGame
+
+    if isinstance(game, CompiledGame):
+        game = game.as_python_game()
+    seen: dict[Any, Any] = {}
+    try:
+        start = game.start()
+        _check_position(game, start, "the start position")
+        queue = deque([start])
+        seen[_key(game, start)] = start
+        while queue and len(seen) < max_positions:
+            position = queue.popleft()
+            for child in _check_moves(game, position):
+                k = _key(game, child)
+                if k not in seen:
+                    seen[k] = child
+                    queue.append(child)
+        complete = not queue
+        _check_canonical_values(game, list(seen.values()), complete)
+    except _Inconsistent as e:
+        return CheckReport(game.name, len(seen), str(e), False)
+    except GamedpError as e:
+        return CheckReport(game.name, len(seen), str(e), False)
+    return CheckReport(game.name, len(seen), None, complete)
+
+
+def _key(game: Game, position: Any) -> Any:
+    try:
+        k1, k2 = game.key(game.canonical(position)), game.key(game.canonical(position))
+        if k1 != k2 or hash(k1) != hash(k2):
+            raise _Inconsistent(f"key of position {position!r} is not stable: {k1!r} then {k2!r}")
+    except TypeError as e:
+        raise _Inconsistent(f"position {position!r} cannot be a table key ({e}); make positions hashable") from None
+    return k1
+
+
+def _check_position(game: Game, position: Any, what: str) -> None:
+    is_legal = getattr(game, "is_legal", None)
+    if is_legal is not None and not is_legal(position):
+        raise _Inconsistent(f"{what} {position!r} is not legal (is_legal returned False)")
+    if overrides(game, "parse_position") and overrides(game, "format_position"):
+        text = game.format_position(position)
+        try:
+            back = game.parse_position(text)
+        except GamedpError as e:
+            raise _Inconsistent(f"{what} {position!r} is drawn as {text!r}, which does not parse back: {e}") from None
+        if back != position:
+            raise _Inconsistent(f"{what} {position!r} is drawn as {text!r}, which parses back as {back!r}")
+
+
+def _check_moves(game: Game, position: Any) -> list:
+    kids = list(game.children(position))
+    if sorted(map(repr, kids)) != sorted(map(repr, game.children(position))):
+        raise _Inconsistent(f"children of {position!r} differ between two calls: move generation is not deterministic")
+    if overrides(game, "moves") and overrides(game, "children"):
+        via_moves = [game.do_move(position, m) for m in game.moves(position)]
+        if sorted(map(repr, via_moves)) != sorted(map(repr, kids)):
+            raise _Inconsistent(f"at {position!r}, moves()+do_move() give {via_moves!r} but children() gives {kids!r}")
+    p = game.primitive(position)
+    if p is not None:
+        terminal_value(game, p, position)
+        if kids:
+            raise _Inconsistent(f"position {position!r} is primitive ({p!r}) but has {len(kids)} moves, "
+                                f"for example to {kids[0]!r}")
+    for child in kids:
+        _check_position(game, child, f"child of {position!r},")
+    if overrides(game, "canonical"):
+        c = game.canonical(position)
+        if game.canonical(c) != c:
+            raise _Inconsistent(f"canonical form is not idempotent: canonical({position!r}) = {c!r} "
+                                f"and canonical({c!r}) = {game.canonical(c)!r}")
+        for child in kids:
+            cc = game.canonical(child)
+            if game.canonical(cc) != cc:
+                raise _Inconsistent(f"canonical form is not idempotent: canonical({position!r}) = {c!r} but "
+                                    f"canonical({child!r}) = {cc!r} and canonical({cc!r}) = {game.canonical(cc)!r}")
+    return kids
+
+
+def _check_canonical_values(game: Game, positions: list, complete: bool) -> None:
+    """A position and its canonical form must have equal values (solved without symmetry)."""
+    if not overrides(game, "canonical") or not complete:
+        return
+    from gamedp.solvers.memo import Solution
+
+    plain = Solution(game)
+    plain.keyf = game.key if overrides(game, "key") else None  # solve without the symmetry under test
+    for position in positions:
+        c = game.canonical(position)
+        if c == position:
+            continue
+        v, vc = plain.value(position), plain.value(c)
+        if v != vc:
+            raise _Inconsistent(f"position {position!r} is worth {v} but its canonical form {c!r} is worth {vc}: "
+                                "canonical() maps positions to ones of another value, so it is not a symmetry")
