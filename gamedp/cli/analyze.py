@@ -1,0 +1,210 @@
+"""``gamedp analyze GAME [POSITION]``: a position's value and every move's value, best first.
+
+:class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``) share: its text
+notation and an engine that values positions on demand. Which engine, in this order:
+
+1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
+2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
+   ``value(position) -> Value``), made once, when the first position is asked;
+3. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
+   asked about, so a big game is only solved below the position on the board.
+
+Impartial games (``impartial = True``) that offer ``nimber(position)`` also show nimbers.
+
+>>> from gamedp.games.tictactoe import TicTacToe
+>>> analyst = Analyst(TicTacToe())
+>>> board = analyst.read_position("XX. OO. ...")
+>>> a = analyst.analyze(board)
+>>> str(a.value), analyst.move_name(board, a.moves[0].move)
+('WIN in 1', '3')
+>>> analyst.position_name(board)
+'XX.OO....'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from gamedp.errors import GamedpError
+from gamedp.values import Analysis, Value
+
+
+class Analyst:
+    """A game as the front ends see it: text in and out, and values from the best engine it offers."""
+
+    def __init__(self, game: Any, *, outcomes_only: bool = False):
+        from gamedp.compiled import CompiledGame
+
+        self.game = game
+        #: the rules as a Python game (moves and their notation); compiled games name moves by their children
+        self.rules = game.as_python_game() if isinstance(game, CompiledGame) else game
+        self.name: str = getattr(game, "name", type(game).__name__)
+        self.outcomes_only = outcomes_only
+        self.scored = bool(getattr(game, "scored", False))
+        own_nimber = getattr(game, "nimber", None)
+        self._nimber = own_nimber if getattr(game, "impartial", False) and callable(own_nimber) else None
+        own_analyze = getattr(game, "analyze", None)
+        self._own_analyze = own_analyze if callable(own_analyze) else None
+        self._solution: Any = None
+
+    # -- values --------------------------------------------------------------------------------------------
+    def analyze(self, position: Any) -> Analysis:
+        """The position's value and every legal move's value, best first."""
+        analysis = self._own_analyze(position) if self._own_analyze else self._engine().analyze(position)
+        # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
+        moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
+        return Analysis(analysis.position, analysis.value, moves)
+
+    def value(self, position: Any) -> Value:
+        if self._own_analyze:
+            return self._own_analyze(position).value
+        engine = self._engine()
+        return engine.value(position) if hasattr(engine, "value") else engine.analyze(position).value
+
+    def nimber(self, position: Any) -> int | None:
+        """The position's nimber where the game offers one, else ``None``."""
+        return None if self._nimber is None else int(self._nimber(position))
+
+    def child_nimbers(self, analysis: Analysis) -> list[int | None] | None:
+        """The nimbers of the positions the moves lead to, where the game offers nimbers."""
+        return None if self._nimber is None else [self.nimber(mv.child) for mv in analysis.moves]
+
+    def child_values(self, analysis: Analysis) -> list[Value] | None:
+        """The values of the positions the moves lead to, where they cannot be read off the moves.
+
+        Only scored games need this: there a move may score points itself (a card taken), so the child's score is
+        not just the move's negated.
+        """
+        return [self.value(mv.child) for mv in analysis.moves] if self.scored else None
+
+    def line(self, position: Any, limit: int = 500) -> list[tuple[Any, Any]]:
+        """A perfect line of play from ``position``: (position before, move) pairs, until the end or a repetition."""
+        seen = {position}
+        line = []
+        while len(line) < limit:
+            best = self.analyze(position).best
+            if best is None:
+                break
+            line.append((position, best.move))
+            position = best.child
+            if position in seen:
+                break
+            seen.add(position)
+        return line
+
+    def _engine(self) -> Any:
+        if self._solution is None:
+            own = getattr(self.game, "solution", None)
+            if callable(own):
+                self._solution = own()
+            else:
+                from gamedp.solvers.memo import Solution
+
+                self._solution = Solution(self.rules, outcomes_only=self.outcomes_only)
+        return self._solution
+
+    # -- text ----------------------------------------------------------------------------------------------
+    def start(self) -> Any:
+        return self.game.start()
+
+    def read_position(self, text: str) -> Any:
+        """The position written as ``text`` in the game's notation; a clear error otherwise."""
+        try:
+            return self.game.parse_position(text)
+        except GamedpError:
+            raise
+        except Exception as e:  # a user's own parser failing still means the position was not understood
+            raise GamedpError(f"cannot read {text.strip()!r} as a {self.name} position: {type(e).__name__}: {e}") \
+                from None
+
+    def draw(self, position: Any) -> str:
+        """The position as the game draws it (a board, several lines)."""
+        return self.game.format_position(position)
+
+    def position_name(self, position: Any) -> str:
+        """The position in a notation that :meth:`read_position` reads back (for JSON and for the command line).
+
+        The game's drawing is used where it reads back; else ``str(position)`` where that does; else the drawing.
+        """
+        drawn = self.draw(position)
+        for text in (drawn, str(position)):
+            try:
+                if self.game.parse_position(text) == position:
+                    return text
+            except Exception:  # only probing which notation reads back; a failure just rules this one out
+                continue
+        return drawn
+
+    def move_name(self, position: Any, move: Any) -> str:
+        return self.rules.format_move(position, move)
+
+    def read_move(self, position: Any, analysis: Analysis, text: str) -> Any:
+        """The legal move written as ``text``; a :class:`GamedpError` listing the legal moves otherwise."""
+        legal = [mv.move for mv in analysis.moves]
+        try:
+            move = self.rules.parse_move(position, text)
+        except GamedpError:
+            raise
+        except Exception:  # a user's own move parser failing means the text names no legal move
+            move = None
+        if move is None or move not in legal:
+            shown = ", ".join(self.move_name(position, m) for m in legal) or "none"
+            raise GamedpError(f"{text.strip()!r} is not a legal move here; legal moves: {shown}")
+        return move
+
+
+def read_position_argument(analyst: Analyst, text: str | None) -> Any:
+    """POSITION as typed on the command line: absent for the start, ``-`` for standard input, else the text."""
+    if text is None:
+        return analyst.start()
+    if text == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise GamedpError("POSITION '-' reads the position from standard input, but it was empty")
+    return analyst.read_position(text)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("position", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as GamesmanUni's JSON instead.")
+@click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
+@click.option("--outcomes-only", is_flag=True,
+              help="Win/lose/tie only, no remoteness: far fewer positions searched on big games (memo engine).")
+def analyze(game: str, position: str | None, as_json: bool, show_line: bool, outcomes_only: bool) -> None:
+    """Show POSITION of GAME, its value and every legal move with its value, best first.
+
+    GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
+    game's own notation (several lines are fine; `-` reads it from standard input); without it, the start.
+    Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
+    under perfect play), the score in scored games and the nimber where the game gives one.
+    """
+    from gamedp.loader import load_game
+    from gamedp.render import analysis_lines, console
+
+    analyst = Analyst(load_game(game), outcomes_only=outcomes_only)
+    where = read_position_argument(analyst, position)
+    analysis = analyst.analyze(where)
+    child_nimbers = analyst.child_nimbers(analysis)
+    if as_json:
+        from gamedp.gamesman import gamesman_json
+
+        doc = gamesman_json(analysis, lambda m: analyst.move_name(where, m), analyst.position_name,
+                            nimber=analyst.nimber(where), child_values=analyst.child_values(analysis),
+                            child_nimbers=child_nimbers)
+        click.echo(json.dumps(doc, indent=2))
+        return
+    out = console(color=sys.stdout.isatty())
+    out.print(analyst.draw(where))
+    out.print()
+    for text in analysis_lines(analysis, lambda m: analyst.move_name(where, m), nimber=analyst.nimber(where),
+                               child_nimbers=child_nimbers):
+        out.print(text)
+    if show_line:
+        line = analyst.line(where)
+        moves = " ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"
+        out.print(f"perfect line of play: {moves}")

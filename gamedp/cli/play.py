@@ -1,0 +1,201 @@
+"""``gamedp play GAME [POSITION]``: a game in the terminal against the perfect opponent.
+
+The computer plays the best move of the analysis (:mod:`gamedp.cli.analyze`): it wins as fast as it can,
+holds a tie or a draw, and when lost holds out as long as it can; among equal moves it takes the first one the
+game lists, so a game is the same every time.
+
+Commands at the prompt: a move in the game's notation (the legal ones are listed each turn), ``hint`` (every
+move's value, best first), ``undo`` (take back your last move and the reply), ``help``, ``quit``.
+Typed into a terminal the board is in colour; with input piped in there is no colour and each line read is
+echoed after its prompt, so the transcript reads like a session; the end of the input ends the game.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import click
+
+from gamedp.cli.analyze import Analyst, read_position_argument
+from gamedp.errors import GamedpError
+from gamedp.values import Analysis
+
+HELP = """\
+Type a move as listed under the board, or one of:
+  hint   every move's value for you, best first
+  undo   take back your last move (and the computer's reply)
+  help   this text
+  quit   stop the game"""
+PROMPT = "your move> "
+
+
+@dataclass
+class _Turn:
+    """What undo goes back to: a position where it was your turn, and the points scored before it."""
+
+    position: Any
+    margin: Any
+
+
+class Match:
+    """One game between a person (reading ``source``) and the perfect opponent."""
+
+    def __init__(self, analyst: Analyst, position: Any, *, human_first: bool, hints: bool, source: TextIO,
+                 interactive: bool):
+        from gamedp.render import console
+
+        self.analyst = analyst
+        self.position = position
+        self.human_to_move = human_first
+        self.hints = hints
+        self.source = source
+        self.interactive = interactive
+        self.out = console(color=interactive)
+        #: points scored by moves so far, from your side (scored games whose moves score)
+        self.margin: Any = 0
+        self.history: list[_Turn] = []
+        self._pending: Any = None  # the score of the move just made, settled when its child is valued
+
+    def run(self) -> None:
+        out = self.out
+        out.print(f"{self.analyst.name}: you against the perfect opponent. "
+                  f"{'You move' if self.human_to_move else 'The computer moves'} first. Type 'help' for commands.")
+        while True:
+            analysis = self._analyze()
+            if not analysis.moves:
+                self._finish(analysis)
+                return
+            if not self.human_to_move:
+                best = analysis.best
+                out.print(f"The computer plays {self.analyst.move_name(self.position, best.move)}.")
+                self._play(best)
+                continue
+            if not self._human_turn(analysis):
+                return
+
+    # -- turns ---------------------------------------------------------------------------------------------
+    def _human_turn(self, analysis: Analysis) -> bool:
+        """Read commands until a move is made (True) or the person stops (False)."""
+        self._show_board()
+        if self.hints:
+            self._hint(analysis)
+        while True:
+            text = self._read()
+            if text is None:
+                self.out.print("Input ended; the game is left unfinished.")
+                return False
+            command = text.strip().lower()
+            if not command:
+                continue
+            if command == "quit":
+                self.out.print("Bye.")
+                return False
+            if command == "help":
+                self.out.print(HELP)
+            elif command == "hint":
+                self._hint(analysis)
+            elif command == "undo":
+                if not self.history:
+                    self.out.print("Nothing to undo: you have not moved yet.")
+                    continue
+                turn = self.history.pop()
+                self.position, self.margin, self._pending = turn.position, turn.margin, None
+                self.out.print("Taken back.")
+                return True
+            else:
+                try:
+                    move = self.analyst.read_move(self.position, analysis, text)
+                except GamedpError as e:
+                    self.out.print(f"{e}. Try again (or 'help').")
+                    continue
+                self.history.append(_Turn(self.position, self.margin))
+                self._play(next(mv for mv in analysis.moves if mv.move == move))
+                return True
+
+    def _play(self, move_value: Any) -> None:
+        self._pending = move_value.value.score
+        self.position = move_value.child
+        self.human_to_move = not self.human_to_move
+
+    def _analyze(self) -> Analysis:
+        analysis = self.analyst.analyze(self.position)
+        if self._pending is not None:
+            # What the last move scored by itself: its value to the mover, less what the position it reached is
+            # worth to the other side (0 unless the game scores moves, as card games do).
+            points = self._pending + analysis.value.score
+            self.margin += -points if self.human_to_move else points
+            self._pending = None
+        return analysis
+
+    # -- drawing -------------------------------------------------------------------------------------------
+    def _show_board(self) -> None:
+        out = self.out
+        out.print()
+        out.print(self.analyst.draw(self.position))
+        # In the game's own order, not best first: the list must not give the answer away.
+        names = [self.analyst.move_name(self.position, m) for m, _ in self.analyst.rules.move_list(self.position)]
+        out.print("Your moves: " + " ".join(names))
+
+    def _hint(self, analysis: Analysis) -> None:
+        from gamedp.render import analysis_lines
+
+        for text in analysis_lines(analysis, lambda m: self.analyst.move_name(self.position, m),
+                                   nimber=self.analyst.nimber(self.position),
+                                   child_nimbers=self.analyst.child_nimbers(analysis), mover="you"):
+            self.out.print(text)
+
+    def _finish(self, analysis: Analysis) -> None:
+        from gamedp.render import result_text
+
+        out = self.out
+        out.print()
+        out.print(self.analyst.draw(self.position))
+        value = analysis.value
+        outcome = value.outcome if self.human_to_move else value.outcome.flipped()
+        margin = None
+        if value.score is not None:
+            from gamedp.values import outcome_of_score
+
+            margin = self.margin + (value.score if self.human_to_move else -value.score)
+            outcome = outcome_of_score(margin)
+        out.print("Game over. ", result_text(outcome, margin), sep="")
+
+    def _read(self) -> str | None:
+        self.out.print(PROMPT, end="")
+        sys.stdout.flush()
+        line = self.source.readline()
+        if not line:
+            self.out.print()
+            return None
+        if not self.interactive:
+            self.out.print(line.rstrip("\n"))
+        return line
+
+
+@click.command()
+@click.argument("game")
+@click.argument("position", required=False)
+@click.option("--first", type=click.Choice(["human", "computer"]), default="human", show_default=True,
+              help="Who makes the first move from POSITION.")
+@click.option("--hints", is_flag=True, help="Show every move's value at each of your turns.")
+@click.option("--outcomes-only", is_flag=True,
+              help="Solve win/lose/tie only (faster on big games); the computer then wins, but not fastest.")
+def play(game: str, position: str | None, first: str, hints: bool, outcomes_only: bool) -> None:
+    """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
+
+    GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Type moves as listed under the
+    board; 'hint' shows every move's value, 'undo' takes your last move back, 'quit' stops. Moves can be piped
+    in, one per line.
+    """
+    from gamedp.loader import load_game
+
+    if position == "-":
+        raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
+                          "as an argument (quote it if it has several lines)")
+    analyst = Analyst(load_game(game), outcomes_only=outcomes_only)
+    start = read_position_argument(analyst, position)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin,
+          interactive=interactive).run()
