@@ -80,8 +80,9 @@ def gamesman_json(
 def child_value(move_value: Value) -> Value:
     """The value of the position a move leads to, for the player to move there (the inverse of ``for_parent``).
 
-    >>> child_value(Value(Outcome.WIN, 3, 2))
-    Value(outcome=Outcome.LOSE, remoteness=2, score=-2)
+    >>> str(child_value(Value(Outcome.WIN, 3, 2)))
+    'LOSE in 2 score -2'
+
     """
     return Value(
         move_value.outcome.flipped(),

@@ -126,12 +126,14 @@ class Analyst:
         return self.game.format_position(position)
 
     def position_name(self, position: Any) -> str:
-        """The position in a notation that :meth:`read_position` reads back (for JSON and for the command line).
+        """The position on one line, in a notation that :meth:`read_position` reads back (for JSON and commands).
 
-        The game's drawing is used where it reads back; else ``str(position)`` where that does; else the drawing.
+        The first of these that reads back as the same position: ``str(position)``, the game's drawing if it is one
+        line, the drawing with its spaces and line breaks taken out; failing all, the drawing itself.
         """
         drawn = self.draw(position)
-        for text in (drawn, str(position)):
+        candidates = [str(position), drawn, "".join(drawn.split())]
+        for text in candidates if "\n" not in drawn.strip() else candidates[::2]:
             try:
                 if self.game.parse_position(text) == position:
                     return text

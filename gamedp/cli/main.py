@@ -12,8 +12,10 @@ from gamedp.errors import GamedpError
 
 #: subcommand -> "module:click command"; each module imports its heavy parts (numba) only when run.
 COMMANDS: dict[str, str] = {
+    "analyze": "gamedp.cli.analyze:analyze",
     "check": "gamedp.cli.check:check",
     "judge": "gamedp.cli.judge:judge",
+    "play": "gamedp.cli.play:play",
 }
 
 
