@@ -8,7 +8,7 @@ The public API, imported lazily so that ``import gamedp`` stays cheap:
 ...     def moves(self, n): return range(1, min(3, n) + 1)
 ...     def do_move(self, n, k): return n - k
 >>> solve(Nim1()).value(10)
-Value(outcome=Outcome.WIN, remoteness=3, score=None)
+Value(outcome=Outcome.WIN, remoteness=5, score=None)
 """
 
 from __future__ import annotations

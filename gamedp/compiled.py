@@ -15,7 +15,7 @@ are below a known bound and the engine will refuse any child outside it.
 Worked example, a subtraction game: take 1, 3 or 4 stones; who cannot move loses.
 
 >>> from numba import njit
->>> @njit(cache=True, nogil=True)
+>>> @njit(nogil=True)          # in a module of your own, add cache=True
 ... def take_134(n, out):
 ...     count = 0
 ...     for k in (1, 3, 4):

@@ -20,7 +20,7 @@ A subtraction game: take 1 or 2 stones; whoever cannot move loses.
 >>> solve(TakeOneOrTwo()).value(7)
 Value(outcome=Outcome.WIN, remoteness=5, score=None)
 >>> solve(TakeOneOrTwo()).value(6).outcome
-<Outcome.LOSE: 'lose'>
+Outcome.LOSE
 """
 
 from __future__ import annotations

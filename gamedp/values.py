@@ -27,12 +27,15 @@ class Outcome(enum.Enum):
         """The same result seen by the other player.
 
         >>> Outcome.WIN.flipped(), Outcome.TIE.flipped()
-        (<Outcome.LOSE: 'lose'>, <Outcome.TIE: 'tie'>)
+        (Outcome.LOSE, Outcome.TIE)
         """
         return _FLIPPED[self]
 
     def __str__(self) -> str:
         return self.name
+
+    def __repr__(self) -> str:
+        return f"Outcome.{self.name}"
 
 
 WIN, LOSE, TIE, DRAW = Outcome.WIN, Outcome.LOSE, Outcome.TIE, Outcome.DRAW
@@ -84,7 +87,7 @@ def outcome_of_score(score: Any) -> Outcome:
     """The outcome a mover's final margin means.
 
     >>> outcome_of_score(3), outcome_of_score(0), outcome_of_score(-1)
-    (<Outcome.WIN: 'win'>, <Outcome.TIE: 'tie'>, <Outcome.LOSE: 'lose'>)
+    (Outcome.WIN, Outcome.TIE, Outcome.LOSE)
     """
     return WIN if score > 0 else LOSE if score < 0 else TIE
 

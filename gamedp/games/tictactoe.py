@@ -7,7 +7,7 @@ move follows from the counts. Moves are cells numbered 1-9 in reading order.
 >>> game = TicTacToe()
 >>> solution = solve(game)
 >>> solution.value(game.start()).outcome
-<Outcome.TIE: 'tie'>
+Outcome.TIE
 >>> solution.value("XX.OO....")          # X to move completes the top row
 Value(outcome=Outcome.WIN, remoteness=1, score=None)
 >>> game.format_move("XX.OO....", solution.best_move("XX.OO...."))
@@ -66,8 +66,7 @@ class TicTacToe(Game):
         return min("".join(board[i] for i in perm) for perm in SYMMETRIES)
 
     def format_position(self, board: str) -> str:
-        rows = [" ".join(board[r * 3:r * 3 + 3]) for r in range(3)]
-        return "\n".join(rows) + f"\n{self.to_move(board)} to move; cells are 1-9 in reading order"
+        return "\n".join(" ".join(board[r * 3:r * 3 + 3]) for r in range(3))
 
     def parse_position(self, text: str) -> str:
         board = "".join(text.split()).upper()

@@ -21,7 +21,7 @@ from typing import Any, Callable, Hashable, Iterator
 
 from gamedp.errors import GameDefinitionError
 from gamedp.game import Game, Move, Position, no_move_value, overrides, terminal_value
-from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Outcome, Value
+from gamedp.values import DRAW, LOSE, TIE, WIN, Analysis, MoveValue, Outcome, Value
 
 #: Marks a position whose search is under way: meeting it again means the game has a cycle.
 IN_PROGRESS = object()
@@ -150,7 +150,8 @@ class Solution:
             return
         nomove = no_move_value(self.game, root).outcome
         stack: list[tuple[Hashable, Iterator, Outcome | None]] = []
-        it, state = iter(opened), None  # state: None (no child yet), LOSE (all children WIN), TIE (a TIE child)
+        # state: None (no child yet), LOSE (all children WIN), DRAW (a DRAW child), TIE (a TIE child)
+        it, state = iter(opened), None
         table[k] = IN_PROGRESS
         prim = self._primitive
         c = root
@@ -181,6 +182,9 @@ class Solution:
                         raise _CycleFound
                     if v is TIE:
                         state = TIE
+                    elif v is DRAW:  # known from an earlier retrograde pass
+                        if state is not TIE:
+                            state = DRAW
                     elif state is None:
                         state = LOSE
                 else:
@@ -197,6 +201,9 @@ class Solution:
                         continue
                     if value is TIE:
                         state = TIE
+                    elif value is DRAW:
+                        if state is not TIE:
+                            state = DRAW
                     elif state is None:
                         state = LOSE
                     break
