@@ -71,7 +71,7 @@ def analysis_lines(
     game the winning moves are the ones to ``*0``.
     """
     moves: list[tuple[MoveValue, int | None]] = list(zip(analysis.moves, child_nimbers or [None] * len(analysis.moves)))
-    lines = [value_text(analysis.value, nimber) + f" for {mover}"]
+    lines = [value_text(analysis.value) + f" for {mover}" + ("" if nimber is None else f", nimber *{nimber}")]
     if not moves:
         lines.append(Text("no moves: the game is over"))
         return lines
