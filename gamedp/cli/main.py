@@ -16,6 +16,8 @@ COMMANDS: dict[str, str] = {
     "check": "gamedp.cli.check:check",
     "judge": "gamedp.cli.judge:judge",
     "play": "gamedp.cli.play:play",
+    "query": "gamedp.cli.query:query",
+    "solve": "gamedp.cli.solve:solve",
 }
 
 

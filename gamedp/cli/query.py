@@ -1,0 +1,34 @@
+"""``gamedp query GAME POSITION...``: a position's value, looked up in the game's database (no numba)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from gamedp.cli.solve import db_option, variant_option
+
+
+@click.command()
+@click.argument("game")
+@click.argument("positions", nargs=-1, required=True)
+@variant_option
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
+def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: str | None, as_json: bool) -> None:
+    """Print the value of each POSITION (WIN/LOSE/TIE/DRAW, with remoteness when stored) from GAME's database.
+
+    Create the database first with `gamedp solve GAME`. Positions are written as the game writes them, e.g.
+    `X.O......` in tic-tac-toe, or a board's rows in blockgame (spaces and newlines are ignored).
+    """
+    from gamedp.database import open_for
+    from gamedp.games.indexed import parse_variant, table_spec
+
+    spec = table_spec(game, **parse_variant(variant))
+    with open_for(spec, db) as reader:
+        for text in positions:
+            value = reader.value(spec.index(spec.parse_position(text)))
+            if as_json:
+                click.echo(json.dumps({"position": text, **value.to_json()}))
+            else:
+                click.echo(str(value))

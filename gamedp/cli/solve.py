@@ -1,0 +1,149 @@
+"""``gamedp solve GAME``: strongly solve an indexed game and keep the result as a position database."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gamedp.errors import GamedpError
+
+ORDER = ("WIN", "LOSE", "TIE", "DRAW")
+variant_option = click.option("--variant", "-V", "variant", multiple=True, metavar="KEY=VALUE",
+                              help="A variant parameter, e.g. -V rows=4 -V cols=4 (repeatable).")
+db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=None,
+                         help="The database file (or a directory for it). Default: $GAMEDP_DB_DIR, else "
+                              "$XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db.")
+
+
+@click.command()
+@click.argument("game")
+@variant_option
+@click.option("--remoteness", "-r", is_flag=True, help="Also store each position's remoteness (one byte each).")
+@db_option
+@click.option("--force", is_flag=True, help="Solve again even if a valid database is there; replace any file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None, force: bool, as_json: bool) -> None:
+    """Solve every position GAME can index, in tiers, on every core, and store the values.
+
+    Games: blockgame, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and the
+    longest win and loss. A solve that is killed resumes from its last checkpointed tier.
+    """
+    from gamedp.database import MAGIC, DatabaseError, Reader, default_path, describe
+    from gamedp.games.indexed import parse_variant, table_spec
+
+    spec = table_spec(game, **parse_variant(variant))
+    path = default_path(spec.game_id, spec.variant, db)
+    what = describe(spec.game_id, spec.variant)
+    if path.exists() and not force:
+        try:
+            with open(path, "rb") as f:
+                foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
+        except OSError as e:
+            raise GamedpError(f"cannot read {path}: {e.strerror}") from None
+        if foreign:
+            raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
+                              "(choose another --db, or --force)")
+        try:
+            with Reader(path, spec.game_id, spec.variant, spec.size) as existing:
+                if existing.has_remoteness or not remoteness:
+                    existing.verify()
+                    _report(spec, path, existing.stats, existing.has_remoteness, as_json, already=True)
+                    return
+        except DatabaseError as e:
+            if not e.damaged:  # another game's or a newer gamedp's file: not ours to replace
+                raise GamedpError(f"{e} (or --force to replace it)") from None
+            click.echo(f"gamedp: {path} is damaged; solving {what} again", err=True)
+
+    from gamedp.solvers.tables import build_database, checkpoint_path
+
+    resuming = checkpoint_path(path).exists()
+    with _progress_bar(what) as progress:
+        stats = build_database(spec, path, remoteness=remoteness, progress=progress)
+    resumed = getattr(spec, "resumed_below_tier", None)
+    if resumed is not None:
+        click.echo(f"gamedp: resumed from the checkpoint (tiers {resumed} and up were solved)", err=True)
+    elif resuming:
+        click.echo("gamedp: the checkpoint found did not match this solve; solved from the start", err=True)
+    _report(spec, path, stats, remoteness, as_json)
+
+
+class _progress_bar:
+    """A rich progress bar on a terminal; nothing when stdout is not one."""
+
+    def __init__(self, what: str):
+        self.what, self.bar, self.task = what, None, None
+
+    def __enter__(self):
+        if not sys.stdout.isatty():
+            return None
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn("solving {task.description}"), BarColumn(), TaskProgressColumn(),
+                            TimeRemainingColumn(), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task(self.what, total=None)
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _report(spec: Any, path: Path, stats: dict, remoteness: bool, as_json: bool, already: bool = False) -> None:
+    from gamedp.database import describe
+
+    if as_json:
+        click.echo(json.dumps({"game": spec.game_id, "variant": spec.variant, "database": str(path),
+                               "bytes": path.stat().st_size, "already_solved": already, **stats}))
+        return
+    size = path.stat().st_size
+    seconds = f" in {stats['seconds']:.2f} s" if "seconds" in stats and not already else ""
+    head = "already solved" if already else f"solved{seconds}"
+    lines = [f"{describe(spec.game_id, spec.variant)}: {spec.size:,} positions {head}",
+             f"database: {path} ({_bytes(size)}, {8 * size / spec.size:.2f} bits per position)", ""]
+    outcomes = stats.get("outcomes", {})
+    lines.append(f"{'outcome':<10}{'positions':>15}{'share':>9}")
+    for name in ORDER:
+        if name not in outcomes:
+            continue
+        count = outcomes[name]
+        lines.append(f"{name:<10}{count:>15,}{100 * count / max(spec.size, 1):>8.2f}%")
+    by_r = stats.get("remoteness")
+    if by_r:
+        names = [n for n in ORDER if n in by_r]
+        top = max(int(r) for counts in by_r.values() for r in counts)
+        lines += ["", f"{'remoteness':<12}" + "".join(f"{n:>14}" for n in names)]
+        for r in range(top + 1):
+            row = [by_r[n].get(str(r), 0) for n in names]
+            if any(row):
+                lines.append(f"{r:<12}" + "".join(f"{c:>14,}" for c in row))
+        lines.append("")
+        for name, label in (("WIN", "longest win"), ("LOSE", "longest loss")):
+            longest = stats.get("longest", {}).get(name)
+            if longest:
+                lines.append(f"{label}: remoteness {longest['remoteness']}, e.g. index {longest['index']}: "
+                             f"{_show(spec, longest['index'])}")
+    elif not remoteness:
+        lines += ["", "(solve with --remoteness for counts by remoteness and the longest win and loss)"]
+    click.echo("\n".join(lines))
+
+
+def _show(spec: Any, index: int) -> str:
+    position = spec.position(index)
+    text = spec.format_position(position) if hasattr(spec, "format_position") else str(position)
+    return " / ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)

@@ -1,0 +1,450 @@
+"""Position databases: a strong solution on disk, answered from at once, never from a damaged file.
+
+A database holds one value per index of a game's position space (see :mod:`gamedp.games.indexed` for the games
+that have one). It is written once, atomically, by ``gamedp solve`` and read through a memory map by
+``gamedp query``, the Python API and the judge adapters. Reading needs neither numba nor numpy, so a lookup
+costs little more than starting Python.
+
+File format, version 1 (all integers little-endian)::
+
+    offset     size  field
+    0          8     magic b"GAMEDPDB"
+    8          4     format version (u32); this gamedp writes and reads version 1
+    12         4     metadata length M (u32)
+    16         M     metadata: a UTF-8 JSON object (below)
+    16+M       4     CRC-32 of bytes 0 .. 16+M
+    D                data area, D = 16+M+4 rounded up to a multiple of 64
+    D+c        4*B   per section: the CRC-32 of each of its B blocks (``crc_offset`` c)
+    D+o        L     per section: its L bytes (``offset`` o, a multiple of 64)
+
+Bytes 0-16 and the CRC after the metadata keep this layout in every future version, so a newer file is
+recognised as newer (and not as damaged). Metadata keys: ``game_id``, ``variant`` (the game's parameters),
+``size`` (positions), ``encoding`` (``outcome_bits``: 1 when every position is a WIN or LOSE, else 2;
+``remoteness``: ``"u8"`` or ``null``), ``block_size``, ``sections`` (``name``, ``offset``, ``length``,
+``crc_offset``, ``blocks``), ``stats`` (what ``gamedp solve`` printed), ``checkpoint`` (set only in an unfinished
+solve's checkpoint, which is never accepted as a database).
+
+Sections: ``outcomes`` packs the value of index i at bit i%8 of byte i//8 (1 = WIN, 0 = LOSE) with one bit per
+position, or at bits 2*(i%4) of byte i//4 with two (0 LOSE, 1 WIN, 2 TIE, 3 DRAW); ``remoteness`` has one byte
+per position.
+
+Checking: opening a file checks the magic, the metadata CRC, the version, the game and variant asked for, and
+the file's length (a truncated file is refused at once). A data block's CRC is checked the first time the block
+is read, so a lookup touches only the blocks it needs; :meth:`Reader.verify` checks them all.
+
+Writing goes to a temporary file in the same directory, which is flushed to disk (fsync) and then renamed over
+the destination: a reader sees the old file or the whole new one, and a solve killed part-way leaves no file
+that reads as valid.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "take.gdb"
+>>> write_database(path, "take", {"n": 9}, 10, outcomes=bytes([0b10101010, 0b10]), outcome_bits=1)
+>>> db = open_database(path, "take", {"n": 9})
+>>> [db.outcome(i).name for i in range(4)], str(db.value(9))
+(['LOSE', 'WIN', 'LOSE', 'WIN'], 'WIN')
+>>> db.close()
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from gamedp.errors import GamedpError
+from gamedp.values import Outcome, Value
+
+MAGIC = b"GAMEDPDB"
+FORMAT_VERSION = 1
+BLOCK_SIZE = 1 << 16
+ALIGN = 64
+SUFFIX = ".gdb"
+#: 2-bit outcome codes, as the table solvers pack them.
+CODES = (Outcome.LOSE, Outcome.WIN, Outcome.TIE, Outcome.DRAW)
+_FIXED = struct.Struct("<8sII")
+
+
+class DatabaseError(GamedpError):
+    """A database file that cannot be used: damaged, truncated, of another game, or of a newer gamedp."""
+
+    def __init__(self, message: str, damaged: bool = False):
+        super().__init__(message)
+        #: True when solving again is the fix (the file is damaged, not foreign or newer).
+        self.damaged = damaged
+
+
+# -- where databases live ------------------------------------------------------------------------------------
+def db_dir() -> Path:
+    """The database directory: $GAMEDP_DB_DIR, else $XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db."""
+    env = os.environ.get("GAMEDP_DB_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gamedp" / "db"
+
+
+def file_name(game_id: str, variant: Mapping[str, Any]) -> str:
+    """The file name of a game's database: its id, then its parameters in key order.
+
+    >>> file_name("blockgame", {"rows": 5, "cols": 5})
+    'blockgame_cols5_rows5.gdb'
+    >>> file_name("subtraction", {"n": 100, "moves": [1, 3, 4]})
+    'subtraction_moves1.3.4_n100.gdb'
+    """
+    def text(v: Any) -> str:
+        return ".".join(map(text, v)) if isinstance(v, (list, tuple)) else str(v)
+
+    name = game_id + "".join(f"_{k}{text(v)}" for k, v in sorted(variant.items()))
+    if len(name) > 120 or not all(c.isalnum() or c in "_.-" for c in name):
+        name = f"{game_id}_{zlib.crc32(_canonical(variant).encode()):08x}"
+    return name + SUFFIX
+
+
+def default_path(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None = None) -> Path:
+    """Where the database of ``game_id``/``variant`` lives; ``db`` (a file or an existing directory) overrides."""
+    if db is not None:
+        db = Path(db).expanduser()
+        return db / file_name(game_id, variant) if db.is_dir() else db
+    return db_dir() / file_name(game_id, variant)
+
+
+def describe(game_id: str, variant: Mapping[str, Any]) -> str:
+    """A game and its parameters, for messages.
+
+    >>> describe("blockgame", {"rows": 5, "cols": 5})
+    'blockgame (cols=5, rows=5)'
+    """
+    if not variant:
+        return game_id
+    return f"{game_id} ({', '.join(f'{k}={_canonical(v)}' for k, v in sorted(variant.items()))})"
+
+
+def solve_command(game_id: str, variant: Mapping[str, Any], path: Path | None = None) -> str:
+    """The command that (re)builds this database, for the fix in error messages."""
+    def option(v: Any) -> str:
+        return ",".join(map(option, v)) if isinstance(v, (list, tuple)) else _canonical(v).strip('"')
+
+    options = "".join(f" -V {k}={option(v)}" for k, v in sorted(variant.items()))
+    where = "" if path is None or path == default_path(game_id, variant) else f" --db {path}"
+    return f"gamedp solve {game_id}{options}{where}"
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# -- writing ---------------------------------------------------------------------------------------------------
+def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]]) -> None:
+    """Write a checksummed file of named byte sections atomically (temporary file, fsync, rename).
+
+    ``sections`` are (name, bytes-like) pairs; ``meta`` gains the section table and ``block_size``.
+    """
+    path = Path(path)
+    views = [(name, memoryview(data).cast("B")) for name, data in sections]
+    crc_tables, table, at = [], [], 0
+    for name, view in views:
+        blocks = -(-len(view) // BLOCK_SIZE)
+        crcs = struct.pack(f"<{blocks}I", *(zlib.crc32(view[b * BLOCK_SIZE:(b + 1) * BLOCK_SIZE])
+                                            for b in range(blocks)))
+        crc_tables.append(crcs)
+        table.append({"name": name, "crc_offset": at, "blocks": blocks, "length": len(view)})
+        at += len(crcs)
+    for entry in table:
+        at = _align(at)
+        entry["offset"] = at
+        at += entry["length"]
+    meta = {**meta, "block_size": BLOCK_SIZE, "sections": table}
+    text = json.dumps(meta, sort_keys=True).encode()
+    head = _FIXED.pack(MAGIC, FORMAT_VERSION, len(text)) + text
+    head += struct.pack("<I", zlib.crc32(head))
+    head += bytes(_align(len(head)) - len(head))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temporaries(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise GamedpError(f"cannot write {path}: {e.strerror or e}") from None
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes the file private; a database is shared like any file
+        with os.fdopen(fd, "wb") as f:
+            f.write(head)
+            for crcs in crc_tables:
+                f.write(crcs)
+            for entry, (_, view) in zip(table, views):
+                f.write(bytes(len(head) + entry["offset"] - f.tell()))
+                f.write(view)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        _fsync_directory(path.parent)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise GamedpError(f"cannot write {path}: {e.strerror or e}") from None
+        raise
+
+
+def write_database(path: str | os.PathLike, game_id: str, variant: Mapping[str, Any], size: int, *,
+                   outcomes: Any, outcome_bits: int, remoteness: Any = None, stats: dict | None = None) -> None:
+    """Write a finished database (``outcomes`` already packed at ``outcome_bits`` per position)."""
+    if outcome_bits not in (1, 2):
+        raise ValueError(f"outcome_bits must be 1 or 2, not {outcome_bits}")
+    if len(memoryview(outcomes).cast("B")) != -(-size * outcome_bits // 8):
+        raise ValueError("outcomes do not hold exactly size positions")
+    if remoteness is not None and len(memoryview(remoteness).cast("B")) != size:
+        raise ValueError("remoteness must hold one byte per position")
+    meta = {"game_id": game_id, "variant": dict(variant), "size": int(size), "stats": stats or {},
+            "encoding": {"outcome_bits": outcome_bits, "remoteness": None if remoteness is None else "u8"}}
+    sections = [("outcomes", outcomes)] + ([] if remoteness is None else [("remoteness", remoteness)])
+    write_container(path, meta, sections)
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Fail now, not after a long solve, if ``path`` cannot be written."""
+    path = Path(path)
+    if path.is_dir():
+        raise GamedpError(f"cannot write the database {path}: it is a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise GamedpError(f"cannot write the database {path}: {e.strerror or e}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
+def _align(n: int) -> int:
+    return -(-n // ALIGN) * ALIGN
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # some systems cannot open directories; the rename itself is still atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Delete temporary files that killed writers left for ``path`` (their process is gone)."""
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+# -- reading ---------------------------------------------------------------------------------------------------
+class Container:
+    """A checksummed file opened through a memory map; blocks are verified the first time they are read."""
+
+    def __init__(self, path: str | os.PathLike, fix: str = "solve again"):
+        self.path = Path(path)
+        self.fix = fix
+        try:
+            with open(self.path, "rb") as f:
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(f.fileno()).st_size else b""
+        except FileNotFoundError:
+            raise DatabaseError(f"no database at {self.path}; {fix}") from None
+        except OSError as e:
+            raise DatabaseError(f"cannot read {self.path}: {e.strerror or e}") from None
+        try:
+            self.meta = self._read_header()
+            self._sections = {s["name"]: s for s in self.meta["sections"]}
+            self._verified = {name: bytearray(s["blocks"]) for name, s in self._sections.items()}
+            end = max((self._data + s["offset"] + s["length"] for s in self._sections.values()), default=self._data)
+            if len(self._map) != end:
+                self._damaged(f"is truncated ({len(self._map)} bytes, {end} expected)" if len(self._map) < end
+                              else f"has {len(self._map) - end} bytes too many")
+        except BaseException:
+            self.close()
+            raise
+
+    def _damaged(self, what: str) -> None:
+        raise DatabaseError(f"the database {self.path} {what}: it is damaged; {self.fix}", damaged=True)
+
+    def _read_header(self) -> dict:
+        m = self._map
+        if len(m) < _FIXED.size or m[:8] != MAGIC:
+            self._damaged("is not a gamedp database (no GAMEDPDB header)" if len(m) >= 8 and m[:8] != MAGIC
+                          else "is truncated (shorter than its header)")
+        _, version, length = _FIXED.unpack_from(m, 0)
+        end = _FIXED.size + length
+        if end + 4 > len(m):
+            self._damaged("is truncated, or its header length is damaged")
+        if zlib.crc32(m[:end]) != struct.unpack_from("<I", m, end)[0]:
+            self._damaged("has a damaged header (checksum mismatch)")
+        if version > FORMAT_VERSION:
+            raise DatabaseError(f"the database {self.path} has format version {version}, written by a newer gamedp; "
+                                f"this gamedp reads version {FORMAT_VERSION}: upgrade gamedp, or {self.fix}")
+        try:
+            meta = json.loads(m[_FIXED.size:end].decode())
+            self._data = _align(end + 4)
+            for s in meta["sections"]:
+                s["offset"], s["length"], s["crc_offset"], s["blocks"] = (
+                    int(s["offset"]), int(s["length"]), int(s["crc_offset"]), int(s["blocks"]))
+            meta["block_size"] = int(meta["block_size"])
+        except (ValueError, KeyError, TypeError):
+            self._damaged("has unreadable metadata")
+        return meta
+
+    def has(self, name: str) -> bool:
+        return name in self._sections
+
+    def byte(self, name: str, at: int) -> int:
+        """Byte ``at`` of section ``name``, after checking its block."""
+        s = self._sections[name]
+        block = at // self.meta["block_size"]
+        if not self._verified[name][block]:
+            self._verify_block(s, block)
+        return self._map[self._data + s["offset"] + at]
+
+    def section(self, name: str) -> memoryview:
+        """A whole section, every block checked."""
+        s = self._sections[name]
+        for block in range(s["blocks"]):
+            if not self._verified[name][block]:
+                self._verify_block(s, block)
+        start = self._data + s["offset"]
+        return memoryview(self._map)[start:start + s["length"]]
+
+    def _verify_block(self, s: dict, block: int) -> None:
+        size = self.meta["block_size"]
+        start = self._data + s["offset"] + block * size
+        stop = min(start + size, self._data + s["offset"] + s["length"])
+        expected = struct.unpack_from("<I", self._map, self._data + s["crc_offset"] + 4 * block)[0]
+        if zlib.crc32(memoryview(self._map)[start:stop]) != expected:
+            self._damaged(f"has a damaged block ({s['name']} block {block}: checksum mismatch)")
+        self._verified[s["name"]][block] = 1
+
+    def verify(self) -> None:
+        """Check every block of every section."""
+        for name in self._sections:
+            self.section(name).release()
+
+    def close(self) -> None:
+        if isinstance(self._map, mmap.mmap):
+            self._map.close()
+
+    def __enter__(self) -> Container:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Reader(Container):
+    """A finished database: the value of any index, looked up in constant time."""
+
+    def __init__(self, path: str | os.PathLike, game_id: str | None = None, variant: Mapping[str, Any] | None = None,
+                 size: int | None = None, fix: str | None = None):
+        fix = fix or ("solve again" if game_id is None else f"solve again: {solve_command(game_id, variant or {}, Path(path))}")
+        super().__init__(path, fix)
+        meta = self.meta
+        if meta.get("checkpoint") is not None:
+            raise DatabaseError(f"{self.path} is the checkpoint of an unfinished solve, not a database; "
+                                f"{self.fix.replace('solve again', 'finish the solve')}")
+        try:
+            self.game_id: str = meta["game_id"]
+            self.variant: dict = meta["variant"]
+            self.size: int = int(meta["size"])
+            self.outcome_bits: int = int(meta["encoding"]["outcome_bits"])
+            self.stats: dict = meta.get("stats") or {}
+        except (KeyError, TypeError, ValueError):
+            self._damaged("has unreadable metadata")
+        if game_id is not None and (self.game_id != game_id or _canonical(self.variant) != _canonical(variant or {})):
+            raise DatabaseError(f"{self.path} is the database of {describe(self.game_id, self.variant)}, not of "
+                                f"{describe(game_id, variant or {})}; {self.fix}")
+        if size is not None and self.size != size:  # same game and variant, yet another size: not to be trusted
+            self._damaged(f"holds {self.size} positions where the game has {size}")
+        if self.outcome_bits not in (1, 2) or not self.has("outcomes") or \
+                self._sections["outcomes"]["length"] != -(-self.size * self.outcome_bits // 8):
+            self._damaged("has an outcome section of the wrong size")
+        self.has_remoteness = self.has("remoteness")
+        self._shift = 3 if self.outcome_bits == 1 else 2
+
+    def code(self, index: int) -> int:
+        """The 2-bit outcome code of ``index`` (0 LOSE, 1 WIN, 2 TIE, 3 DRAW)."""
+        if not 0 <= index < self.size:
+            raise IndexError(f"index {index} is outside this database's 0..{self.size - 1}")
+        byte = self.byte("outcomes", index >> self._shift)
+        if self.outcome_bits == 1:
+            return (byte >> (index & 7)) & 1
+        return (byte >> ((index & 3) << 1)) & 3
+
+    def outcome(self, index: int) -> Outcome:
+        return CODES[self.code(index)]
+
+    def remoteness(self, index: int) -> int | None:
+        """Moves to the end under perfect play (None if this database has no remoteness, or for a DRAW)."""
+        code = self.code(index)
+        if not self.has_remoteness or code == 3:
+            return None
+        return self.byte("remoteness", index)
+
+    def value(self, index: int) -> Value:
+        return Value(self.outcome(index), self.remoteness(index))
+
+    def __repr__(self) -> str:
+        return f"<gamedp database {describe(self.game_id, self.variant)} at {self.path}>"
+
+
+def open_database(path: str | os.PathLike, game_id: str | None = None, variant: Mapping[str, Any] | None = None,
+                  size: int | None = None) -> Reader:
+    """Open a database, refusing it unless it is whole and (when given) of ``game_id`` with ``variant``."""
+    return Reader(path, game_id, variant, size)
+
+
+def find(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None = None) -> Reader | None:
+    """The database of ``game_id``/``variant`` in the default place (or ``db``), or None if there is none.
+
+    A file that is there but damaged, of a newer format, or of another game raises :class:`DatabaseError`:
+    it must be fixed (solved again), never trusted and never silently ignored.
+    """
+    path = default_path(game_id, variant, db)
+    if not path.exists():
+        return None
+    return Reader(path, game_id, variant)
+
+
+def open_for(spec: Any, db: str | os.PathLike | None = None) -> Reader:
+    """The database of a table spec (see :mod:`gamedp.solvers.tables`), checked against it.
+
+    Raises a :class:`DatabaseError` that names the command to run when there is none yet.
+    """
+    path = default_path(spec.game_id, spec.variant, db)
+    if not path.exists():
+        raise DatabaseError(f"no database of {describe(spec.game_id, spec.variant)} at {path}; create it with: "
+                            f"{solve_command(spec.game_id, spec.variant, path)}")
+    return Reader(path, spec.game_id, spec.variant, spec.size)

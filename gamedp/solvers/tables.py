@@ -1,0 +1,474 @@
+"""Dense tables: the strong solve of a whole index space, tier by tier, on every core.
+
+A *table spec* is any object with ``game_id`` (str), ``variant`` (a JSON-serialisable dict of the game's
+parameters), ``size`` (positions are the indices 0..size-1) and
+
+- ``solve_table(remoteness: bool, progress=None) -> (outcomes, remoteness or None)``: ``outcomes`` packs the
+  2-bit code of index i (0 LOSE, 1 WIN, 2 TIE, 3 DRAW) at bits 2*(i%4) of byte i//4 of a numpy uint8 array;
+  remoteness is a uint8 array of length ``size``. ``progress(done, total)`` is called now and then;
+- ``index(position) -> int``, ``position(index)``, ``parse_position(text)`` (and optionally
+  ``format_position(position)``) for the front ends. These must not import numba: lookups run without it.
+
+:class:`CompiledTable` is that protocol for any :class:`~gamedp.compiled.CompiledGame` whose positions are the
+indices and which has a *tier* function where every move goes up a tier (e.g. pieces on the board). The
+solver orders the indices by tier (a counting sort), then solves from the last tier down: a position's
+children are all in solved tiers, so one pass over its children decides it. A large tier is cut into chunks
+that threads solve at once with ``nogil`` numba kernels; runs of small tiers go to one kernel call. After a
+tier, if a couple of seconds have passed since the last one, a checkpoint is written (atomically): a solve that
+is killed resumes from its last checkpointed tier.
+
+:func:`build_database` does the whole job behind ``gamedp solve``: memory guard, solve, statistics, the
+database file.
+
+>>> from gamedp.games.indexed import subtraction_table
+>>> spec = subtraction_table(n=8, moves=(1, 2))
+>>> outcomes, rem = spec.solve_table(remoteness=True)
+>>> [CODE_NAMES[code_at(outcomes, i)] for i in range(9)], list(rem)
+(['LOSE', 'WIN', 'WIN', 'LOSE', 'WIN', 'WIN', 'LOSE', 'WIN', 'WIN'], [0, 1, 1, 2, 3, 3, 4, 5, 5])
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol
+
+from gamedp.compiled import CompiledGame
+from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+
+Progress = Callable[[int, int], None]
+CODE_NAMES = ("LOSE", "WIN", "TIE", "DRAW")
+#: Positions per kernel call: small enough for a smooth progress bar, large enough to hide the call.
+BATCH = 1 << 16
+#: A checkpoint after a tier when at least this much solving time would otherwise be lost.
+CHECKPOINT_SECONDS = 2.0
+#: Test hook: seconds to pause after every tier (each tier then gets its own checkpoint), so a test can kill a
+#: solve between tiers.
+PAUSE_ENV = "GAMEDP_TEST_TIER_PAUSE"
+
+
+class TableSpec(Protocol):
+    game_id: str
+    variant: dict
+    size: int
+
+    def solve_table(self, remoteness: bool, progress: Progress | None = None) -> tuple[Any, Any]: ...
+    def index(self, position: Any) -> int: ...
+    def position(self, index: int) -> Any: ...
+    def parse_position(self, text: str) -> Any: ...
+
+
+def code_at(outcomes: Any, index: int) -> int:
+    """The 2-bit code of ``index`` in a packed outcome array."""
+    return (int(outcomes[index >> 2]) >> ((index & 3) << 1)) & 3
+
+
+class CompiledTable:
+    """A compiled game over the index space 0..num_positions-1, with a tier function for the table solver.
+
+    ``tier(position) -> int`` (a plain function or numba kernel) must give every position a tier in
+    0..num_tiers-1 such that every child is in a higher tier than its parent; the solver checks this.
+    """
+
+    def __init__(self, game: CompiledGame, tier: Callable, num_tiers: int, *, game_id: str | None = None,
+                 variant: Mapping[str, Any] | None = None):
+        if game.num_positions is None:
+            raise GameDefinitionError(f"{game.name}: a table needs num_positions (the size of the index space)")
+        if num_tiers < 1:
+            raise GameDefinitionError(f"{game.name}: num_tiers must be at least 1, not {num_tiers}")
+        self.game = game
+        self.tier = tier
+        self.num_tiers = int(num_tiers)
+        self.game_id = game_id or game.name
+        self.variant = dict(variant or {})
+        self.size = int(game.num_positions)
+        #: The tier a resumed solve started from, else None (set by :meth:`solve_table`).
+        self.resumed_below_tier: int | None = None
+
+    def index(self, position: int) -> int:
+        self.game.check_position(position)
+        return int(position)
+
+    def position(self, index: int) -> int:
+        return int(index)
+
+    def parse_position(self, text: str) -> int:
+        return self.game.parse_position(text)
+
+    def format_position(self, position: int) -> str:
+        return self.game.format_position(position)
+
+    def memory_bytes(self, remoteness: bool) -> int:
+        """Bytes the solve needs at its peak: the order of indices, a code byte each, remoteness, the packing."""
+        order = 4 if self.size < 1 << 32 else 8
+        return self.size * (order + 1 + (1 if remoteness else 0)) + self.size // 2 + self.num_tiers * 16
+
+    def solve_table(self, remoteness: bool, progress: Progress | None = None,
+                    checkpoint: str | os.PathLike | None = None) -> tuple[Any, Any]:
+        """Solve every index; see the module docstring. ``checkpoint`` names the file to resume from."""
+        return _TierSolver(self, remoteness, progress, Path(checkpoint) if checkpoint else None).run()
+
+
+class _TierSolver:
+    def __init__(self, spec: CompiledTable, remoteness: bool, progress: Progress | None, checkpoint: Path | None):
+        self.spec, self.want_rem, self.progress, self.checkpoint = spec, remoteness, progress, checkpoint
+        self.pause = float(os.environ.get(PAUSE_ENV) or 0)
+
+    def run(self) -> tuple[Any, Any]:
+        import numpy as np
+
+        spec, k = self.spec, _kernels()
+        game = spec.game
+        children, tier = _jit(game.children_kernel), _jit(spec.tier)
+        primitive = _jit(game.primitive_kernel) if game.primitive_kernel is not None else k.no_primitive
+        size, tiers = spec.size, spec.num_tiers
+        counts = np.zeros(tiers, dtype=np.int64)
+        bad = k.count_tiers(tier, np.int64(size), counts)
+        if bad >= 0:
+            raise GameDefinitionError(f"{game.name}: tier({bad}) = {int(tier(bad))}, outside 0..{tiers - 1}")
+        offsets = np.zeros(tiers + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        order = np.empty(size, dtype=np.uint32 if size < 1 << 32 else np.int64)
+        k.fill_order(tier, np.int64(size), offsets[:-1].copy(), order)
+        del counts
+
+        codes, rem, top = self._resume(np)
+        spec.resumed_below_tier = top if top < tiers else None
+        workers = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2))
+        scratch = [(np.empty(game.max_children + 64, dtype=np.int64), np.zeros(3, dtype=np.int64))
+                   for _ in range(workers)]
+
+        def solve(lo: int, hi: int, slot: int) -> None:
+            out, err = scratch[slot]
+            k.solve_run(children, primitive, tier, game.misere, order, lo, hi, codes, rem, self.want_rem,
+                        np.int64(game.max_children), out, err)
+            if err[0]:
+                self._fail(err)
+
+        last_save = time.monotonic()
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            self._report(size - int(offsets[top]), size)
+            while top > 0:
+                hi = int(offsets[top])
+                # The lowest tier boundary at most BATCH positions below: a run of small tiers, solved in order.
+                low = top - 1 if self.pause else int(np.searchsorted(offsets, hi - BATCH, side="left"))
+                low = min(max(low, 0), top - 1)
+                lo = int(offsets[low])
+                if hi - lo > BATCH and workers > 1:  # one big tier: chunks on every core
+                    step = max(BATCH // 4, -(-(hi - lo) // (workers * 16)))
+                    jobs = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
+                    futures = [pool.submit(solve, a, b, i % workers) for i, (a, b) in enumerate(jobs)]
+                    done = size - hi
+                    for f, (a, b) in zip(futures, jobs):
+                        f.result()
+                        done += b - a
+                        self._report(done, size)
+                else:
+                    solve(lo, hi, 0)
+                    self._report(size - lo, size)
+                top = low
+                if self.pause:
+                    time.sleep(self.pause)
+                if self.checkpoint and top > 0 and (self.pause or time.monotonic() - last_save >= CHECKPOINT_SECONDS):
+                    self._save(codes, rem, top)
+                    last_save = time.monotonic()
+        del order
+        padded = np.zeros(-(-size // 4) * 4, dtype=np.uint8)
+        padded[:size] = codes
+        del codes
+        quads = padded.reshape(-1, 4)
+        packed = quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
+        return packed, (rem if self.want_rem else None)
+
+    def _report(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(done, total)
+
+    def _fail(self, err: Any) -> None:
+        name = self.spec.game.name
+        code, pos, detail = (int(x) for x in err)
+        message = {
+            1: f"position {pos} has {detail} children, more than max_children={self.spec.game.max_children}",
+            2: f"position {pos} has the child {detail}, outside 0..{self.spec.size - 1}",
+            3: f"position {pos} (tier {int(_jit(self.spec.tier)(pos))}) has the child {detail} "
+               f"(tier {int(_jit(self.spec.tier)(detail))}): every move must go up a tier",
+            4: f"primitive({pos}) returned {detail}; expected 0-3",
+            5: f"position {pos} is primitive but has {detail} moves; a position that ends the game has none",
+        }.get(code)
+        if code == 6:
+            raise GamedpError(f"{name}: position {pos} has remoteness {detail}, more than a byte holds (255); "
+                              "solve without remoteness")
+        raise GameDefinitionError(f"{name}: {message}")
+
+    # -- checkpoints -------------------------------------------------------------------------------------------
+    def _identity(self) -> dict:
+        s = self.spec
+        return {"game_id": s.game_id, "variant": s.variant, "size": s.size, "num_tiers": s.num_tiers,
+                "remoteness": self.want_rem}
+
+    def _save(self, codes: Any, rem: Any, top: int) -> None:
+        from gamedp.database import write_container
+
+        sections = [("codes", codes)] + ([("remoteness", rem)] if self.want_rem else [])
+        write_container(self.checkpoint, {**self._identity(), "checkpoint": {"solved_from_tier": top}}, sections)
+
+    def _resume(self, np: Any) -> tuple[Any, Any, int]:
+        """The codes, remoteness and lowest solved tier of a valid checkpoint, else a fresh start."""
+        from gamedp.database import Container, DatabaseError
+
+        size, tiers = self.spec.size, self.spec.num_tiers
+        fresh = (np.zeros(size, dtype=np.uint8), np.zeros(size if self.want_rem else 0, dtype=np.uint8), tiers)
+        if self.checkpoint is None or not self.checkpoint.exists():
+            return fresh
+        try:
+            with Container(self.checkpoint) as c:
+                meta = c.meta
+                top = int(meta["checkpoint"]["solved_from_tier"])
+                if any(meta.get(key) != value for key, value in self._identity().items()) or not 0 < top < tiers:
+                    return fresh
+                codes = np.frombuffer(c.section("codes"), dtype=np.uint8).copy()
+                rem = (np.frombuffer(c.section("remoteness"), dtype=np.uint8).copy() if self.want_rem
+                       else fresh[1])
+        except (DatabaseError, KeyError, TypeError, ValueError):
+            return fresh  # a damaged or foreign checkpoint: start clean
+        if len(codes) != size or len(rem) != len(fresh[1]):
+            return fresh
+        return codes, rem, top
+
+
+def _jit(fn: Callable) -> Callable:
+    """``fn`` as a numba kernel, with the plain functions of its module it calls (compiled once, cached on disk)."""
+    import types
+
+    from numba import njit
+    from numba.core.registry import CPUDispatcher
+
+    if isinstance(fn, CPUDispatcher):
+        return fn
+    key, cached = fn, _jitted.get(fn)
+    if cached is None:
+        helpers = {name: _jit(g) for name in fn.__code__.co_names
+                   if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
+        if helpers:
+            fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
+                                    fn.__closure__)
+        cached = _jitted[key] = njit(cache=True, nogil=True)(fn)
+    return cached
+
+
+_jitted: dict[Callable, Callable] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels() -> Any:
+    """The solver's numba kernels, built on first use (numba is imported only by a solve)."""
+    import types
+
+    import numpy as np
+    from numba import njit
+
+    # Not cached on disk: kernels that take other kernels as arguments are typed by those kernels' identity,
+    # so a disk cache would miss (and grow) on every run.
+    jit = njit(nogil=True)
+
+    @njit(cache=True, nogil=True)
+    def no_primitive(position):
+        return 0
+
+    @jit
+    def count_tiers(tier, size, counts):
+        n = counts.shape[0]
+        for i in range(size):
+            t = tier(i)
+            if t < 0 or t >= n:
+                return i
+            counts[t] += 1
+        return -1
+
+    @jit
+    def fill_order(tier, size, next_slot, order):
+        for i in range(size):
+            t = tier(i)
+            order[next_slot[t]] = i
+            next_slot[t] += 1
+
+    @jit
+    def solve_run(children, primitive, tier, misere, order, lo, hi, codes, rem, want_rem, max_children, out, err):
+        # Highest tiers first: order is sorted by tier, so walk it backwards.
+        size = codes.shape[0]
+        for k in range(hi - 1, lo - 1, -1):
+            p = np.int64(order[k])
+            n = children(p, out)
+            prim = primitive(p)
+            if n > max_children:
+                err[0], err[1], err[2] = 1, p, n
+                return
+            if prim != 0:
+                if prim < 0 or prim > 3:
+                    err[0], err[1], err[2] = 4, p, prim
+                    return
+                if n > 0:
+                    err[0], err[1], err[2] = 5, p, n
+                    return
+                codes[p] = 0 if prim == 1 else 1 if prim == 2 else 2
+                if want_rem:
+                    rem[p] = 0
+                continue
+            if n == 0:
+                codes[p] = 1 if misere else 0
+                if want_rem:
+                    rem[p] = 0
+                continue
+            t = tier(p)
+            win, tie, lose = 1 << 30, 1 << 30, -1
+            for j in range(n):
+                c = out[j]
+                if c < 0 or c >= size:
+                    err[0], err[1], err[2] = 2, p, c
+                    return
+                if tier(c) <= t:
+                    err[0], err[1], err[2] = 3, p, c
+                    return
+                code = codes[c]
+                r = np.int64(rem[c]) if want_rem else 0
+                if code == 0:
+                    if r < win:
+                        win = r
+                elif code == 2:
+                    if r < tie:
+                        tie = r
+                elif r > lose:
+                    lose = r
+            if win < 1 << 30:
+                code, r = 1, win + 1
+            elif tie < 1 << 30:
+                code, r = 2, tie + 1
+            else:
+                code, r = 0, lose + 1
+            codes[p] = code
+            if want_rem:
+                if r > 255:
+                    err[0], err[1], err[2] = 6, p, r
+                    return
+                rem[p] = r
+
+    return types.SimpleNamespace(no_primitive=no_primitive, count_tiers=count_tiers, fill_order=fill_order,
+                                 solve_run=solve_run)
+
+
+# -- statistics and the database file ------------------------------------------------------------------------
+def table_stats(outcomes: Any, remoteness: Any, size: int) -> dict:
+    """Counts by outcome (and by remoteness), the longest win and loss, as ``gamedp solve`` prints them."""
+    import numpy as np
+
+    counts = np.zeros(4, dtype=np.int64)
+    hist = np.zeros((4, 256), dtype=np.int64) if remoteness is not None else None
+    step = 1 << 22
+    for start in range(0, size, step):
+        stop = min(start + step, size)
+        packed = outcomes[start // 4:-(-stop // 4)]
+        codes = ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).ravel()[:stop - start]
+        if hist is None:
+            counts += np.bincount(codes, minlength=4)
+        else:
+            hist += np.bincount(codes.astype(np.int64) * 256 + remoteness[start:stop], minlength=1024).reshape(4, 256)
+    if hist is not None:
+        counts = hist.sum(axis=1)
+    stats: dict[str, Any] = {"positions": size, "outcomes": {CODE_NAMES[c]: int(counts[c]) for c in range(4)
+                                                             if counts[c]}}
+    if hist is not None:
+        stats["remoteness"] = {CODE_NAMES[c]: {str(r): int(hist[c, r]) for r in np.flatnonzero(hist[c])}
+                               for c in range(3) if counts[c]}
+        longest = {}
+        for c in (1, 0):
+            if counts[c]:
+                r = int(np.flatnonzero(hist[c])[-1])
+                at = np.flatnonzero(remoteness == r)
+                at = at[((outcomes[at >> 2] >> ((at & 3) << 1).astype(np.uint8)) & 3) == c]
+                longest[CODE_NAMES[c]] = {"remoteness": r, "index": int(at[0])}
+        stats["longest"] = longest
+    return stats
+
+
+def compact(outcomes: Any, size: int) -> tuple[Any, int]:
+    """The outcome section of a database: 1 bit per position when all are WIN or LOSE, else the 2-bit packing."""
+    import numpy as np
+
+    if np.any(outcomes & 0b10101010):
+        return outcomes, 2
+    nibble = np.zeros(256, dtype=np.uint8)  # bits 0, 2, 4, 6 of a byte -> bits 0..3
+    for b in range(256):
+        nibble[b] = (b & 1) | ((b >> 1) & 2) | ((b >> 2) & 4) | ((b >> 3) & 8)
+    padded = np.zeros(-(-len(outcomes) // 2) * 2, dtype=np.uint8)
+    padded[:len(outcomes)] = outcomes
+    bits = nibble[padded[0::2]] | (nibble[padded[1::2]] << 4)
+    return bits[:-(-size // 8)], 1
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (MemAvailable), or the free physical pages where /proc is missing."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def memory_needed(spec: TableSpec, remoteness: bool) -> int:
+    """The spec's own estimate, else its results plus their packed copy."""
+    estimate = getattr(spec, "memory_bytes", None)
+    if estimate is not None:
+        return int(estimate(remoteness))
+    return spec.size // 2 + (2 * spec.size if remoteness else 0)
+
+
+def check_memory(spec: TableSpec, remoteness: bool) -> None:
+    from gamedp.database import describe
+
+    need, have = memory_needed(spec, remoteness), available_memory()
+    if need > have:
+        raise ResourceError(f"solving {describe(spec.game_id, spec.variant)} needs about {need:,} bytes of memory "
+                            f"but {have:,} bytes are available; refusing to start")
+
+
+def checkpoint_path(path: Path) -> Path:
+    return path.with_name(path.name + ".checkpoint")
+
+
+def build_database(spec: TableSpec, path: str | os.PathLike, *, remoteness: bool = False,
+                   progress: Progress | None = None) -> dict:
+    """Solve ``spec`` and write its database to ``path`` atomically; return the statistics written.
+
+    Refuses up front a solve that would not fit in memory or a path that cannot be written; a failed solve
+    leaves any existing database untouched.
+    """
+    from gamedp.database import check_writable, write_database
+
+    path = Path(path)
+    check_memory(spec, remoteness)
+    check_writable(path)
+    resume = checkpoint_path(path)
+    started = time.perf_counter()
+    if isinstance(spec, CompiledTable):
+        outcomes, rem = spec.solve_table(remoteness, progress, checkpoint=resume)
+    else:
+        outcomes, rem = spec.solve_table(remoteness, progress)
+    if remoteness and rem is None:
+        raise GamedpError(f"{spec.game_id}: this game's solver gives no remoteness; solve without it")
+    seconds = time.perf_counter() - started
+    stats = table_stats(outcomes, rem, spec.size)
+    stats["seconds"] = round(seconds, 3)
+    data, bits = compact(outcomes, spec.size)
+    write_database(path, spec.game_id, spec.variant, spec.size, outcomes=data, outcome_bits=bits,
+                   remoteness=rem, stats=stats)
+    try:
+        resume.unlink()
+    except FileNotFoundError:
+        pass
+    return stats
