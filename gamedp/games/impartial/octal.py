@@ -1,0 +1,270 @@
+"""Take-and-break games given by an octal code: Kayles (0.77), Dawson's Kayles (0.07), any code typed.
+
+Digit ``k`` of the code (``k = 1, 2, ...`` after the point; ``k = 0`` before it) says what removing ``k``
+stones from a heap may leave: bit 1 -- no heap (the whole heap was ``k``), bit 2 -- one heap, bit 4 -- two
+non-empty heaps. So Kayles 0.77 takes 1 or 2 pins and may split the row; Dawson's Kayles 0.07 takes exactly 2.
+A digit before the point may be 4 (split a heap without taking anything) or 0.
+
+Grundy sequences are indexed by the heap size in the code's own terms: G(n) is a heap of n stones, G(0) = 0.
+(Dawson's chess with n pawns is the heap n + 1 of 0.07.) The period is reported once the Guy-Smith criterion
+proves it: if G(n + p) = G(n) for all n0 <= n < 2 n0 + p + t, where t is the number of digits after the point,
+then for all n >= n0.
+
+>>> kayles = Octal("0.77")
+>>> seq = kayles.heap_sequence(30)
+>>> list(seq.values[:12])
+[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+>>> seq.period, seq.preperiod        # periodic from heap 71: the last exceptional heap is 70
+(12, 71)
+>>> kayles.heap_nimber(10**18)       # any heap, once the period is proven: 10^18 = 4 (mod 12)
+1
+>>> Octal("0.07").heap_sequence(10).period, Octal("0.07").heap_sequence(10).preperiod
+(34, 53)
+>>> Octal("0.8")
+Traceback (most recent call last):
+...
+gamedp.errors.InputError: octal code, line 1, column 3: digit 8 is not octal: each digit is 0-7 (1: take all, 2: take and leave one heap, 4: take and split in two)
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from gamedp.errors import InputError
+from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame, check_terms
+
+#: Sequences up to this many terms are computed in plain Python: faster than loading a compiled kernel.
+SMALL = 512
+#: How far a sequence is computed to look for a provable period, unless more terms are asked anyway.
+PERIOD_SEARCH = 1 << 13
+
+
+class TakeBreak:
+    """The rules of a take-and-break game as digits per number of stones removed (see the module doc).
+
+    ``digits`` is a list (finite code: ``t = len(digits) - 1``) or a function ``limit -> list`` giving the
+    digits up to ``limit`` (infinite rule sets such as squares; no period can be proven then). ``unequal``
+    requires the two heaps of a split to differ (Grundy's game), which also voids the periodicity criterion.
+    """
+
+    def __init__(self, digits: Sequence[int] | Callable[[int], Sequence[int]], unequal: bool = False):
+        self._fixed = None if callable(digits) else list(digits)
+        self._make = digits if callable(digits) else None
+        self.unequal = unequal
+        #: Largest number of stones one move removes, when finite and the criterion applies.
+        self.t: int | None = None
+        if self._fixed is not None and not unequal:
+            nonzero = [k for k, d in enumerate(self._fixed) if d]
+            self.t = nonzero[-1] if nonzero else 0
+
+    def digits(self, limit: int) -> list[int]:
+        """Digits for k = 0..limit (at most)."""
+        return self._fixed[:limit + 1] if self._fixed is not None else list(self._make(limit))[:limit + 1]
+
+    def options(self, n: int) -> Iterable[Heaps]:
+        """What a heap of n can become, each result once (different k leave different totals)."""
+        for k, d in enumerate(self.digits(n)):
+            m = n - k
+            if d & 1 and m == 0:
+                yield ()
+            if d & 2 and m > 0:
+                yield (m,)
+            if d & 4:
+                top = (m - 1) // 2 if self.unequal else m // 2
+                for a in range(1, top + 1):
+                    yield (a, m - a)
+
+    def sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
+        """G(0..upto), with the period where the criterion proves one.
+
+        With ``extrapolate`` the terms past the proof are filled in from the period; without it every term is
+        computed by mex (the period is still reported).
+        """
+        check_terms(upto)
+        if self.t is None:
+            return GrundySequence(self._compute([0], upto + 1))
+        if not extrapolate:
+            values = self._compute([0], upto + 1)
+            found = _proven_period(values, self.t)
+        else:
+            # Short sequences are still searched for a period, so that every answer can report it.
+            limit = max(upto + 1, PERIOD_SEARCH)
+            values, hi = [0], 64
+            while True:
+                values = self._compute(values, min(hi, limit))
+                found = _proven_period(values, self.t)
+                if found or hi >= limit:
+                    break
+                hi *= 2
+        if found is None:
+            return GrundySequence(values)
+        p, n0 = found
+        if len(values) < upto + 1:
+            values = _extend(values, upto + 1, p, n0)
+        return GrundySequence(values, p, n0, 2 * max(n0, 1) + 2 * p + self.t - 1)
+
+    def _compute(self, values: Sequence[int], hi: int) -> Sequence[int]:
+        """``values`` (G(0..lo-1)) extended to G(0..hi-1)."""
+        lo = len(values)
+        if hi <= lo:
+            return values
+        digits = self.digits(hi - 1)
+        if hi <= SMALL:
+            return _sequence_py(list(values), digits, self.unequal, hi)
+        import numpy as np
+
+        from gamedp.aot import load_kernels
+
+        kernels = load_kernels("gamedp.kernels.octal")
+        g = np.zeros(hi, np.int32)
+        g[:lo] = values
+        d = np.asarray(digits, np.uint8)
+        ks = np.flatnonzero(d).astype(np.int64)
+        kernels.take_break(d, ks, np.uint8(self.unequal), lo, hi, g)
+        return g
+
+
+def _sequence_py(values: list[int], digits: Sequence[int], unequal: bool, hi: int) -> list[int]:
+    # The same mex as the kernel, for short sequences where loading the kernel would cost more than it saves.
+    moves = [(k, d) for k, d in enumerate(digits) if d]
+    for n in range(len(values), hi):
+        seen = set()
+        for k, d in moves:
+            m = n - k
+            if m < 0:
+                break
+            if d & 1 and m == 0:
+                seen.add(0)
+            if d & 2 and m > 0:
+                seen.add(values[m])
+            if d & 4:
+                for a in range(1, ((m - 1) // 2 if unequal else m // 2) + 1):
+                    seen.add(values[a] ^ values[m - a])
+        v = 0
+        while v in seen:
+            v += 1
+        values.append(v)
+    return values
+
+
+def _proven_period(values: Sequence[int], t: int) -> tuple[int, int] | None:
+    """(period, preperiod) proven by the Guy-Smith criterion from ``values``, or None."""
+    if len(values) <= SMALL:
+        return _proven_period_py(values, t)
+    import numpy as np
+
+    from gamedp.aot import load_kernels
+
+    out = np.zeros(2, np.int64)
+    g = np.asarray(values, np.int32)
+    if load_kernels("gamedp.kernels.octal").proven_period(g, len(g), t, out):
+        return int(out[0]), int(out[1])
+    return None
+
+
+def _proven_period_py(g: Sequence[int], t: int) -> tuple[int, int] | None:
+    # Short sequences: the kernel's check in plain Python (see gamedp.kernels.octal.proven_period).
+    last = len(g) - 1
+    for p in range(1, len(g)):
+        n0max = (last + 1 - 2 * p - t) // 2
+        if n0max < 1:
+            return None
+        i = last - p
+        while i >= 0 and g[i] == g[i + p]:
+            i -= 1
+        if max(i + 1, 1) <= n0max:
+            for d in range(1, p):
+                if p % d == 0 and all(g[j] == g[j + d] for j in range(i + 1, i + 1 + p)):
+                    p = d
+                    i = last - p
+                    while i >= 0 and g[i] == g[i + p]:
+                        i -= 1
+                    break
+            return p, i + 1
+    return None
+
+
+def _extend(values: Sequence[int], count: int, p: int, n0: int) -> Sequence[int]:
+    """The first ``count`` terms of the sequence that repeats with period p from n0."""
+    if isinstance(values, list):
+        block = values[n0:n0 + p]
+        return values + [block[(n - n0) % p] for n in range(len(values), count)]
+    import numpy as np
+
+    out = np.empty(count, np.int32)
+    out[:len(values)] = values
+    idx = n0 + (np.arange(len(values), count) - n0) % p
+    out[len(values):] = np.asarray(values)[idx]
+    return out
+
+
+def parse_octal(code: str) -> list[int]:
+    """The digits of an octal code such as ``0.77``, ``.137`` or ``4.07``, with errors that say what is wrong.
+
+    >>> parse_octal("0.137"), parse_octal(".07"), parse_octal("4.3")
+    ([0, 1, 3, 7], [0, 0, 7], [4, 3])
+    """
+    text = code.strip()
+    whole, point, frac = text.partition(".")
+    if not point:
+        raise InputError(f"an octal code has a point, like 0.77 (Kayles) or 0.07 (Dawson's Kayles); got {code!r}",
+                         1, 1, "octal code")
+    if not frac:
+        raise InputError("an octal code needs digits after the point, like 0.77", 1, len(text) + 1, "octal code")
+    for i, c in enumerate(text):
+        if c == ".":
+            continue
+        if not c.isdigit():
+            raise InputError(f"{c!r} is not an octal digit; an octal code looks like 0.77", 1, i + 1, "octal code")
+        if c in "89":
+            raise InputError(f"digit {c} is not octal: each digit is 0-7 (1: take all, 2: take and leave one "
+                             "heap, 4: take and split in two)", 1, i + 1, "octal code")
+    if len(whole) > 1 or whole not in ("", "0", "4"):
+        raise InputError("before the point an octal code has 0 or 4 (4: split a heap without taking); "
+                         f"got {whole!r}", 1, 1, "octal code")
+    digits = [int(whole or "0")] + [int(c) for c in frac]
+    while len(digits) > 1 and digits[-1] == 0:
+        digits.pop()
+    return digits
+
+
+class Octal(HeapGame):
+    """A take-and-break game given by its octal code (see the module doc); position: heap sizes."""
+
+    default_heaps = (10,)
+
+    def __init__(self, code: str = "0.137", misere: bool = False, heaps: Iterable[int] | None = None):
+        self.digits = parse_octal(code)
+        self.code = format_octal(self.digits)
+        self.family = f"octal:{self.code}"
+        self.rules = TakeBreak(self.digits)
+        super().__init__(misere, heaps)
+
+    def heap_options(self, n: int) -> Iterable[Heaps]:
+        return self.rules.options(n)
+
+    def heap_sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
+        return self.rules.sequence(upto, extrapolate)
+
+
+def format_octal(digits: Sequence[int]) -> str:
+    """The code of ``digits``: ``[0, 7, 7]`` is ``0.77``."""
+    return f"{digits[0]}." + "".join(map(str, digits[1:] or [0]))
+
+
+class Kayles(Octal):
+    """Kayles, 0.77: knock down one pin or two adjacent pins of a row; a row may break in two."""
+
+    def __init__(self, misere: bool = False, heaps: Iterable[int] | None = None):
+        super().__init__("0.77", misere, heaps)
+        self.family = "kayles"
+        self.name = ("misere-" if misere else "") + self.family
+
+
+class Dawson(Octal):
+    """Dawson's Kayles, 0.07: knock down exactly two adjacent pins."""
+
+    def __init__(self, misere: bool = False, heaps: Iterable[int] | None = None):
+        super().__init__("0.07", misere, heaps)
+        self.family = "dawson"
+        self.name = ("misere-" if misere else "") + self.family

@@ -1,0 +1,126 @@
+"""Subtraction games: take k stones from one heap, k from a set -- finite, all-but, squares, powers, Fibonacci.
+
+These are the stone-taking games of judge problems ("take 1, 3 or 4 stones; who takes the last wins" --
+or, misère, loses). A finite set is the octal code with digit 3 at each k, so its period is proven by the same
+criterion (t = the largest k); the infinite sets have no such proof and are computed term by term.
+
+>>> game = Subtraction("1,3,4")
+>>> seq = game.heap_sequence(20)
+>>> list(seq.values[:14]), seq.period, seq.preperiod
+([0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2], 7, 0)
+>>> [n for n in range(15) if game.misere_outcome((n,)).name == "LOSE"]    # last to take loses
+[1, 3, 8, 10]
+>>> list(Subtraction("squares").heap_sequence(10).values)
+[0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0]
+>>> Subtraction("allbut:1,2").heap_options(4)
+[(1,), ()]
+>>> Subtraction("")
+Traceback (most recent call last):
+...
+gamedp.errors.InputError: subtraction set, line 1, column 1: the subtraction set is empty; give the amounts a move may take, e.g. 1,3,4
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+from gamedp.errors import InputError
+from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame
+from gamedp.games.impartial.octal import TakeBreak
+
+SYNTAX = ("a subtraction set is amounts like 1,3,4, or allbut:1,2 (every amount but these), squares, "
+          "powers:B (1, B, B^2, ...) or fibonacci")
+
+
+def _error(message: str, column: int = 1) -> InputError:
+    return InputError(message, 1, column, "subtraction set")
+
+
+def _amounts(text: str, offset: int = 0) -> list[int]:
+    values = []
+    for m in re.finditer(r"[^,\s]+", text):
+        if not re.fullmatch(r"-?\d+", m.group()):
+            raise _error(f"{m.group()!r} is not a whole number; {SYNTAX}", offset + m.start() + 1)
+        k = int(m.group())
+        if k < 1:
+            raise _error(f"a move takes at least one stone, so {k} cannot be in the set", offset + m.start() + 1)
+        values.append(k)
+    return sorted(set(values))
+
+
+def _infinite(kind: str, member: Callable[[int], bool]) -> Callable[[int], list[int]]:
+    def digits(limit: int) -> list[int]:
+        return [3 if k and member(k) else 0 for k in range(limit + 1)]
+
+    digits.__name__ = kind
+    return digits
+
+
+def _is_square(k: int) -> bool:
+    r = int(k ** 0.5)
+    while r * r > k:
+        r -= 1
+    while (r + 1) * (r + 1) <= k:
+        r += 1
+    return r * r == k
+
+
+def _powers_of(base: int) -> Callable[[int], bool]:
+    def member(k: int) -> bool:
+        while k % base == 0:
+            k //= base
+        return k == 1
+    return member
+
+
+def _is_fibonacci(k: int) -> bool:
+    return _is_square(5 * k * k + 4) or _is_square(5 * k * k - 4)
+
+
+def parse_subtraction(spec: str) -> tuple[str, TakeBreak]:
+    """(canonical name, rules) of a subtraction set written as in :data:`SYNTAX`."""
+    text = spec.strip()
+    kind, _, arg = text.partition(":")
+    if kind == "squares" and not arg:
+        return "squares", TakeBreak(_infinite("squares", _is_square))
+    if kind == "fibonacci" and not arg:
+        return "fibonacci", TakeBreak(_infinite("fibonacci", _is_fibonacci))
+    if kind == "powers":
+        if not re.fullmatch(r"\d+", arg.strip()) or int(arg) < 2:
+            raise _error(f"powers:B needs a whole base B >= 2, not {arg!r}", len(kind) + 2)
+        base = int(arg)
+        return f"powers:{base}", TakeBreak(_infinite(f"powers:{base}", _powers_of(base)))
+    if kind == "allbut":
+        excluded = _amounts(arg, len(kind) + 1)
+        barred = set(excluded)
+        return ("allbut:" + ",".join(map(str, excluded)),
+                TakeBreak(_infinite("allbut", lambda k: k not in barred)))
+    if not text:
+        raise _error("the subtraction set is empty; give the amounts a move may take, e.g. 1,3,4")
+    if not re.fullmatch(r"[-\d,\s]+", text):
+        raise _error(f"unknown subtraction set {spec!r}: {SYNTAX}")
+    amounts = _amounts(text)
+    if not amounts:
+        raise _error("the subtraction set is empty; give the amounts a move may take, e.g. 1,3,4")
+    digits = [0] * (amounts[-1] + 1)
+    for k in amounts:
+        digits[k] = 3
+    return ",".join(map(str, amounts)), TakeBreak(digits)
+
+
+class Subtraction(HeapGame):
+    """Take k stones from one heap, k in the set. ``Subtraction()`` is the judge classic, take 1, 3 or 4."""
+
+    default_heaps = (21,)
+
+    def __init__(self, spec: str = "1,3,4", misere: bool = False, heaps: Iterable[int] | None = None):
+        self.subtraction_set, self.rules = parse_subtraction(spec)
+        self.family = f"subtraction:{self.subtraction_set}"
+        super().__init__(misere, heaps)
+
+    def heap_options(self, n: int) -> list[Heaps]:
+        return list(self.rules.options(n))
+
+    def heap_sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
+        return self.rules.sequence(upto, extrapolate)
