@@ -42,7 +42,8 @@ def console(color: bool, stderr: bool = False) -> Console:
 
 def value_text(value: Value, nimber: int | None = None) -> Text:
     """``WIN in 3``, ``LOSE in 4, score -2``, ``DRAW``, ``LOSE in 0, nimber *0``: the outcome in its colour."""
-    text = Text(value.outcome.name, style=STYLES[value.outcome])
+    text = Text()
+    text.append(value.outcome.name, style=STYLES[value.outcome])
     if value.remoteness is not None:
         text.append(f" in {value.remoteness}")
     if value.score is not None:

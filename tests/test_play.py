@@ -1,0 +1,285 @@
+"""``gamedp play``: the real program in a pseudo-terminal (pexpect), and with its input piped in.
+
+The perfect opponent is checked move by move against plain brute force written from the rules, never against
+gamedp's own solvers.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pexpect
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = str(Path(__file__).resolve().parent / "test_analyze_games.py")
+KAYLES = str(ROOT / "examples" / "my_game.py")
+PROMPT = "your move> "
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "gamedp", "play", *args], cwd=str(ROOT), encoding="utf-8",
+                          timeout=60, dimensions=(50, 200))
+    return child
+
+
+def screen(child: pexpect.spawn) -> str:
+    """What the terminal showed before the last match, without colours and carriage returns."""
+    return ANSI.sub("", child.before).replace("\r\n", "\n")
+
+
+def piped(*args: str, moves: list[str]) -> str:
+    result = subprocess.run([sys.executable, "-m", "gamedp", "play", *args], input="".join(m + "\n" for m in moves),
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0 and not result.stderr, result
+    return result.stdout
+
+
+# -- tic-tac-toe from the rules ----------------------------------------------------------------------------
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def lined(board: str) -> bool:
+    return any(board[a] != "." and board[a] == board[b] == board[c] for a, b, c in LINES)
+
+
+def ttt_moves(board: str) -> dict[str, str]:
+    if lined(board):
+        return {}
+    mark = "X" if board.count("X") == board.count("O") else "O"
+    return {str(i + 1): board[:i] + mark + board[i + 1:] for i in range(9) if board[i] == "."}
+
+
+@lru_cache(maxsize=None)
+def ttt_value(board: str) -> tuple[int, int]:
+    """(preference, -remoteness or +remoteness) for the mover: larger is better; win 2, tie 1, lose 0."""
+    kids = ttt_moves(board)
+    if not kids:
+        return (0, 0) if lined(board) else (1, 0)
+    return max(move_rank(child) for child in kids.values())
+
+
+def move_rank(child: str) -> tuple[int, int]:
+    """The rank of moving to ``child`` for the mover: win soonest, tie soonest, lose latest."""
+    outcome, r = ttt_value(child)
+    remoteness = abs(r) + 1
+    mine = 2 - outcome
+    return mine, (remoteness if mine == 0 else -remoteness)
+
+
+def best_moves(board: str) -> set[str]:
+    kids = ttt_moves(board)
+    top = max(move_rank(c) for c in kids.values())
+    return {m for m, c in kids.items() if move_rank(c) == top}
+
+
+def draw(board: str) -> str:
+    return "\n".join(" ".join(board[r * 3:r * 3 + 3]) for r in range(3))
+
+
+# -- a whole game in a pseudo-terminal ---------------------------------------------------------------------
+def test_whole_game_to_its_end_with_hint_illegal_move_and_undo():
+    child = spawn("tictactoe")
+    board = "." * 9
+    child.expect_exact(PROMPT)
+    assert "You move first" in screen(child)
+    assert "Your moves: 1 2 3 4 5 6 7 8 9" in screen(child)
+
+    child.sendline("hint")
+    child.expect_exact(PROMPT)
+    hint = screen(child)
+    assert "TIE in 9 for you" in hint
+    assert re.findall(r"^  (\d)  TIE in 9$", hint, re.M) == [str(i) for i in range(1, 10)]
+
+    child.sendline("0")  # an illegal move: a clear message and the same prompt again
+    child.expect_exact(PROMPT)
+    assert "'0' is not a legal move here; legal moves: 1, 2, 3, 4, 5, 6, 7, 8, 9" in screen(child)
+
+    child.sendline("undo")  # nothing to take back yet
+    child.expect_exact(PROMPT)
+    assert "Nothing to undo" in screen(child)
+
+    child.sendline("2")  # a poor first move; the computer must answer with a best reply
+    child.expect_exact(PROMPT)
+    reply = re.search(r"The computer plays (\d)\.", screen(child)).group(1)
+    assert reply in best_moves(ttt_moves(board)["2"])
+    after = ttt_moves(ttt_moves(board)["2"])[reply]
+    assert draw(after) in screen(child)
+
+    child.sendline("undo")
+    child.expect_exact(PROMPT)
+    assert "Taken back." in screen(child) and draw(board) in screen(child)
+    assert "Your moves: 1 2 3 4 5 6 7 8 9" in screen(child)
+
+    # Now play to the end, always the first listed move; every reply must be a best move.
+    while True:
+        mine = next(iter(ttt_moves(board)))
+        board = ttt_moves(board)[mine]
+        child.sendline(mine)
+        index = child.expect_exact([PROMPT, pexpect.EOF])
+        shown = screen(child)
+        replies = re.findall(r"The computer plays (\d)\.", shown)
+        if replies:
+            assert replies[0] in best_moves(board), (board, replies)
+            board = ttt_moves(board)[replies[0]]
+        if index == 1:
+            break
+        assert draw(board) in shown
+    assert not ttt_moves(board)
+    verdict = "You lose." if lined(board) else "It is a tie."
+    assert f"Game over. {verdict}" in shown
+    assert draw(board) in shown
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_computer_first_help_and_quit():
+    child = spawn("tictactoe", "--first", "computer")
+    child.expect_exact(PROMPT)
+    first = re.search(r"The computer plays (\d)\.", screen(child)).group(1)
+    assert first in best_moves("." * 9)
+    child.sendline("help")
+    child.expect_exact(PROMPT)
+    assert all(word in screen(child) for word in ("hint", "undo", "help", "quit"))
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "Bye." in screen(child)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_hints_flag_and_colour_in_a_terminal():
+    child = spawn(KAYLES, "II.I", "--hints")
+    child.expect_exact(PROMPT)
+    assert "\x1b[" in child.before  # colour in a terminal
+    shown = screen(child)
+    assert f"WIN in {kayles_value('II.I')[1]} for you, nimber *3" in shown  # II.I: *2 + *1
+    # the winning moves are those to *0: knock pin 1 or pin 2, leaving two single pins
+    assert re.findall(r"^  (\S+)\s+WIN in \d+\s+-> \*0$", shown, re.M) == ["1", "2"]
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+# -- piped input ---------------------------------------------------------------------------------------------
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.integers(0, 8), min_size=9, max_size=9))
+def test_piped_games_are_plain_deterministic_and_perfect(choices):
+    """Random human moves, piped in: no colour, echoed input, the same transcript twice, a best reply every time.
+
+    Among equally good replies the computer takes the first the game lists (the lowest cell here).
+    """
+    board, moves, replies = "." * 9, [], []
+    while ttt_moves(board):
+        options = list(ttt_moves(board))
+        moves.append(options[choices[len(moves)] % len(options)])
+        board = ttt_moves(board)[moves[-1]]
+        if ttt_moves(board):
+            replies.append(min(best_moves(board), key=int))
+            board = ttt_moves(board)[replies[-1]]
+    transcript = piped("tictactoe", moves=["hint", *moves])
+    assert "\x1b" not in transcript
+    assert transcript == piped("tictactoe", moves=["hint", *moves])
+    assert re.findall(r"^your move> (.*)$", transcript, re.M) == ["hint", *moves]
+    assert re.findall(r"^The computer plays (\d)\.$", transcript, re.M) == replies
+    verdict = "You lose." if lined(board) else "It is a tie."  # nobody beats the perfect opponent here
+    assert transcript.rstrip().endswith(f"Game over. {verdict}")
+
+
+# -- the perfect opponent hurries when winning, stalls when losing, keeps a draw ------------------------------
+def knock(row: str, move: str) -> str:
+    pins = [int(p) - 1 for p in move.split("-")]
+    assert all(row[p] == "I" for p in pins), (row, move)
+    return "".join("." if i in pins else c for i, c in enumerate(row))
+
+
+def kayles_moves(row: str) -> list[str]:
+    singles = [str(i + 1) for i in range(len(row)) if row[i] == "I"]
+    pairs = [f"{i + 1}-{i + 2}" for i in range(len(row) - 1) if row[i:i + 2] == "II"]
+    return singles + pairs
+
+
+@lru_cache(maxsize=None)
+def kayles_value(row: str) -> tuple[bool, int]:
+    """(mover wins, remoteness) by plain recursion from the rules: the winner hurries, the loser stalls."""
+    values = [kayles_value(knock(row, m)) for m in kayles_moves(row)]
+    if not values:
+        return False, 0
+    wins = [r for w, r in values if not w]
+    return (True, min(wins) + 1) if wins else (False, max(r for _, r in values) + 1)
+
+
+def kayles_rank(row: str, move: str) -> tuple[int, int]:
+    wins, r = kayles_value(knock(row, move))
+    return (1, -(r + 1)) if not wins else (0, r + 1)
+
+
+@pytest.mark.parametrize("row, first", [("IIIIIII", "computer"), ("III.II", "human"), ("IIII.I.III", "computer"),
+                                        ("IIIII", "human")])
+def test_opponent_wins_fastest_or_holds_out_longest(row, first):
+    """Both sides play best: every reply is a best move, and the game lasts exactly the start's remoteness."""
+    wins, remoteness = kayles_value(row)
+    child = spawn(KAYLES, row, "--first", first)
+    plies = 0
+    while True:
+        index = child.expect_exact([PROMPT, pexpect.EOF])
+        for reply in re.findall(r"The computer plays (\S+)\.", screen(child)):
+            assert kayles_rank(row, reply) == max(kayles_rank(row, m) for m in kayles_moves(row)), (row, reply)
+            row, plies = knock(row, reply), plies + 1
+        if index == 1:
+            break
+        mine = max(kayles_moves(row), key=lambda m: kayles_rank(row, m))
+        row, plies = knock(row, mine), plies + 1
+        child.sendline(mine)
+    assert plies == remoteness and "I" not in row
+    assert ("You lose." in screen(child)) == (wins == (first == "computer"))
+
+
+def test_the_perfect_opponent_keeps_a_draw():
+    transcript = piped(f"{GAMES}:Chase", "1", "--first", "computer", moves=["0", "2", "1", "0"])
+    # At node 1 the computer can go on to 2 (a draw) or give up at 4 (a loss); it must keep the draw.
+    # It is at node 1 at the start and after the person's "1".
+    assert transcript.count("The computer plays 2.") == 2
+    assert "The computer plays 4." not in transcript and "Input ended" in transcript
+
+
+# -- scored games: the final margin is what was really taken ---------------------------------------------------
+def plain_margin(cards: tuple[int, ...]) -> int:
+    if not cards:
+        return 0
+    return max(cards[0] - plain_margin(cards[1:]), cards[-1] - plain_margin(cards[:-1]))
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=2, max_size=7).map(tuple))
+def test_scored_game_ends_with_the_real_margin(cards):
+    """The person always takes the left card; the computer plays best. The margin printed is what was taken."""
+    row, mine, theirs, human = list(cards), 0, 0, True
+    while row:
+        if human:
+            mine += row.pop(0)
+        else:
+            left = row[0] - plain_margin(tuple(row[1:]))
+            right = row[-1] - plain_margin(tuple(row[:-1]))
+            theirs += row.pop(0) if left >= right else row.pop()
+        human = not human
+    margin = mine - theirs
+    verdict = "It is a tie." if margin == 0 else f"You {'win' if margin > 0 else 'lose'} by {abs(margin)}."
+    text = " ".join(map(str, cards))
+    for spec in (f"{GAMES}:CardRow", f"{GAMES}:CardRowTally"):
+        transcript = piped(spec, text, moves=["L"] * len(cards))
+        assert f"Game over. {verdict}" in transcript, (spec, transcript)
+
+
+def test_compiled_game_plays():
+    transcript = piped(f"{GAMES}:TAKE_134", "9", moves=["8", "hint", "4"])
+    # Take 1, 3 or 4: heaps 0 and 2 (mod 7) lose. A compiled game names moves by the heap left behind.
+    # 9 -> 8 hands the computer a win, which it takes at once: 8 -> 7; then 7 -> 4 lets it take all 4.
+    assert "The computer plays 7." in transcript and "The computer plays 0." in transcript
+    assert transcript.rstrip().endswith("Game over. You lose.")
