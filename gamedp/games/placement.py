@@ -1,0 +1,620 @@
+"""Placement games: players take turns placing pieces on the empty cells of an R x C board (at most 64 cells).
+
+A ruleset is a board size and, for each player, a set of polyomino pieces with the orientations allowed. With one
+piece set for both players the game is impartial (BLOCKGAME, Cram); with one per player it is partizan
+(Domineering: one side places vertical dominoes, the other horizontal ones). The player with no move loses.
+
+Positions are bitboards: bit ``r * cols + c`` is set when the cell in row r, column c is filled. Partizan positions
+carry the player to move in bit ``rows * cols``. Cells are named like a chessboard seen as written: columns ``a``,
+``b``, ... from the left, rows ``1``, ``2``, ... from the top, so a placement reads ``a1-b1-a2``.
+
+The board's symmetries (8 on a square, 4 on a rectangle) are used when they map every player's placements to
+themselves; each is applied with one table look-up per byte of the board.
+
+>>> game = Blockgame()
+>>> board = game.parse_position("#####\\n#####\\n##.##\\n#...#\\n##.##")
+>>> sorted(game.format_move(board, m) for m in game.moves(board))[:4]
+['b4-c4', 'b4-c4-c5', 'c3-b4-c4', 'c3-c4']
+>>> len(game.rules.symmetries), len(game.rules.placements[0])
+(8, 104)
+>>> Cram(3, 4).rules.variant()["pieces"]
+[[{'shape': '##', 'orientations': 'rotations'}]]
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable, Iterable, Sequence
+
+from gamedp.errors import GameDefinitionError, GamedpError, InputError
+from gamedp.game import Game
+from gamedp.values import LOSE, WIN, Analysis, MoveValue, Value
+
+MAX_CELLS = 64
+#: the largest board the strong solve tables take (2**cells boards; 2**28 is 32 MiB of win/lose bits)
+MAX_TABLE_CELLS = 28
+COLUMNS = string.ascii_lowercase
+
+# The 8 maps of the square on (row, col) in an n x n box, by name; on a rectangle the first four keep the box.
+_MAPS: dict[str, Callable[[int, int, int, int], tuple[int, int]]] = {
+    "identity": lambda r, c, h, w: (r, c),
+    "rot180": lambda r, c, h, w: (h - 1 - r, w - 1 - c),
+    "mirror": lambda r, c, h, w: (r, w - 1 - c),
+    "flip": lambda r, c, h, w: (h - 1 - r, c),
+    "rot90": lambda r, c, h, w: (c, h - 1 - r),
+    "rot270": lambda r, c, h, w: (w - 1 - c, r),
+    "transpose": lambda r, c, h, w: (c, r),
+    "antitranspose": lambda r, c, h, w: (w - 1 - c, h - 1 - r),
+}
+ORIENTATIONS = {
+    "fixed": ("identity",),
+    "rotations": ("identity", "rot90", "rot180", "rot270"),
+    "all": tuple(_MAPS),
+}
+
+
+def cell_name(r: int, c: int) -> str:
+    return f"{COLUMNS[c]}{r + 1}"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A polyomino given as rows of ``#`` (cell) and ``.`` separated by ``/``, and the orientations allowed:
+    ``"fixed"``, ``"rotations"``, ``"all"`` (with reflections) or a tuple of map names (see ``_MAPS``).
+
+    >>> Piece("##/#.", "rotations").shapes()
+    ((0, 1, 3), (0, 1, 4), (0, 3, 4), (1, 3, 4))
+    """
+
+    shape: str
+    orientations: str | tuple[str, ...] = "rotations"
+
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        rows = self.shape.split("/")
+        cells = tuple((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
+        if not cells or any(ch not in "#." for row in rows for ch in row):
+            raise GameDefinitionError(f"piece {self.shape!r}: write a piece as rows of '#' and '.' joined by '/'")
+        return cells
+
+    def maps(self) -> tuple[str, ...]:
+        names = ORIENTATIONS.get(self.orientations, self.orientations) if isinstance(self.orientations, str) \
+            else self.orientations
+        unknown = [m for m in names if m not in _MAPS]
+        if unknown or isinstance(names, str):
+            raise GameDefinitionError(f"piece {self.shape!r}: unknown orientations {self.orientations!r}; use "
+                                      f"{', '.join(ORIENTATIONS)} or a tuple of {', '.join(_MAPS)}")
+        return tuple(names)
+
+    def orientation_cells(self) -> list[tuple[tuple[int, int], ...]]:
+        """Each distinct orientation as its cells, moved to touch row 0 and column 0, sorted."""
+        cells = self.cells()
+        h = max(r for r, _ in cells) + 1
+        w = max(c for _, c in cells) + 1
+        out: list[tuple[tuple[int, int], ...]] = []
+        for m in self.maps():
+            image = [_MAPS[m](r, c, max(h, w), max(h, w)) for r, c in cells]
+            r0, c0 = min(r for r, _ in image), min(c for _, c in image)
+            shape = tuple(sorted((r - r0, c - c0) for r, c in image))
+            if shape not in out:
+                out.append(shape)
+        return out
+
+    def shapes(self, width: int = 3) -> tuple[tuple[int, ...], ...]:
+        """The orientations as cell numbers on a board ``width`` cells wide (for the doctest above)."""
+        return tuple(sorted(tuple(r * width + c for r, c in o) for o in self.orientation_cells()))
+
+    def to_json(self) -> dict:
+        o = self.orientations
+        return {"shape": self.shape, "orientations": o if isinstance(o, str) else list(o)}
+
+
+class Rules:
+    """Board geometry, placements and symmetries of one placement game."""
+
+    def __init__(self, name: str, rows: int, cols: int, pieces: Sequence[Sequence[Piece]]):
+        if rows < 1 or cols < 1 or rows * cols > MAX_CELLS or cols > len(COLUMNS):
+            raise GamedpError(f"{name}: a board is 1-{len(COLUMNS)} columns and at most {MAX_CELLS} cells, "
+                              f"not {rows} x {cols}")
+        if len(pieces) not in (1, 2) or not all(pieces):
+            raise GameDefinitionError(f"{name}: give one piece set (impartial) or two (one per player)")
+        self.name, self.rows, self.cols = name, rows, cols
+        self.pieces = tuple(tuple(p) for p in pieces)
+        self.n = rows * cols
+        self.full = (1 << self.n) - 1
+        self.impartial = len(self.pieces) == 1
+        #: per player: each orientation as cell offsets (row, col) from its anchor
+        self.orientations = [[o for p in ps for o in p.orientation_cells()] for ps in self.pieces]
+        for per_player in self.orientations:
+            dup = {o for o in per_player if per_player.count(o) > 1}
+            if dup:
+                raise GameDefinitionError(f"{name}: two pieces share the orientation {sorted(dup)[0]}")
+        #: per player: every placement as a board mask, in increasing order
+        self.placements = [sorted(m for o in per_player for m in self._masks(o)) for per_player in self.orientations]
+        self.symmetries = self._symmetries()
+
+    def _masks(self, orientation: tuple[tuple[int, int], ...]) -> list[int]:
+        h = max(r for r, _ in orientation) + 1
+        w = max(c for _, c in orientation) + 1
+        return [sum(1 << ((r0 + r) * self.cols + c0 + c) for r, c in orientation)
+                for r0 in range(self.rows - h + 1) for c0 in range(self.cols - w + 1)]
+
+    def cell_map(self, name: str) -> list[int] | None:
+        """The board map ``name`` as a list: cell i goes to cell result[i]; None if it does not fit the board."""
+        if name in ("rot90", "rot270", "transpose", "antitranspose") and self.rows != self.cols:
+            return None
+        out = []
+        for i in range(self.n):
+            r, c = _MAPS[name](i // self.cols, i % self.cols, self.rows, self.cols)
+            out.append(r * self.cols + c)
+        return out
+
+    def map_board(self, board: int, cells: list[int]) -> int:
+        return sum(1 << cells[i] for i in range(self.n) if board >> i & 1)
+
+    def _symmetries(self) -> list[list[int]]:
+        """The board maps that send every player's placements onto themselves (identity first)."""
+        out = []
+        for name in _MAPS:
+            cells = self.cell_map(name)
+            if cells is None:
+                continue
+            if all(sorted(self.map_board(p, cells) for p in ps) == ps for ps in self.placements):
+                out.append(cells)
+        return out
+
+    @cached_property
+    def sym_table(self):
+        """uint64 (symmetries, bytes of the board, 256): the image of each byte value under each symmetry."""
+        return byte_tables(self.symmetries, self.n)
+
+    @cached_property
+    def sym_tables_py(self) -> list[list[list[int]]]:
+        return [[[int(x) for x in chunk] for chunk in s] for s in self.sym_table]
+
+    def image(self, board: int, s: int) -> int:
+        """``board`` under symmetry ``s``: a few table look-ups.
+
+        >>> rules = Blockgame().rules
+        >>> rules.image(0b111, 1) == rules.map_board(0b111, rules.symmetries[1])
+        True
+        """
+        table = self.sym_tables_py[s]
+        t, k = 0, 0
+        while board:
+            t |= table[k][board & 255]
+            board >>= 8
+            k += 1
+        return t
+
+    def live(self, board: int) -> int:
+        """The empty cells some player could still cover; the others are as good as filled."""
+        live = 0
+        for ps in self.placements:
+            for p in ps:
+                if p & board == 0:
+                    live |= p
+        return live
+
+    def canonical_board(self, board: int) -> int:
+        b = board | (self.full & ~self.live(board))
+        return min(self.image(b, s) for s in range(len(self.symmetries)))
+
+    def orient_array(self, player: int = 0):
+        """The orientations as the kernels take them: rows of (shape, anchor mask, cell count, offsets...)."""
+        import numpy as np
+
+        per = self.orientations[player]
+        width = 3 + max(len(o) for o in per)
+        a = np.zeros((len(per), width), np.uint64)
+        for k, o in enumerate(per):
+            h = max(r for r, _ in o) + 1
+            w = max(c for _, c in o) + 1
+            offsets = [r * self.cols + c for r, c in o]
+            anchors = sum(1 << (r * self.cols + c) for r in range(self.rows - h + 1) for c in range(self.cols - w + 1))
+            a[k, 0] = sum(1 << x for x in offsets)
+            a[k, 1] = anchors
+            a[k, 2] = len(offsets)
+            a[k, 3:3 + len(offsets)] = offsets
+        return a
+
+    def variant(self) -> dict:
+        return {"rows": self.rows, "cols": self.cols, "pieces": [[p.to_json() for p in ps] for ps in self.pieces]}
+
+    # -- text ----------------------------------------------------------------------------------------------
+    def cells_of(self, mask: int) -> list[int]:
+        return [i for i in range(self.n) if mask >> i & 1]
+
+    def move_name(self, mask: int) -> str:
+        return "-".join(cell_name(i // self.cols, i % self.cols) for i in self.cells_of(mask))
+
+    def draw(self, board: int, mark: int = 0) -> str:
+        """The board with coordinates; cells of ``mark`` are drawn as ``o``."""
+        lines = ["   " + " ".join(COLUMNS[:self.cols])]
+        for r in range(self.rows):
+            row = []
+            for c in range(self.cols):
+                i = r * self.cols + c
+                row.append("o" if mark >> i & 1 else "#" if board >> i & 1 else ".")
+            lines.append(f"{r + 1:>2} " + " ".join(row))
+        return "\n".join(lines)
+
+    def parse_board(self, text: str, source: str = "position", first_line: int = 1) -> int:
+        """A board from ``rows`` lines of ``cols`` characters ``.``/``#``, or all cells on one line."""
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        if len(lines) == 1 and len(lines[0].replace(" ", "")) == self.n:
+            lines = [lines[0].replace(" ", "")[r * self.cols:(r + 1) * self.cols] for r in range(self.rows)]
+        else:
+            lines = [line.replace(" ", "") for line in lines]
+        if len(lines) != self.rows:
+            raise InputError(f"a {self.name} board is {self.rows} lines of {self.cols} characters '.' or '#' (or "
+                             f"{self.n} characters on one line); got {len(lines)} lines", None, None, source)
+        board = 0
+        for r, line in enumerate(lines):
+            board |= parse_row(line, self.cols, first_line + r, source) << (r * self.cols)
+        return board
+
+
+def parse_row(line: str, cols: int, line_no: int, source: str = "input") -> int:
+    """One board row of ``.``/``#`` as bits (bit c = column c filled), with a located error otherwise."""
+    bits = 0
+    for c, ch in enumerate(line):
+        if ch == "#":
+            bits |= 1 << c
+        elif ch != ".":
+            raise InputError(f"unexpected character {ch!r}: a board row has only '.' (empty) and '#' (filled)",
+                             line_no, c + 1, source)
+    if len(line) != cols:
+        raise InputError(f"a board row has {cols} characters, this one has {len(line)}", line_no, None, source)
+    return bits
+
+
+def byte_tables(maps: Sequence[Sequence[int]], n: int):
+    """uint64 (maps, ceil(n / 8), 256): the image of every byte value of the board under each cell map."""
+    import numpy as np
+
+    chunks = (n + 7) // 8
+    t = np.zeros((len(maps), chunks, 256), np.uint64)
+    v = np.arange(256)
+    for s, cells in enumerate(maps):
+        for i in range(n):
+            k, j = divmod(i, 8)
+            t[s, k, (v >> j & 1) == 1] |= np.uint64(1 << cells[i])
+    return t
+
+
+# -- the games ---------------------------------------------------------------------------------------------
+DOMINO = Piece("##", "rotations")
+L_TROMINO = Piece("##/#.", "rotations")
+
+
+class PlacementGame(Game):
+    """A placement game as a :class:`~gamedp.game.Game`: positions are bitboards (plus the turn, if partizan)."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.name = rules.name
+        self._turn_bit = 1 << rules.n
+
+    # -- rules -----------------------------------------------------------------------------------------
+    def start(self) -> int:
+        return 0
+
+    def player(self, position: int) -> int:
+        return 0 if self.rules.impartial else position >> self.rules.n & 1
+
+    def moves(self, position: int) -> list[int]:
+        board = position & self.rules.full
+        return [p for p in self.rules.placements[self.player(position)] if p & board == 0]
+
+    def do_move(self, position: int, move: int) -> int:
+        return (position | move) ^ (0 if self.rules.impartial else self._turn_bit)
+
+    def children(self, position: int) -> list[int]:
+        flip = 0 if self.rules.impartial else self._turn_bit
+        return [(position | p) ^ flip for p in self.moves(position)]
+
+    def canonical(self, position: int) -> int:
+        return self.rules.canonical_board(position & self.rules.full) | (position & ~self.rules.full)
+
+    # -- text ------------------------------------------------------------------------------------------
+    def format_position(self, position: int) -> str:
+        text = self.rules.draw(position & self.rules.full)
+        if not self.rules.impartial:
+            text += f"\n{self.player_names[self.player(position)]} to move"
+        return text
+
+    def parse_position(self, text: str) -> int:
+        return self.rules.parse_board(text)
+
+    def format_move(self, position: int, move: int) -> str:
+        return self.rules.move_name(move)
+
+    def format_move_on_board(self, position: int, move: int) -> str:
+        """The board with the placement drawn as ``o``."""
+        return self.rules.draw(position & self.rules.full, move)
+
+    def parse_move(self, position: int, text: str) -> int:
+        """A placement named by its cells, in any order and separated by ``-``, ``,`` or spaces (``a1-b1-a2``)."""
+        names = [t for t in text.replace(",", " ").replace("-", " ").lower().split() if t]
+        mask = 0
+        for name in names:
+            col, row = name[:1], name[1:]
+            if col not in COLUMNS[:self.rules.cols] or not row.isdigit() or not 1 <= int(row) <= self.rules.rows:
+                raise GamedpError(f"{name!r} is not a cell of this board (columns a-{COLUMNS[self.rules.cols - 1]}, "
+                                  f"rows 1-{self.rules.rows})")
+            mask |= 1 << ((int(row) - 1) * self.rules.cols + COLUMNS.index(col))
+        legal = self.moves(position)
+        if mask not in legal:
+            shown = ", ".join(self.format_move(position, m) for m in legal) or "none"
+            raise GamedpError(f"{text.strip()!r} is not a legal placement here; legal: {shown}")
+        return mask
+
+    # -- fast analysis -------------------------------------------------------------------------------------
+    def analyze_position(self, position: int) -> Analysis:
+        """Value, remoteness and every placement's value, best first: from the strong-solve table where the
+        board is small enough (impartial games up to 28 cells), else by the memoised search."""
+        if not (self.rules.impartial and self.rules.n <= MAX_TABLE_CELLS):
+            from gamedp.solvers.memo import Solution
+
+            return Solution(self).analyze(position)
+        table = self._table()
+        value = table.value(position)
+        moves = [MoveValue(m, c, table.value(c).for_parent()) for m, c in self.move_list(position)]
+        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
+        return Analysis(position, value, tuple(moves))
+
+    def _table(self) -> SolvedTable:
+        if getattr(self, "_solved", None) is None:
+            spec = TableSpec(self.rules)
+            win, rem = spec.solve_bits(remoteness=True)
+            self._solved = SolvedTable(spec, win, rem)
+        return self._solved
+
+
+class Blockgame(PlacementGame):
+    """algospot BLOCKGAME: place an L-tromino (4 orientations) or a domino (2) on empty cells; no move loses.
+
+    A position is 5 lines of 5 characters (``#`` filled, ``.`` empty) or the 25 characters on one line.
+    """
+
+    def __init__(self, rows: int = 5, cols: int = 5):
+        super().__init__(blockgame_rules(rows, cols))
+
+
+class Cram(PlacementGame):
+    """Cram: players place dominoes in either direction; no move loses (impartial)."""
+
+    def __init__(self, rows: int = 4, cols: int = 4):
+        super().__init__(Rules("cram", rows, cols, [[DOMINO]]))
+
+
+class Domineering(PlacementGame):
+    """Domineering: Vertical places vertical dominoes, Horizontal horizontal ones; Vertical starts; no move loses.
+
+    A position is the board, then optionally a line ``V`` or ``H`` naming the player to move (default V).
+    """
+
+    player_names = ("Vertical", "Horizontal")
+
+    def __init__(self, rows: int = 4, cols: int = 4):
+        super().__init__(Rules("domineering", rows, cols, [[Piece("#/#", "fixed")], [Piece("##", "fixed")]]))
+
+    def parse_position(self, text: str) -> int:
+        lines = text.strip().splitlines()
+        turn = 0
+        if lines and lines[-1].strip().lower() in ("v", "h", "vertical", "horizontal",
+                                                   "vertical to move", "horizontal to move"):
+            turn = int(lines.pop().strip().lower().startswith("h"))
+        return self.rules.parse_board("\n".join(lines)) | turn << self.rules.n
+
+
+def blockgame_rules(rows: int = 5, cols: int = 5) -> Rules:
+    return Rules("blockgame", rows, cols, [[L_TROMINO, DOMINO]])
+
+
+# -- memo search (the judge) ---------------------------------------------------------------------------------
+class MemoSearch:
+    """Win/lose of many boards of one impartial ruleset, by the compiled memo search, sharing one memo."""
+
+    def __init__(self, rules: Rules, capacity: int = 1 << 16):
+        import numpy as np
+
+        from gamedp.aot import load_kernels
+
+        if not rules.impartial:
+            raise GamedpError(f"{rules.name}: the compiled memo search takes impartial games")
+        self.rules = rules
+        self.kernels = load_kernels("gamedp.kernels.blockgame")
+        self.orient = rules.orient_array()
+        self.capacity = capacity
+        self.states = 0
+        self._np = np
+
+    def wins(self, boards: Sequence[int], max_capacity: int | None = None):
+        """A numpy bool array: does the player to move win on each board? None if the memo would need more
+        than ``max_capacity`` slots (the search gave up)."""
+        np = self._np
+        b = np.array(boards, np.uint64)
+        out = np.zeros(len(b), np.uint8)
+        while max_capacity is None or self.capacity <= max_capacity:
+            keys = np.full(self.capacity, np.uint64(0xFFFFFFFFFFFFFFFF))
+            vals = np.zeros(self.capacity, np.uint8)
+            used = self.kernels.dfs_outcomes(b, self.orient, np.uint64(self.rules.full), self.rules.sym_table, keys,
+                                             vals, out)
+            if used >= 0:
+                self.states = used
+                return out == 2
+            self.capacity *= 2
+        return None
+
+
+#: states the judge's memo search may store before a whole-table solve is the faster way (measured on 5 x 5:
+#: ~100k states cost more than solving all 2**25 boards 64 at a time)
+SEARCH_BUDGET = 1 << 15
+
+
+def wins(rules: Rules, boards: Sequence[int]):
+    """Win/lose of each board (numpy bool array): a memo search for easy inputs, else the whole table."""
+    import numpy as np
+
+    if rules.n <= MAX_TABLE_CELLS:
+        found = MemoSearch(rules, SEARCH_BUDGET).wins(boards, max_capacity=SEARCH_BUDGET)
+        if found is not None:
+            return found
+        spec = TableSpec(rules)
+        bits, _ = spec.solve_bits()
+        idx = np.array([spec.index(b) for b in boards], np.int64)
+        return (bits[idx >> 3] >> (idx & 7).astype(np.uint8) & 1).astype(bool)
+    return MemoSearch(rules).wins(boards)
+
+
+# -- strong solve --------------------------------------------------------------------------------------------
+class TableSpec:
+    """Every board of an impartial placement game, solved at 1 bit per board (and a byte of remoteness).
+
+    The table index numbers the cells so that its lowest bits (the lanes) never hold a whole piece: then the
+    kernels solve 64 boards per machine word. :meth:`index` and :meth:`position` translate with byte look-ups.
+    """
+
+    game_id = "placement"
+
+    def __init__(self, rules: Rules):
+        if not rules.impartial:
+            raise GamedpError(f"{rules.name}: the strong-solve table takes impartial games")
+        if rules.n > MAX_TABLE_CELLS:
+            raise GamedpError(f"{rules.name}: {rules.n} cells is 2**{rules.n} boards, more than the table takes "
+                              f"(at most {MAX_TABLE_CELLS} cells)")
+        self.rules = rules
+        self.size = 1 << rules.n
+        self.variant = {"name": rules.name, **rules.variant()}
+        self.lanes = self._lanes()
+        rest = [i for i in range(rules.n) if i not in self.lanes]
+        #: table bit k holds board cell order[k]
+        self.order = self.lanes + rest
+        inverse = [0] * rules.n
+        for k, cell in enumerate(self.order):
+            inverse[cell] = k
+        self._to_index, self._to_board = byte_tables([inverse, self.order], rules.n)
+
+    def _lanes(self) -> list[int]:
+        """Up to 6 cells that hold no whole piece between them, spread over the board (even rows and columns
+        first, so that most pieces touch at most one)."""
+        pieces = self.rules.placements[0]
+        chosen = 0
+        cells = []
+        order = sorted(range(self.rules.n), key=lambda i: ((i // self.rules.cols) % 2, (i % self.rules.cols) % 2, i))
+        for i in order:
+            if len(cells) == 6 or len(cells) == self.rules.n - 1:
+                break
+            trial = chosen | 1 << i
+            if all(p & ~trial for p in pieces):
+                chosen = trial
+                cells.append(i)
+        return cells
+
+    def index(self, board_bits: int) -> int:
+        return _lookup(self._to_index, board_bits)
+
+    def position(self, index: int) -> int:
+        return _lookup(self._to_board, index)
+
+    def _pieces(self):
+        import numpy as np
+
+        nl = len(self.lanes)
+        lane_mask = (1 << nl) - 1
+        idx = [self.index(p) for p in self.rules.placements[0]]
+        hi = np.array([p >> nl for p in idx], np.uint64)
+        lo = np.array([p & lane_mask for p in idx], np.uint64)
+        lanes = np.uint64((1 << (1 << nl)) - 1)
+        mask = np.array([sum(1 << j for j in range(1 << nl) if j & int(l) == 0) for l in lo], np.uint64)
+        return hi, lo, mask, lanes
+
+    def max_remoteness(self) -> int:
+        return self.rules.n // min(len(o) for o in self.rules.orientations[0])
+
+    def solve_bits(self, remoteness: bool = False, progress=None):
+        """(win, rem): win is bool per board index as packed bits (numpy uint8, little-endian bit order);
+        rem a uint8 per index, or None."""
+        import numpy as np
+
+        from gamedp.aot import load_kernels
+
+        k = load_kernels("gamedp.kernels.blockgame")
+        hi, lo, mask, lanes = self._pieces()
+        nl = len(self.lanes)
+        nwords = self.size >> nl
+        if not remoteness:
+            win = np.empty(nwords, np.uint64)
+            k.table_outcomes(hi, lo, mask, lanes, win)
+            bits = win.view(np.uint8) if nl == 6 else _repack(win, nl)
+            if progress:
+                progress(self.size, self.size)
+            return bits, None
+        m = self.max_remoteness()
+        nplanes = m + 2 if m % 2 == 0 else m + 1
+        planes = np.empty(nwords * nplanes, np.uint64)
+        rem = np.empty(self.size, np.uint8)
+        k.table_remoteness(hi, lo, mask, lanes, nplanes, planes, rem)
+        del planes
+        if progress:
+            progress(self.size, self.size)
+        return np.packbits(rem & 1, bitorder="little"), rem
+
+    def solve_table(self, remoteness: bool, progress=None):
+        """(outcomes, remoteness or None): 2-bit codes packed 4 per byte (0 LOSE, 1 WIN), remoteness bytes."""
+        bits, rem = self.solve_bits(remoteness, progress)
+        return expand_codes(bits), rem
+
+
+def _repack(words, nl: int):
+    """Win bits of words holding 2**nl < 64 boards each, as packed bits."""
+    import numpy as np
+
+    lanes = np.arange(1 << nl, dtype=np.uint64)
+    bits = ((words[:, None] >> lanes[None, :]) & np.uint64(1)).astype(np.uint8).ravel()
+    return np.packbits(bits, bitorder="little")
+
+
+def expand_codes(bits):
+    """Packed win bits (1 per board) as 2-bit outcome codes packed 4 per byte (code = the win bit).
+
+    >>> import numpy as np
+    >>> expand_codes(np.array([0b10000001], np.uint8)).tolist()
+    [1, 64]
+    """
+    import numpy as np
+
+    v = np.arange(256, dtype=np.uint16)
+    spread = np.zeros(256, np.uint16)
+    for j in range(8):
+        spread |= ((v >> j) & 1) << (2 * j)
+    return spread[bits].view(np.uint8)
+
+
+def _lookup(table, x: int) -> int:
+    t, k = 0, 0
+    while x:
+        t |= int(table[k, x & 255])
+        x >>= 8
+        k += 1
+    return t
+
+
+class SolvedTable:
+    """Queries on a solved table: the value of a board (impartial: the board alone is the position)."""
+
+    def __init__(self, spec: TableSpec, win, rem):
+        self.spec, self.win, self.rem = spec, win, rem
+
+    def value(self, board: int) -> Value:
+        i = self.spec.index(board & self.spec.rules.full)
+        won = self.win[i >> 3] >> (i & 7) & 1
+        return Value(WIN if won else LOSE, None if self.rem is None else int(self.rem[i]))
+
+
+def blockgame_table_spec(rows: int = 5, cols: int = 5) -> TableSpec:
+    """The strong-solve interface of BLOCKGAME on a rows x cols board (for the position database)."""
+    return TableSpec(blockgame_rules(rows, cols))

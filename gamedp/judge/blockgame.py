@@ -1,0 +1,49 @@
+"""algospot BLOCKGAME: is the player to move on each 5 x 5 board winning?
+
+Input: the number of cases C, then C boards of 5 lines of 5 characters (``#`` filled, ``.`` empty). Output:
+``WINNING`` or ``LOSING`` per case. More than the judge's 50 cases are fine. Blank lines are ignored.
+
+>>> run("2\\n#####\\n#####\\n#####\\n#####\\n####.\\n.....\\n#####\\n#####\\n#####\\n#####\\n")
+'LOSING\\nWINNING\\n'
+"""
+
+from __future__ import annotations
+
+from gamedp.errors import InputError
+from gamedp.games.placement import blockgame_rules, parse_row, wins
+
+SOURCE = "blockgame input"
+
+
+def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
+    """The boards of a BLOCKGAME input, as bitboards (bit r * cols + c set = filled)."""
+    lines = [(no, line.strip()) for no, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise InputError("empty input: expected the number of cases, then 5 lines of 5 characters per case", 1,
+                         None, SOURCE)
+    no, first = lines[0]
+    if not first.isdigit():
+        raise InputError(f"the first line should be the number of cases, not {first[:20]!r}", no, None, SOURCE)
+    count = int(first)
+    body = lines[1:]
+    if len(body) != count * rows:
+        whole, extra = divmod(len(body), rows)
+        where = body[-1][0] + 1 if len(body) < count * rows and body else (body[count * rows][0] if body else no + 1)
+        got = f"{whole} boards" + (f" and {extra} lines" if extra else "")
+        raise InputError(f"the first line says {count} cases, which take {count * rows} board lines, but the input "
+                         f"has {len(body)} ({got})", where, None, SOURCE)
+    boards = []
+    for k in range(count):
+        board = 0
+        for r in range(rows):
+            line_no, line = body[k * rows + r]
+            board |= parse_row(line, cols, line_no, SOURCE) << (r * cols)
+        boards.append(board)
+    return boards
+
+
+def run(text: str) -> str:
+    boards = parse(text)
+    if not boards:
+        return ""
+    return "".join("WINNING\n" if w else "LOSING\n" for w in wins(blockgame_rules(), boards))

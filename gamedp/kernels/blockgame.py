@@ -1,0 +1,294 @@
+"""Kernels of the placement games (BLOCKGAME, Cram, ...): a memo search for the judge and word-parallel tables.
+
+Boards are bitboards (uint64, one bit per cell, 1 = filled). Everything here is unsigned on purpose: numba turns
+mixed uint64/int64 arithmetic into floats, and signed array indices cost wraparound checks that block SIMD.
+
+Memo search (:func:`dfs_outcomes`). Before a position is looked up it is *normalised*: every empty cell that no
+legal placement covers is filled (it can never be used again, so the value is the same), then the board is mapped
+by each symmetry of the game (one table look-up per byte of the board) and the smallest image is the key. The memo
+is an open-addressing hash table whose empty slot is all ones (no board of fewer than 64 cells is all ones, and a
+full 64-cell board has no moves, so it is never stored).
+
+Strong solve (:func:`table_outcomes`, :func:`table_remoteness`). Cells are numbered so that the lowest ``L`` bits
+(the *lanes*, ``L <= 6``) never hold a whole piece. Then one uint64 word holds the ``2**L`` boards that differ only
+in the lanes, and for a piece split into a high part ``hi`` (never 0) and a lane part ``lo``, all ``2**L`` boards
+of word ``w`` (with ``w & hi == 0``) find their child in word ``w | hi``, at lane ``j | lo = j + lo``: one shift by
+``lo`` and one mask of the lanes with ``j & lo == 0``. Children have larger indices, so words are solved from the
+top down.
+
+Remoteness is kept as bit planes per word: plane ``r`` holds ``Q_r`` = "remoteness <= r and of r's parity" (odd
+remoteness means WIN, even means LOSE), stored complemented for odd ``r``. Then for every ``r`` a parent's plane
+comes from one OR over its children's plane ``r - 1`` (see :func:`table_remoteness`), 64 boards at a time.
+"""
+
+import numpy as np
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+LOSE_CODE = np.uint8(1)
+WIN_CODE = np.uint8(2)
+
+#: one row of ``orient`` per piece orientation: shape at anchor 0, anchor mask, cell count, cell offsets...
+SHAPE, ANCHORS, NCELLS, OFFSETS = 0, 1, 2, 3
+
+
+def fits(empty, orient, o):
+    """The anchors where orientation ``o`` fits on the empty cells ``empty``."""
+    f = orient[o, ANCHORS]
+    for c in range(orient[o, NCELLS]):
+        f &= empty >> orient[o, OFFSETS + c]
+    return f
+
+
+def live_cells(board, full, orient):
+    """The empty cells that some legal placement covers (the others are as good as filled)."""
+    empty = full & ~board
+    live = ZERO
+    for o in range(orient.shape[0]):
+        f = fits(empty, orient, o)
+        if f != ZERO:
+            for c in range(orient[o, NCELLS]):
+                live |= f << orient[o, OFFSETS + c]
+    return live
+
+
+def image(board, sym, s):
+    """The board mapped by symmetry ``s``: one look-up per byte."""
+    t = ZERO
+    b = board
+    k = 0
+    while b != ZERO:
+        t |= sym[s, k, b & np.uint64(255)]
+        b >>= np.uint64(8)
+        k += 1
+    return t
+
+
+def normalise(board, full, orient, sym):
+    """The memo key of ``board``: dead cells filled, then the least symmetric image; ``full`` if no move is left."""
+    live = live_cells(board, full, orient)
+    if live == ZERO:
+        return full
+    b = board | (full & ~live)
+    best = b
+    for s in range(1, sym.shape[0]):
+        t = image(b, sym, s)
+        if t < best:
+            best = t
+    return best
+
+
+def slot(keys, key):
+    mask = np.uint64(keys.shape[0] - 1)
+    s = (key * GOLDEN >> np.uint64(20)) & mask
+    while keys[s] != ALL and keys[s] != key:
+        s = (s + ONE) & mask
+    return s
+
+
+def dfs_one(root, full, orient, sym, keys, vals, used, limit, sb, sc, sn, si):
+    """Win/lose of ``root`` by a depth-first memo search; returns (code, states stored) or code 0 if the memo
+    filled up past ``limit``.
+
+    At each node all children are normalised first and checked in the memo (a known lost child wins at once);
+    only then does the search descend into the unknown ones. sb/sc/sn/si are the explicit stack: the board, its
+    children, their count and the next child to try.
+    """
+    r = normalise(root, full, orient, sym)
+    if r == full:
+        return LOSE_CODE, used
+    s = slot(keys, r)
+    if keys[s] == r:
+        return vals[s], used
+    d = 0
+    sb[0] = r
+    need_children = True
+    while True:
+        result = np.uint8(0)
+        if need_children:
+            b = sb[d]
+            empty = full & ~b
+            n = 0
+            for o in range(orient.shape[0]):
+                f = fits(empty, orient, o)
+                shape = orient[o, SHAPE]
+                while f != ZERO:
+                    low = f & (~f + ONE)
+                    f ^= low
+                    c = normalise(b | (shape * low), full, orient, sym)
+                    if c == full:
+                        result = WIN_CODE
+                        break
+                    cs = slot(keys, c)
+                    if keys[cs] == c:
+                        if vals[cs] == LOSE_CODE:
+                            result = WIN_CODE
+                            break
+                    else:
+                        sc[d, n] = c
+                        n += 1
+                if result != 0:
+                    break
+            sn[d] = n
+            si[d] = 0
+            need_children = False
+        while result == 0:
+            i = si[d]
+            if i == sn[d]:
+                result = LOSE_CODE
+                break
+            si[d] = i + 1
+            c = sc[d, i]
+            cs = slot(keys, c)
+            if keys[cs] == c:  # solved meanwhile, under another parent
+                if vals[cs] == LOSE_CODE:
+                    result = WIN_CODE
+                continue
+            d += 1
+            sb[d] = c
+            need_children = True
+            break
+        if result == 0:
+            continue
+        # store the finished node and hand its result up the stack
+        while True:
+            if used >= limit:
+                return np.uint8(0), used
+            s = slot(keys, sb[d])
+            keys[s] = sb[d]
+            vals[s] = result
+            used += 1
+            if d == 0:
+                return result, used
+            d -= 1
+            if result == LOSE_CODE:
+                result = WIN_CODE  # the parent moves into a lost position
+            else:
+                break  # the parent tries its next child
+
+
+def dfs_outcomes(boards, orient, full, sym, keys, vals, out):
+    """Win/lose of each board into ``out`` (2 = WIN, 1 = LOSE), sharing one memo (keys/vals, sized by the caller).
+
+    Returns the number of states stored, or -1 if the memo filled up to 3/4 (the caller doubles it and retries).
+    """
+    limit = keys.shape[0] * 3 // 4
+    nmax = 0
+    for o in range(orient.shape[0]):
+        nmax += 64
+    depth = 0
+    for c in range(64):
+        if (full >> np.uint64(c)) & ONE:
+            depth += 1
+    sb = np.empty(depth + 1, np.uint64)
+    sc = np.empty((depth + 1, nmax), np.uint64)
+    sn = np.empty(depth + 1, np.int64)
+    si = np.empty(depth + 1, np.int64)
+    used = 0
+    for k in range(boards.shape[0]):
+        code, used = dfs_one(boards[k], full, orient, sym, keys, vals, used, limit, sb, sc, sn, si)
+        if code == 0:
+            return -1
+        out[k] = code
+    return used
+
+
+def table_outcomes(hi, lo, mask, lanes, win):
+    """Strong solve: bit j of ``win[w]`` is set iff board ``w * 2**L + j`` is won by the player to move.
+
+    ``hi``/``lo`` are the pieces split into word and lane parts, ``mask[k]`` the lanes j with ``j & lo[k] == 0``,
+    ``lanes`` the mask of the 2**L lanes in use.
+    """
+    npieces = hi.shape[0]
+    w = np.uint64(win.shape[0])
+    while w != ZERO:
+        w -= ONE
+        acc = ZERO
+        for k in range(npieces):
+            h = hi[k]
+            if w & h == ZERO:
+                acc |= (~win[w | h] >> lo[k]) & mask[k]
+        win[w] = acc & lanes
+
+
+def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem):
+    """Strong solve with remoteness: ``flat`` (words x ``nplanes``, flattened) is the work area, ``rem`` receives one byte per board.
+
+    Plane r of a board is S_r: Q_r = "remoteness <= r and of r's parity" for even r, NOT Q_r for odd r. For a
+    parent, T_r = OR over children of S_{r-1} (S_{-1} = all ones: T_0 = "has a move"); then a WIN (odd r) needs
+    one child LOSE within r - 1, so Q_r = T_r and S_r = NOT T_r; a LOSE within even r needs every child to be a
+    WIN within r - 1, so Q_r = lost AND NOT T_r, where lost = NOT T of the last odd plane.
+    """
+    npieces = hi.shape[0]
+    last_odd = nplanes - 1  # nplanes is even
+    nwords = flat.shape[0] // nplanes
+    p = np.uint64(nplanes)
+    t = np.empty(nplanes, np.uint64)
+    w = np.uint64(nwords)
+    while w != ZERO:
+        w -= ONE
+        for r in range(nplanes):
+            t[r] = ZERO
+        for k in range(npieces):
+            h = hi[k]
+            if w & h == ZERO:
+                base = (w | h) * p - ONE
+                sh = lo[k]
+                m = mask[k]
+                t[0] |= m
+                for r in range(ONE, p):
+                    t[r] |= (flat[base + r] >> sh) & m
+        lost = ~t[last_odd]
+        b = w * p
+        for r in range(nplanes):
+            if r % 2 == 1:
+                flat[b + np.uint64(r)] = ~t[r] & lanes
+            else:
+                flat[b + np.uint64(r)] = lost & ~t[r] & lanes
+    # remoteness = 2 * (zeros of Q over the planes - half the planes) + won: a WIN in m (odd) has every even Q
+    # zero and (m - 1) / 2 odd ones; a LOSE in m (even) every odd Q zero and m / 2 even ones.
+    half = nplanes // 2
+    if lanes == ALL:
+        # 64 boards a word: count the zeros 8 boards at a time, one byte each, through a bit-to-byte table
+        spread = np.zeros(256, np.uint64)
+        for v in range(256):
+            x = ZERO
+            for j in range(8):
+                x |= np.uint64((v >> j) & 1) << np.uint64(8 * j)
+            spread[v] = x
+        out = rem.view(np.uint64)
+        twice_half = np.uint64(2 * half) * np.uint64(0x0101010101010101)
+        acc = np.empty(8, np.uint64)
+        for wi in range(nwords):
+            for q in range(8):
+                acc[q] = ZERO
+            for r in range(nplanes):
+                z = flat[wi * nplanes + r] if r % 2 == 1 else ~flat[wi * nplanes + r]
+                for q in range(8):
+                    acc[q] += spread[(z >> np.uint64(8 * q)) & np.uint64(255)]
+            won = ~flat[wi * nplanes + last_odd]
+            for q in range(8):
+                out[wi * 8 + q] = (acc[q] << ONE) - twice_half + spread[(won >> np.uint64(8 * q)) & np.uint64(255)]
+        return
+    nl = 0
+    for j in range(64):
+        if (lanes >> np.uint64(j)) & ONE:
+            nl += 1
+    for wi in range(nwords):
+        for j in range(nl):
+            zeros = 0
+            bit = np.uint64(j)
+            for r in range(nplanes):
+                q = (flat[wi * nplanes + r] >> bit) & ONE
+                zeros += int(q) if r % 2 == 1 else 1 - int(q)
+            won = 1 - int((flat[wi * nplanes + last_odd] >> bit) & ONE)
+            rem[wi * nl + j] = np.uint8(2 * (zeros - half) + won)
+
+
+EXPORTS = {
+    "dfs_outcomes": "i8(u8[:], u8[:,:], u8, u8[:,:,:], u8[:], u1[:], u1[:])",
+    "table_outcomes": "void(u8[:], u8[:], u8[:], u8, u8[:])",
+    "table_remoteness": "void(u8[:], u8[:], u8[:], u8, i8, u8[:], u1[:])",
+}
