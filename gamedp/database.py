@@ -287,6 +287,7 @@ class Container:
             if len(self._map) != end:
                 self._damaged(f"is truncated ({len(self._map)} bytes, {end} expected)" if len(self._map) < end
                               else f"has {len(self._map) - end} bytes too many")
+            self._check_padding()
         except BaseException:
             self.close()
             raise
@@ -308,16 +309,31 @@ class Container:
         if version > FORMAT_VERSION:
             raise DatabaseError(f"the database {self.path} has format version {version}, written by a newer gamedp; "
                                 f"this gamedp reads version {FORMAT_VERSION}: upgrade gamedp, or {self.fix}")
+        self._header_text = m[_FIXED.size:end]
         try:
-            meta = json.loads(m[_FIXED.size:end].decode())
+            meta = json.loads(self._header_text.decode())
             self._data = _align(end + 4)
             for s in meta["sections"]:
                 s["offset"], s["length"], s["crc_offset"], s["blocks"] = (
                     int(s["offset"]), int(s["length"]), int(s["crc_offset"]), int(s["blocks"]))
             meta["block_size"] = int(meta["block_size"])
+            if meta["block_size"] < 1 or any(s["blocks"] != -(-s["length"] // meta["block_size"])
+                                             for s in meta["sections"]):
+                raise ValueError("block table does not match the sections")
         except (ValueError, KeyError, TypeError):
             self._damaged("has unreadable metadata")
         return meta
+
+    def _check_padding(self) -> None:
+        """The few bytes no checksum covers (alignment gaps) must be zero, so that no byte of the file goes unchecked."""
+        used = [(0, _FIXED.size + len(self._header_text) + 4)]
+        for s in self._sections.values():
+            used.append((self._data + s["crc_offset"], self._data + s["crc_offset"] + 4 * s["blocks"]))
+            used.append((self._data + s["offset"], self._data + s["offset"] + s["length"]))
+        used.sort()
+        for (_, stop), (start, _) in zip(used, used[1:]):
+            if start > stop and any(self._map[stop:start]):
+                self._damaged(f"has damaged padding (bytes {stop}..{start - 1})")
 
     def has(self, name: str) -> bool:
         return name in self._sections
