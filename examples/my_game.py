@@ -1,81 +1,86 @@
-"""Kayles, described in a few lines of Python: an example of a game of your own.
+"""Toads and Frogs, described in a few lines of Python: an example of a game of your own.
 
-A row of pins; a move knocks down one pin or two neighbouring pins; whoever knocks down the last pin wins.
-Try it:
+A strip of squares holds toads (``T``) and frogs (``F``). Toads move right, frogs left: one square on into an
+empty square, or a jump over exactly one piece of the other kind into the empty square behind it. The toads'
+player moves first; whoever cannot move loses. Try it:
 
     gamedp play examples/my_game.py
-    gamedp analyze examples/my_game.py "III.IIIII"
-    gamedp analyze examples/my_game.py:Kayles --json "IIIIIII"
+    gamedp analyze examples/my_game.py "TT.F.F:F"
+    gamedp analyze examples/my_game.py:ToadsAndFrogs --json "TTT.FF"
 
-A position is the row as ``I`` (a pin) and ``.`` (a gap); moves are pin numbers counted from the left:
-``3`` knocks down pin 3, ``3-4`` pins 3 and 4. Kayles is impartial (both players have the same moves), so
-each position also has a nimber, and a row of separate groups is won by making the XOR of their nimbers 0.
+A position is the strip, then ``:T`` or ``:F`` for who is to move (``:T`` may be left out); a move is the
+number of the square of the piece that moves (each piece has at most one move). The player to move is part of
+the position, as in every game where the two sides have different moves.
 
 >>> from gamedp.solvers.memo import solve
->>> game = Kayles()
->>> solve(game).value("IIII.III").outcome.name
-'WIN'
->>> [game.nimber("I" * n) for n in range(8)]
-[0, 1, 2, 3, 1, 4, 3, 2]
+>>> game = ToadsAndFrogs()
+>>> str(solve(game).value(game.start()))        # the toads, moving first, win in 15 moves
+'WIN in 15'
+>>> game.parse_position("TT.F.F:F"), game.moves("TT.F.F:F")
+('TT.F.F:F', [3, 5])
 """
-
-from functools import lru_cache
 
 from gamedp import Game, GamedpError
 
+FORWARD = {"T": 1, "F": -1}  # the way each kind moves along the strip
+OTHER = {"T": "F", "F": "T"}
 
-class Kayles(Game):
-    name = "kayles"
-    impartial = True  # the front ends then show nimber() too
 
-    def __init__(self, pins: int = 10):
-        self.pins = pins
+class ToadsAndFrogs(Game):
+    name = "toads-and-frogs"
+
+    def __init__(self, strip: str = "TTT..FFF"):
+        self.strip = strip
 
     def start(self) -> str:
-        return "I" * self.pins
+        return f"{self.strip}:T"
 
-    def moves(self, row: str) -> list[tuple[int, ...]]:
-        singles = [(i,) for i, c in enumerate(row) if c == "I"]
-        pairs = [(i, i + 1) for i in range(len(row) - 1) if row[i] == row[i + 1] == "I"]
-        return sorted(singles + pairs)
+    def moves(self, position: str) -> list[int]:
+        strip, mover = position.split(":")
+        return [i for i in range(len(strip)) if strip[i] == mover and self._landing(strip, i) is not None]
 
-    def do_move(self, row: str, move: tuple[int, ...]) -> str:
-        return "".join("." if i in move else c for i, c in enumerate(row))
+    def do_move(self, position: str, i: int) -> str:
+        strip, mover = position.split(":")
+        cells = list(strip)
+        cells[i], cells[self._landing(strip, i)] = ".", mover
+        return f"{''.join(cells)}:{OTHER[mover]}"
 
-    def canonical(self, row: str) -> str:
-        # Only the sizes of the groups of pins matter, not their order or the width of the gaps.
-        groups = sorted(g for g in row.split(".") if g)
-        return ".".join(groups)
+    def _landing(self, strip: str, i: int) -> int | None:
+        step = FORWARD[strip[i]]
+        for j, needs_jump in ((i + step, False), (i + 2 * step, True)):
+            if not 0 <= j < len(strip):
+                return None
+            if strip[j] == ".":
+                return j if not needs_jump or strip[i + step] == OTHER[strip[i]] else None
+        return None
 
-    def nimber(self, row: str) -> int:
-        result = 0
-        for group in row.split("."):
-            result ^= _group_nimber(len(group))
-        return result
+    def canonical(self, position: str) -> str:
+        # The mirror image with toads and frogs swapped is the same game for the player to move.
+        strip, mover = position.split(":")
+        mirrored = strip[::-1].translate(str.maketrans("TF", "FT"))
+        return min(position, f"{mirrored}:{OTHER[mover]}")
 
     # -- text: how positions and moves are written -------------------------------------------------------
-    def format_position(self, row: str) -> str:
-        numbers = " ".join(str(i + 1).rjust(2) for i in range(len(row)))
-        return " ".join(c.rjust(2) for c in row) + "\n" + numbers
+    def format_position(self, position: str) -> str:
+        strip, mover = position.split(":")
+        who = "toads (T), moving right" if mover == "T" else "frogs (F), moving left"
+        return (" ".join(c.rjust(2) for c in strip) + "\n" + " ".join(str(i + 1).rjust(2) for i in range(len(strip)))
+                + f"\nto move: {who}")
 
     def parse_position(self, text: str) -> str:
-        # The drawing's second line (the pin numbers) may come along; it carries nothing.
-        lines = [line for line in text.splitlines() if line.strip() and not line.replace(" ", "").isdigit()]
-        row = "".join("".join(lines).split()).upper()
-        if not row or set(row) - set("I."):
-            raise GamedpError(f"a Kayles row is pins 'I' and gaps '.', like 'III.II', not {text.strip()!r}")
-        return row
+        # Reads the one-line form ("TT.F.F:F") and the drawing above (square numbers and all).
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        mover = "T"
+        if lines and lines[-1].lower().startswith("to move:"):
+            mover = "F" if "frog" in lines.pop().lower() else "T"
+        lines = [line for line in lines if not line.replace(" ", "").isdigit()]
+        strip = "".join("".join(lines).split()).upper()
+        if ":" in strip:
+            strip, _, mover = strip.partition(":")
+        if not strip or set(strip) - set("TF.") or mover not in ("T", "F"):
+            raise GamedpError(f"a Toads and Frogs position is squares T, F or '.', then ':T' or ':F' for who moves "
+                              f"(like 'TT.F.F:F'), not {text.strip()!r}")
+        return f"{strip}:{mover}"
 
-    def format_move(self, row: str, move: tuple[int, ...]) -> str:
-        return "-".join(str(i + 1) for i in move)
-
-
-@lru_cache(maxsize=None)
-def _group_nimber(n: int) -> int:
-    """The nimber of one unbroken group of n pins: the least value its moves cannot reach (the mex)."""
-    reachable = {_group_nimber(left) ^ _group_nimber(n - taken - left)
-                 for taken in (1, 2) for left in range(n - taken + 1)}
-    g = 0
-    while g in reachable:
-        g += 1
-    return g
+    def format_move(self, position: str, i: int) -> str:
+        return str(i + 1)

@@ -21,7 +21,8 @@ from gamedp.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = str(Path(__file__).resolve().parent / "test_analyze_games.py")
-KAYLES = str(ROOT / "examples" / "my_game.py")
+KAYLES = f"{GAMES}:Kayles"
+EXAMPLE = str(ROOT / "examples" / "my_game.py")
 PREFERENCE = {"win": 3, "tie": 2, "draw": 1, "lose": 0}
 
 
@@ -139,7 +140,7 @@ def test_perfect_line_plays_the_best_moves_to_the_end():
     assert not ttt_children(board) and len(line) == ttt_value("X...O....")[1]
 
 
-# -- Kayles (the user-game example): nimbers by plain mex ---------------------------------------------------
+# -- an impartial user game with nimbers, held to plain mex ------------------------------------------------
 @lru_cache(maxsize=None)
 def plain_nimber(row: str) -> int:
     """The nimber of a row by the definition: the mex of the nimbers of every row one move away."""
@@ -164,6 +165,51 @@ def test_user_game_from_a_file_with_nimbers(row):
         assert m["mex"] == f"*{plain_nimber(m['position'])}"
         # normal play: the winning moves are exactly those to nimber 0
         assert (m["moveValue"] == "win") == (plain_nimber(m["position"]) == 0)
+
+
+# -- the example user game, Toads and Frogs, by plain minimax from its rules -------------------------------
+def toads_moves(position: str) -> dict[str, str]:
+    """Square number of the piece moved -> the position after it, written plainly from the rules."""
+    strip, mover = position.split(":")
+    step, other = (1, "F") if mover == "T" else (-1, "T")
+    result = {}
+    for i, c in enumerate(strip):
+        if c != mover:
+            continue
+        for j in (i + step, i + 2 * step):
+            if not 0 <= j < len(strip):
+                break
+            if strip[j] == ".":
+                if j == i + step or strip[i + step] == other:
+                    cells = list(strip)
+                    cells[i], cells[j] = ".", mover
+                    result[str(i + 1)] = "".join(cells) + ":" + other
+                break
+    return result
+
+
+@lru_cache(maxsize=None)
+def toads_value(position: str) -> tuple[str, int]:
+    kids = toads_moves(position)
+    if not kids:
+        return "lose", 0
+    return max((move_value(toads_value(c)) for c in kids.values()), key=lambda v: preference(*v))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(alphabet="TF..", min_size=2, max_size=8), st.sampled_from("TF"))
+def test_example_user_game_agrees_with_minimax(strip, mover):
+    position = f"{strip}:{mover}"
+    doc = analyze_json(EXAMPLE, position)
+    assert (doc["positionValue"], doc["remoteness"]) == toads_value(position)
+    kids = toads_moves(position)
+    assert sorted(m["move"] for m in doc["moves"]) == sorted(kids)
+    for m in doc["moves"]:
+        assert m["position"] == kids[m["move"]]
+        assert (m["moveValue"], m["remoteness"] + 1) == move_value(toads_value(kids[m["move"]]))
+    # the drawing, as printed, reads back as the same position
+    drawn = run_cli("analyze", EXAMPLE, position).split("\n\n")[0]
+    assert analyze_json(EXAMPLE, drawn)["position"] == position
 
 
 def test_user_game_as_module_attribute():

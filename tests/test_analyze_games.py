@@ -7,7 +7,8 @@ Each kind exercises one path of the front ends:
   a game with a faster engine of its own); ``CardRowTally`` is the same game written for the memo engine, the
   running margin inside the position;
 - ``Chase``: a game with cycles and DRAWs, moves named by the positions they lead to (``children`` only);
-- ``TAKE_134``: a compiled game (a plain function stands in for the numba kernel), positions are integers.
+- ``TAKE_134``: a compiled game (a plain function stands in for the numba kernel), positions are integers;
+- ``Kayles``: an impartial game (``impartial = True``) with its own ``nimber(position)``.
 
 The tests at the bottom (and in test_analyze.py) hold these descriptions to plain brute force, so the front-end
 tests can trust them. No hypothesis here: the tests load this file while a hypothesis test runs.
@@ -139,6 +140,47 @@ def take_134(n, out):
 
 
 TAKE_134 = CompiledGame("take134", start=12, children=take_134, max_children=3)
+
+
+class Kayles(Game):
+    """A row of pins ``I`` and gaps ``.``; knock down one pin ("3") or two neighbours ("3-4"); last pin wins."""
+
+    name = "pins"
+    impartial = True
+
+    def start(self):
+        return "I" * 8
+
+    def moves(self, row):
+        return [(i,) for i, c in enumerate(row) if c == "I"] + \
+            [(i, i + 1) for i in range(len(row) - 1) if row[i:i + 2] == "II"]
+
+    def do_move(self, row, move):
+        return "".join("." if i in move else c for i, c in enumerate(row))
+
+    def nimber(self, row):
+        result = 0
+        for group in row.split("."):
+            result ^= _group_nimber(len(group))
+        return result
+
+    def format_position(self, row):
+        return row
+
+    def parse_position(self, text):
+        row = text.strip().upper()
+        if not row or set(row) - set("I."):
+            raise GamedpError(f"a row of pins is 'I' and '.', not {text.strip()!r}")
+        return row
+
+    def format_move(self, row, move):
+        return "-".join(str(i + 1) for i in move)
+
+
+@lru_cache(maxsize=None)
+def _group_nimber(n: int) -> int:
+    reachable = {_group_nimber(a) ^ _group_nimber(n - k - a) for k in (1, 2) for a in range(n - k + 1)}
+    return min(set(range(len(reachable) + 1)) - reachable)
 
 
 # -- the descriptions against brute force --------------------------------------------------------------------

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = str(Path(__file__).resolve().parent / "test_analyze_games.py")
-KAYLES = str(ROOT / "examples" / "my_game.py")
+KAYLES = f"{GAMES}:Kayles"
+EXAMPLE = str(ROOT / "examples" / "my_game.py")
 PROMPT = "your move> "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -247,6 +248,27 @@ def test_the_perfect_opponent_keeps_a_draw():
     # It is at node 1 at the start and after the person's "1".
     assert transcript.count("The computer plays 2.") == 2
     assert "The computer plays 4." not in transcript and "Input ended" in transcript
+
+
+def test_example_user_game_played_from_its_file_to_the_end():
+    """`gamedp play examples/my_game.py`: the computer takes the toads, whose first move wins; it must win."""
+    from test_analyze import toads_moves, toads_value
+
+    position = "TTT..FFF:T"
+    assert toads_value(position)[0] == "win"
+    child = spawn(EXAMPLE, "--first", "computer")
+    while True:
+        index = child.expect_exact([PROMPT, pexpect.EOF])
+        for reply in re.findall(r"The computer plays (\d+)\.", screen(child)):
+            assert toads_value(toads_moves(position)[reply])[0] == "lose"  # keeps the win
+            position = toads_moves(position)[reply]
+        if index == 1:
+            break
+        listed = re.findall(r"Your moves: (.*)", screen(child))[-1].split()
+        assert sorted(listed) == sorted(toads_moves(position))
+        position = toads_moves(position)[listed[-1]]
+        child.sendline(listed[-1])
+    assert not toads_moves(position) and "Game over. You lose." in screen(child)
 
 
 # -- scored games: the final margin is what was really taken ---------------------------------------------------
