@@ -5,4 +5,5 @@ from __future__ import annotations
 #: name -> "module:factory"; imported only when asked for, so the command line starts fast.
 BUILTIN: dict[str, str] = {
     "tictactoe": "gamedp.games.tictactoe:TicTacToe",
+    "grid": "gamedp.games.grid:GridGame",
 }

@@ -1,0 +1,229 @@
+"""Kernels of the grid game (Baekjoon 28218 and its family), compiled ahead of time by :mod:`gamedp.aot`.
+
+A board is a flat uint8 buffer of ASCII cells: ``#`` is blocked, anything else open (callers check the
+characters; :func:`solve_outcomes` counts the strange ones). Row ``r`` starts at ``off + r * stride``, so a
+judge input can be solved in place, newlines and all. A token moves down 1, right 1, or diagonally down-right
+by 1..k cells; only the landing cell must be open. Cells are processed from the bottom row up and, in a row,
+from right to left: every child of a cell is then already known.
+
+- :func:`solve_outcomes`: win/lose of every cell in O(n*m), whatever k. Per diagonal it keeps the row of the
+  nearest losing cell below (and, for misere play, of the nearest open cell): the diagonal moves of a cell
+  reach a losing cell iff that row is within k.
+- :func:`grundy`: the nimber of every cell. A cell's diagonal children form a sliding window of up to k
+  cells on its diagonal; each diagonal keeps a count per value in its window plus a two-level bitset of the
+  values present, so the mex of (window + down + right) is found with a few word operations:
+  O(n*m * (1 + min(k, n, m) / 4096)) word operations, i.e. O(n*m) for every window below 4096 cells, and
+  memory O(n*m) words.
+- :func:`parse_uints` and :func:`write_answers`: the judge's query tokens in and its answer lines out.
+"""
+
+import numpy as np
+
+EXPORTS = {
+    "solve_outcomes": "i8(u1[:], i8, i8, i8, i8, i8, b1, u1[:])",
+    "grundy": "void(u1[:], i8, i8, i8, i8, i8, i4[:])",
+    "parse_uints": "i8(u1[:], i8, i8[:])",
+    "write_answers": "i8(u1[:], i8[:], u1[:])",
+}
+
+BLOCKED = 35  # '#'
+OPEN = 46  # '.'
+FAR = 1 << 62  # "no such cell on this diagonal"
+BIG = 10 ** 17  # integers are clamped here: any range check rejects them
+ONE = np.uint64(1)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)  # a full bitset word
+
+
+def solve_outcomes(cells, off, stride, n, m, k, misere, lose):
+    """Set ``lose[r*m + c]`` to 1 where the player to move from open cell (r, c) loses, else 0.
+
+    Normal play: a cell loses iff no move reaches a losing cell (so a cell without moves loses).
+    Misere play: a cell without moves *wins*; a cell with moves loses iff none of them reaches a losing cell.
+    That is not the complement of normal play: only the dead ends flip, and the flip propagates.
+    Returns how many cells are neither '#' nor '.' (treated as open).
+    """
+    near_lose = np.full(n + m - 1, FAR, dtype=np.int64)
+    near_open = np.full(n + m - 1, FAR, dtype=np.int64)
+    strange = 0
+    # One pass, tests ordered cheapest and likeliest-to-win first: most cells of a typical board win through
+    # a diagonal, so the branches predict well. (Splitting a row into vectorised passes was slower.)
+    for r in range(n - 1, -1, -1):
+        row = off + r * stride
+        out = r * m
+        diag = n - 1 - r  # the diagonal of (r, c) is diag + c
+        for c in range(m - 1, -1, -1):
+            i = out + c
+            ch = cells[row + c]
+            if ch == BLOCKED:
+                lose[i] = 0
+                continue
+            if ch != OPEN:
+                strange += 1
+            d = diag + c
+            if near_lose[d] - r <= k or (r + 1 < n and lose[i + m] != 0) or (c + 1 < m and lose[i + 1] != 0):
+                lose[i] = 0
+            elif misere and not (near_open[d] - r <= k or (r + 1 < n and cells[row + stride + c] != BLOCKED)
+                                 or (c + 1 < m and cells[row + c + 1] != BLOCKED)):
+                lose[i] = 0  # no move at all: under misere play the mover wins
+            else:
+                lose[i] = 1
+                near_lose[d] = r
+            near_open[d] = r
+    return strange
+
+
+# ctz by de Bruijn multiplication: branch-free, as the bits looked at are data and mispredict.
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+del _i
+
+
+def _ctz(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return DEBRUIJN_INDEX[((x & (~x + ONE)) * DEBRUIJN) >> np.uint64(58)]
+
+
+def _add(v, cap, cnt, c0, lvl0, w0, lvl1, w1):
+    """Put value ``v`` into a diagonal's multiset (values >= cap cannot change its mex and are skipped)."""
+    if v >= cap:
+        return
+    cnt[c0 + v] += 1
+    w = v >> 6
+    word = lvl0[w0 + w] | (ONE << np.uint64(v & 63))
+    lvl0[w0 + w] = word
+    if word == ALL:
+        lvl1[w1 + (w >> 6)] |= ONE << np.uint64(w & 63)
+
+
+def _remove(v, cap, cnt, c0, lvl0, w0, lvl1, w1):
+    if v >= cap:
+        return
+    left = cnt[c0 + v] - 1
+    cnt[c0 + v] = left
+    # Branch-free: whether the count reached zero is data, and would mispredict half the time.
+    w = v >> 6
+    word = lvl0[w0 + w] & (ALL if left != 0 else ~(ONE << np.uint64(v & 63)))
+    lvl0[w0 + w] = word
+    lvl1[w1 + (w >> 6)] &= ALL if word == ALL else ~(ONE << np.uint64(w & 63))
+
+
+def _next_absent(p, lvl0, w0, lvl1, w1, n1):
+    """The smallest value >= p absent from a diagonal's multiset (-1 if none below its capacity)."""
+    w = p >> 6
+    x = ~lvl0[w0 + w] & (ALL << np.uint64(p & 63))
+    if x != np.uint64(0):
+        return (w << 6) + _ctz(x)
+    w += 1
+    j = w >> 6
+    if j >= n1:
+        return -1
+    y = ~lvl1[w1 + j] & (ALL << np.uint64(w & 63))
+    while y == np.uint64(0):
+        j += 1
+        if j >= n1:
+            return -1
+        y = ~lvl1[w1 + j]
+    w = (j << 6) + _ctz(y)
+    return (w << 6) + _ctz(~lvl0[w0 + w])
+
+
+def grundy(cells, off, stride, n, m, k, g):
+    """Set ``g[r*m + c]`` to the nimber of open cell (r, c) (normal play), and -1 on blocked cells."""
+    nd = n + m - 1
+    # Diagonal d = c - r + n - 1 holds `length` cells; its window holds at most min(k, length - 1) of them,
+    # so every nimber on it, and the mex asked there, is below cap = min(k, length - 1) + 3.
+    cap = np.empty(nd, dtype=np.int64)
+    c0 = np.empty(nd + 1, dtype=np.int64)
+    w0 = np.empty(nd + 1, dtype=np.int64)
+    w1 = np.empty(nd + 1, dtype=np.int64)
+    c0[0] = 0
+    w0[0] = 0
+    w1[0] = 0
+    for d in range(nd):
+        length = min(d + 1, nd - d, n, m)
+        cap[d] = min(k, length - 1) + 3
+        words = (cap[d] + 63) >> 6
+        c0[d + 1] = c0[d] + cap[d]
+        w0[d + 1] = w0[d] + words
+        w1[d + 1] = w1[d] + ((words + 63) >> 6)
+    cnt = np.zeros(c0[nd], dtype=np.int32)
+    lvl0 = np.zeros(w0[nd], dtype=np.uint64)
+    lvl1 = np.zeros(w1[nd], dtype=np.uint64)
+    for r in range(n - 1, -1, -1):
+        row = off + r * stride
+        for c in range(m - 1, -1, -1):
+            d = c - r + n - 1
+            cd, a0, a1 = cap[d], c0[d], w0[d]
+            b1 = w1[d]
+            # Slide the window of diagonal d from rows r+2..r+k+1 to rows r+1..r+k.
+            if k > 0 and r + 1 < n and c + 1 < m:
+                v = g[(r + 1) * m + c + 1]
+                if v >= 0:
+                    _add(v, cd, cnt, a0, lvl0, a1, lvl1, b1)
+                if r + k + 1 < n and c + k + 1 < m:
+                    v = g[(r + k + 1) * m + c + k + 1]
+                    if v >= 0:
+                        _remove(v, cd, cnt, a0, lvl0, a1, lvl1, b1)
+            i = r * m + c
+            if cells[row + c] == BLOCKED:
+                g[i] = -1
+                continue
+            down = g[i + m] if r + 1 < n else -1
+            right = g[i + 1] if c + 1 < m else -1
+            n1 = w1[d + 1] - b1
+            v = _next_absent(0, lvl0, a1, lvl1, b1, n1)
+            while v == down or v == right:
+                v = _next_absent(v + 1, lvl0, a1, lvl1, b1, n1)
+            g[i] = v
+
+
+def _space(ch):
+    return ch == 32 or ch == 10 or ch == 13 or ch == 9 or ch == 11 or ch == 12
+
+
+def parse_uints(buf, start, out):
+    """Read whitespace-separated non-negative integers from ``buf[start:]`` into ``out``.
+
+    Returns how many were read, or -1 if a token is not a plain unsigned integer (the caller then reparses
+    slowly to say where). ``out`` must have room for ``(len(buf) - start) // 2 + 1`` numbers. Values beyond
+    10**17 are clamped to 10**17.
+    """
+    size = len(buf)
+    i = start
+    count = 0
+    while i < size:
+        ch = buf[i]
+        if _space(ch):
+            i += 1
+            continue
+        if ch < 48 or ch > 57:
+            return -1
+        v = 0
+        while i < size and 48 <= buf[i] <= 57:
+            if v < BIG:
+                v = v * 10 + (buf[i] - 48)
+            i += 1
+        if i < size and not _space(buf[i]):
+            return -1
+        out[count] = min(v, BIG)
+        count += 1
+    return count
+
+
+def write_answers(lose, cells, out):
+    """Write ``First\\n`` (mover wins) or ``Second\\n`` (mover loses) for each cell index; return the length."""
+    first = (70, 105, 114, 115, 116, 10)
+    second = (83, 101, 99, 111, 110, 100, 10)
+    j = 0
+    for q in range(len(cells)):
+        if lose[cells[q]] != 0:
+            for ch in second:
+                out[j] = ch
+                j += 1
+        else:
+            for ch in first:
+                out[j] = ch
+                j += 1
+    return j
