@@ -91,7 +91,7 @@ def test_whole_game_to_its_end_with_hint_illegal_move_and_undo():
     board = "." * 9
     child.expect_exact(PROMPT)
     assert "You move first" in screen(child)
-    assert "Your moves: 1 2 3 4 5 6 7 8 9" in screen(child)
+    assert "Your moves: 1, 2, 3, 4, 5, 6, 7, 8, 9" in screen(child)
 
     child.sendline("hint")
     child.expect_exact(PROMPT)
@@ -117,7 +117,7 @@ def test_whole_game_to_its_end_with_hint_illegal_move_and_undo():
     child.sendline("undo")
     child.expect_exact(PROMPT)
     assert "Taken back." in screen(child) and draw(board) in screen(child)
-    assert "Your moves: 1 2 3 4 5 6 7 8 9" in screen(child)
+    assert "Your moves: 1, 2, 3, 4, 5, 6, 7, 8, 9" in screen(child)
 
     # Now play to the end, always the first listed move; every reply must be a best move.
     while True:
@@ -264,7 +264,7 @@ def test_example_user_game_played_from_its_file_to_the_end():
             position = toads_moves(position)[reply]
         if index == 1:
             break
-        listed = re.findall(r"Your moves: (.*)", screen(child))[-1].split()
+        listed = re.findall(r"Your moves: (.*)", screen(child))[-1].split(", ")
         assert sorted(listed) == sorted(toads_moves(position))
         position = toads_moves(position)[listed[-1]]
         child.sendline(listed[-1])
@@ -305,3 +305,41 @@ def test_compiled_game_plays():
     # 9 -> 8 hands the computer a win, which it takes at once: 8 -> 7; then 7 -> 4 lets it take all 4.
     assert "The computer plays 7." in transcript and "The computer plays 0." in transcript
     assert transcript.rstrip().endswith("Game over. You lose.")
+
+
+# -- every built-in game ---------------------------------------------------------------------------------------
+def builtin_names() -> list[str]:
+    from gamedp.games import BUILTIN
+
+    return sorted(BUILTIN)
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_every_builtin_game_plays_to_its_end(name):
+    """Near the end of each built-in game (follow its first moves a while), play the first listed move each turn."""
+    from gamedp.cli.analyze import Analyst
+    from gamedp.loader import load_game
+
+    analyst = Analyst(load_game(name))
+    position = analyst.start()
+    for _ in range(40):
+        moves = analyst.rules.move_list(position)
+        if len(moves) <= 4:
+            break
+        position = moves[0][1]
+    child = spawn(name, analyst.position_name(position))
+    for _ in range(200):
+        index = child.expect_exact([PROMPT, pexpect.EOF])
+        for reply in re.findall(r"The computer plays (.+)\.$", screen(child), re.M):
+            best = analyst.analyze(position).best
+            assert analyst.move_name(position, best.move) == reply  # the first best move, every time
+            position = best.child
+        if index == 1:
+            break
+        listed = re.findall(r"^Your moves: (.*)$", screen(child), re.M)[-1].split(", ")
+        assert listed == [analyst.move_name(position, m) for m, _ in analyst.rules.move_list(position)]
+        move = analyst.read_move(position, analyst.analyze(position), listed[0])
+        position = next(c for m, c in analyst.rules.move_list(position) if m == move)
+        child.sendline(listed[0])
+    assert "Game over. " in screen(child)
+    assert not analyst.analyze(position).moves

@@ -136,7 +136,7 @@ class Match:
         out.print(self.analyst.draw(self.position))
         # In the game's own order, not best first: the list must not give the answer away.
         names = [self.analyst.move_name(self.position, m) for m, _ in self.analyst.rules.move_list(self.position)]
-        out.print("Your moves: " + " ".join(names))
+        out.print("Your moves: " + ", ".join(names))
 
     def _hint(self, analysis: Analysis) -> None:
         from gamedp.render import analysis_lines
@@ -163,14 +163,23 @@ class Match:
         out.print("Game over. ", result_text(outcome, margin), sep="")
 
     def _read(self) -> str | None:
+        if self.interactive:
+            try:
+                import readline  # noqa: F401  (line editing and history for input(), where the platform has it)
+            except ImportError:
+                pass
+            try:
+                return input(PROMPT)
+            except EOFError:
+                self.out.print()
+                return None
         self.out.print(PROMPT, end="")
         sys.stdout.flush()
         line = self.source.readline()
         if not line:
             self.out.print()
             return None
-        if not self.interactive:
-            self.out.print(line.rstrip("\n"))
+        self.out.print(line.rstrip("\n"))  # echoed, so a piped transcript shows what was played
         return line
 
 
