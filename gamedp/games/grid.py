@@ -225,7 +225,8 @@ def sum_moves(parts: Sequence[tuple[GridBoard, Cell]]) -> list[tuple[int, Cell]]
     """The winning moves of a sum of tokens under normal play, as (part index, destination) pairs.
 
     Each part is one token on a board (the same board or different ones). The sum is lost for the mover iff
-    the XOR of the tokens' nimbers is 0; otherwise moving a token of nimber g to a cell of nimber g ^ xor wins.
+    the XOR of the tokens' nimbers is 0; otherwise exactly the moves of a token of nimber g to a cell of
+    nimber g ^ xor win.
     An empty list means the mover loses.
 
     >>> b = GridBoard(["...", "..."], k=1)
@@ -241,9 +242,9 @@ def sum_moves(parts: Sequence[tuple[GridBoard, Cell]]) -> list[tuple[int, Cell]]
         return []
     winning = []
     for i, (board, cell) in enumerate(parts):
+        # A child of nimber g ^ total exists whenever that is below g (mex), and may exist above g too.
         target = board.nimber(cell) ^ total
-        if target < board.nimber(cell):
-            winning += [(i, to) for to in board.moves(cell) if board._grundy[to] == target]
+        winning += [(i, to) for to in board.moves(cell) if board._grundy[to] == target]
     return winning
 
 
@@ -332,7 +333,7 @@ class GridGame(Game):
         return solve(self, position, outcomes_only=True).value(position).outcome
 
     def winning_moves(self, position: tuple[Cell, ...]) -> list[tuple[Cell, Cell]]:
-        """Every winning move (``(from, to)``), from the tables; empty when the mover loses."""
+        """Every winning move (``(from, to)``); empty when the mover loses, or has no move (a misere win)."""
         if self.misere:
             from gamedp.solvers.memo import Solution
 

@@ -1,0 +1,162 @@
+"""``gamedp judge gridgame`` (Baekjoon 28218): official samples byte for byte, random inputs against a brute force
+from the rules, the fast and the plain reader agreeing, and every kind of bad input through the real command."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamedp.errors import InputError
+from gamedp.judge import gridgame
+
+VECTORS = Path("/work/shared/vectors")
+if not VECTORS.is_dir():
+    VECTORS = Path(__file__).resolve().parent.parent / "examples"
+
+
+def cli(stdin: bytes, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gamedp", "judge", "gridgame", *args], input=stdin,
+                          capture_output=True, timeout=120)
+
+
+@pytest.mark.parametrize("i", [1, 2, 3])
+def test_official_samples_byte_for_byte(i):
+    given = VECTORS / f"gridgame-sample{i}.in"
+    expected = VECTORS / f"gridgame-sample{i}.out"
+    if not expected.exists():
+        pytest.skip("official outputs not available here")
+    result = cli(given.read_bytes())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected.read_bytes()
+
+
+def brute_first_wins(rows: list[str], k: int, x: int, y: int) -> bool:
+    """The rules, plainly: down 1, right 1, or down-right 1..k onto an open cell; no move loses."""
+    n, m = len(rows), len(rows[0])
+
+    def wins(r, c, memo={}):
+        key = (tuple(rows), k, r, c)
+        if key not in memo:
+            steps = [(1, 0), (0, 1)] + [(j, j) for j in range(1, k + 1)]
+            children = [(r + a, c + b) for a, b in steps if r + a < n and c + b < m and rows[r + a][c + b] == "."]
+            memo[key] = any(not wins(*child) for child in children)
+        return memo[key]
+
+    return wins(x - 1, y - 1)
+
+
+def random_input(rng: random.Random, max_side: int = 9) -> tuple[str, list[str], int, list[tuple[int, int]]]:
+    n, m = rng.randint(1, max_side), rng.randint(1, max_side)
+    density = rng.choice([0.0, 0.15, 0.4])
+    rows = ["".join("#" if rng.random() < density else "." for _ in range(m)) for _ in range(n)]
+    rows[-1] = rows[-1][:-1] + "."
+    k = rng.randint(0, min(n, m) - 1)
+    open_cells = [(r + 1, c + 1) for r in range(n) for c in range(m) if rows[r][c] == "."]
+    queries = [rng.choice(open_cells) for _ in range(rng.randint(0, 6))]
+    text = f"{n} {m} {k}\n" + "".join(row + "\n" for row in rows) + f"{len(queries)}\n"
+    text += "".join(f"{x} {y}\n" for x, y in queries)
+    return text, rows, k, queries
+
+
+def test_random_inputs_against_the_rules():
+    rng = random.Random(28218)
+    for _ in range(2000):
+        text, rows, k, queries = random_input(rng)
+        expected = "".join("First\n" if brute_first_wins(rows, k, x, y) else "Second\n" for x, y in queries)
+        assert gridgame.run(text) == expected, text
+        assert gridgame.run(text.encode()) == expected
+
+
+def test_fast_and_plain_readers_agree():
+    from gamedp.aot import load_kernels
+
+    kernels = load_kernels("gamedp.kernels.grid")
+    rng = random.Random(5)
+    for _ in range(300):
+        text, *_ = random_input(rng)
+        data = text.encode()
+        fast, plain = gridgame._read_fast(data, kernels), gridgame.read(data)
+        assert fast is not None
+        assert fast.board == plain.board and (fast.queries == plain.queries).all()
+
+
+def queries_on_one_line(text: str) -> str:
+    lines = text.split("\n")
+    n = int(lines[0].split()[0])
+    return "\n".join(lines[:n + 1]) + "\n" + "  ".join(lines[n + 1:])
+
+
+@pytest.mark.parametrize("variant", [
+    lambda t: t.replace("\n", "\r\n"),                       # Windows line ends
+    lambda t: t.replace("\n", "  \n", 3),                     # trailing spaces on the first lines
+    lambda t: t.rstrip("\n"),                                 # no final newline
+    lambda t: queries_on_one_line(t),
+])
+def test_layout_variants_give_the_same_answers(variant):
+    rng = random.Random(9)
+    for _ in range(100):
+        text, *_ = random_input(rng)
+        assert gridgame.run(variant(text)) == gridgame.run(text)
+
+
+def test_unreachable_cells_and_the_corner_query_are_answered():
+    # (1, 2) cannot move at all (its right and lower neighbours are walls, K = 0): its mover loses.
+    text = "2 3 0\n..#\n.#.\n3\n1 2\n2 3\n1 1\n"
+    assert gridgame.run(text) == "Second\nSecond\nFirst\n"
+
+
+def test_judge_path_does_not_import_numba():
+    from gamedp.aot import load_kernels
+
+    if load_kernels("gamedp.kernels.grid").compiled != "aot":
+        pytest.skip("no ahead-of-time kernels on this machine: the JIT fallback needs numba")
+    code = ("import sys; from gamedp.cli.main import main; sys.argv = ['gamedp']; import io\n"
+            "from gamedp.judge import gridgame\n"
+            "assert gridgame.run('2 2 1\\n..\\n..\\n1\\n1 1\\n') == 'First\\n'\n"
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+BAD = [
+    ("", "line 1:", "empty"),
+    ("2 2\n..\n..\n1\n1 1\n", "line 1:", "N M K"),
+    ("2 x 1\n..\n..\n1\n1 1\n", "line 1:", "N M K"),
+    ("0 2 0\n1\n1 1\n", "line 1:", "at least 1"),
+    ("2 2 2\n..\n..\n1\n1 1\n", "line 1, column 5:", "K = 2 is out of range"),
+    ("3 3 1\n...\n...\n", "line 4:", "ended before row 3"),
+    ("2 3 1\n...\n..\n1\n1 1\n", "line 3:", "row 2 has 2 cells; expected M = 3"),
+    ("2 3 1\n....\n...\n1\n1 1\n", "line 2:", "row 1 has 4 cells"),
+    ("2 2 1\n.x\n..\n1\n1 1\n", "line 2, column 2:", "'x' is not a cell"),
+    ("2 2 1\n..\n.#\n1\n1 1\n", "line 3, column 2:", "(2, 2) is '#'"),
+    ("2 2 1\n..\n..\n", "line 4:", "ended before Q"),
+    ("2 2 1\n..\n..\nq\n", "line 4, column 1:", "expected Q"),
+    ("2 2 1\n..\n..\n2\n1 1\n", "line 6:", "ended before the row of query 2 of 2"),
+    ("2 2 1\n..\n..\n1\n1\n", "line 6:", "ended before the column of query 1"),
+    ("2 2 1\n..\n..\n1\n1 -1\n", "line 5, column 3:", "expected the column of query 1"),
+    ("2 2 1\n..\n..\n1\n3 1\n", "line 5:", "(3, 1) is off the board"),
+    ("2 2 1\n..\n..\n1\n1 0\n", "line 5:", "(1, 0) is off the board"),
+    ("2 2 1\n.#\n..\n1\n1 2\n", "line 5:", "on a '#' cell"),
+    ("2 2 1\n..\n..\n1\n1 1\n2 2\n", "line 6, column 1:", "unexpected '2' after the 1 queries"),
+]
+
+
+@pytest.mark.parametrize("text, where, words", BAD)
+def test_bad_input_one_line_exit_2(text, where, words):
+    result = cli(text.encode())
+    err = result.stderr.decode()
+    assert result.returncode == 2, err
+    assert result.stdout == b""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"gamedp: error: input, {where}") and words in err, err
+
+
+@pytest.mark.parametrize("text, where, words", BAD)
+def test_bad_input_in_process(text, where, words):
+    with pytest.raises(InputError) as caught:
+        gridgame.run(text)
+    assert str(caught.value).startswith(f"input, {where}") and words in str(caught.value)
