@@ -27,6 +27,12 @@ OTHER = {"T": "F", "F": "T"}
 
 
 class ToadsAndFrogs(Game):
+    """Toads (T) move right, frogs (F) left, one square or a jump over one of the other kind; no move loses.
+
+    A position is the strip then ':T' or ':F' for who moves ("TT.F.F:F"); a move is the number of the square
+    of the piece that moves.
+    """
+
     name = "toads-and-frogs"
 
     def __init__(self, strip: str = "TTT..FFF"):

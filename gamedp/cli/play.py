@@ -12,6 +12,7 @@ echoed after its prompt, so the transcript reads like a session; the end of the 
 
 from __future__ import annotations
 
+import inspect
 import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -20,7 +21,7 @@ import click
 
 from gamedp.cli.analyze import Analyst, read_position_argument
 from gamedp.errors import GamedpError
-from gamedp.values import Analysis
+from gamedp.values import Analysis, MoveValue
 
 HELP = """\
 Type a move as listed under the board, or one of:
@@ -94,6 +95,9 @@ class Match:
                 return False
             if command == "help":
                 self.out.print(HELP)
+                rules = type(self.analyst.game).__doc__  # the game's own, not one inherited from Game
+                if rules:
+                    self.out.print(f"\n{self.analyst.name}: {inspect.cleandoc(rules)}")
             elif command == "hint":
                 self._hint(analysis)
             elif command == "undo":
@@ -108,22 +112,22 @@ class Match:
                 try:
                     move = self.analyst.read_move(self.position, analysis, text)
                 except GamedpError as e:
-                    self.out.print(f"{e}. Try again (or 'help').")
+                    self.out.print(f"{str(e).rstrip('.')}. Try again (or 'help').")
                     continue
                 self.history.append(_Turn(self.position, self.margin))
                 self._play(next(mv for mv in analysis.moves if mv.move == move))
                 return True
 
-    def _play(self, move_value: Any) -> None:
+    def _play(self, move_value: MoveValue) -> None:
         self._pending = move_value.value.score
         self.position = move_value.child
         self.human_to_move = not self.human_to_move
 
     def _analyze(self) -> Analysis:
         analysis = self.analyst.analyze(self.position)
-        if self._pending is not None:
-            # What the last move scored by itself: its value to the mover, less what the position it reached is
-            # worth to the other side (0 unless the game scores moves, as card games do).
+        if self._pending is not None and analysis.value.score is not None:
+            # What the last move scored by itself: its value to the mover plus what the position it reached is
+            # worth to the other side (0 unless moves score, as taking a card does; else the score is in the position).
             points = self._pending + analysis.value.score
             self.margin += -points if self.human_to_move else points
             self._pending = None
