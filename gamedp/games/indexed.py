@@ -5,7 +5,7 @@ protocol); factories take the variant's parameters as keyword arguments. Two sma
 
 - ``tictactoe``: 3^9 indices, cell i holding digit i in base 3 (0 empty, 1 the mover's mark, 2 the
   opponent's). Every index is a position once you forget which mark is X: the player with three in a row has
-  won, a full board is a tie. Tiers count the marks on the board.
+  won (the opponent, if both have one), a full board is a tie. Tiers count the marks on the board.
 - ``subtraction``: n+1 indices, the stones left; a move takes one of ``moves`` stones (misère optional).
   Tiers count the stones taken.
 
@@ -99,10 +99,15 @@ def _ttt_primitive(position):
     cells = [0] * 9
     for i in range(9):
         cells[i] = (position // _POW3[i]) % 3
+    mover_line = False
     for line in _LINES:
         a = cells[line[0]]
         if a != 0 and a == cells[line[1]] and a == cells[line[2]]:
-            return 1 if a == 2 else 2  # the opponent's line: a loss; the mover's own: a win
+            if a == 2:
+                return 1  # the opponent has a line: the mover has lost
+            mover_line = True
+    if mover_line:
+        return 2  # only the mover has one (not reachable by play): a win
     for i in range(9):
         if cells[i] == 0:
             return 0

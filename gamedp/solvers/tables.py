@@ -43,6 +43,8 @@ Progress = Callable[[int, int], None]
 CODE_NAMES = ("LOSE", "WIN", "TIE", "DRAW")
 #: Positions per kernel call: small enough for a smooth progress bar, large enough to hide the call.
 BATCH = 1 << 16
+#: Games with at least this many positions get solver kernels compiled around their own kernels.
+SPECIALISE_FROM = 1 << 22
 #: A checkpoint after a tier when at least this much solving time would otherwise be lost.
 CHECKPOINT_SECONDS = 2.0
 #: Test hook: seconds to pause after every tier (each tier then gets its own checkpoint), so a test can kill a
@@ -120,19 +122,21 @@ class _TierSolver:
     def run(self) -> tuple[Any, Any]:
         import numpy as np
 
-        spec, k = self.spec, _kernels()
+        spec = self.spec
+        k = _kernels(spec.size >= SPECIALISE_FROM)
         game = spec.game
-        children, tier = _jit(game.children_kernel), _jit(spec.tier)
-        primitive = _jit(game.primitive_kernel) if game.primitive_kernel is not None else k.no_primitive
+        children, tier = _jit(game.children_kernel, k.children_t), _jit(spec.tier, k.position_t)
+        primitive = (_jit(game.primitive_kernel, k.position_t) if game.primitive_kernel is not None
+                     else k.no_primitive)
         size, tiers = spec.size, spec.num_tiers
         counts = np.zeros(tiers, dtype=np.int64)
-        bad = k.count_tiers(tier, np.int64(size), counts)
+        bad = k.count_tiers(tier, size, counts)
         if bad >= 0:
             raise GameDefinitionError(f"{game.name}: tier({bad}) = {int(tier(bad))}, outside 0..{tiers - 1}")
         offsets = np.zeros(tiers + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         order = np.empty(size, dtype=np.uint32 if size < 1 << 32 else np.int64)
-        k.fill_order(tier, np.int64(size), offsets[:-1].copy(), order)
+        k.fill_order(tier, size, offsets[:-1].copy(), order)
         del counts
 
         codes, rem, top = self._resume(np)
@@ -143,8 +147,8 @@ class _TierSolver:
 
         def solve(lo: int, hi: int, slot: int) -> None:
             out, err = scratch[slot]
-            k.solve_run(children, primitive, tier, game.misere, order, lo, hi, codes, rem, self.want_rem,
-                        np.int64(game.max_children), out, err)
+            k.solve_run(children, primitive, tier, bool(game.misere), order, lo, hi, codes, rem, self.want_rem,
+                        game.max_children, out, err)
             if err[0]:
                 self._fail(err)
 
@@ -170,11 +174,11 @@ class _TierSolver:
                     solve(lo, hi, 0)
                     self._report(size - lo, size)
                 top = low
-                if self.pause:
-                    time.sleep(self.pause)
                 if self.checkpoint and top > 0 and (self.pause or time.monotonic() - last_save >= CHECKPOINT_SECONDS):
                     self._save(codes, rem, top)
                     last_save = time.monotonic()
+                if self.pause:
+                    time.sleep(self.pause)
         del order
         padded = np.zeros(-(-size // 4) * 4, dtype=np.uint8)
         padded[:size] = codes
@@ -239,46 +243,66 @@ class _TierSolver:
         return codes, rem, top
 
 
-def _jit(fn: Callable) -> Callable:
-    """``fn`` as a numba kernel, with the plain functions of its module it calls (compiled once, cached on disk)."""
+def _jit(fn: Callable, signature: Any = None) -> Callable:
+    """``fn`` as a numba kernel compiled for ``signature``, with the plain functions of its module it calls
+    (compiled once, cached on disk)."""
     import types
 
     from numba import njit
     from numba.core.registry import CPUDispatcher
 
-    if isinstance(fn, CPUDispatcher):
-        return fn
-    key, cached = fn, _jitted.get(fn)
-    if cached is None:
-        helpers = {name: _jit(g) for name in fn.__code__.co_names
-                   if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
-        if helpers:
-            fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
-                                    fn.__closure__)
-        cached = _jitted[key] = njit(cache=True, nogil=True)(fn)
-    return cached
+    key, kernel = fn, _jitted.get(fn)
+    if kernel is None:
+        if isinstance(fn, CPUDispatcher):
+            kernel = fn
+        else:
+            helpers = {name: _jit(g) for name in fn.__code__.co_names
+                       if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
+            if helpers:
+                fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
+                                        fn.__closure__)
+            kernel = njit(cache=True, nogil=True)(fn)
+        _jitted[key] = kernel
+    if signature is not None and signature.args not in kernel.overloads:
+        try:
+            kernel.compile(signature.args)
+        except Exception as e:  # numba's typing errors are long; the first line says what is wrong
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise GameDefinitionError(f"the kernel {getattr(key, '__name__', key)} does not compile as "
+                                      f"{signature}: {first}") from None
+    return kernel
 
 
 _jitted: dict[Callable, Callable] = {}
 
 
 @functools.lru_cache(maxsize=None)
-def _kernels() -> Any:
-    """The solver's numba kernels, built on first use (numba is imported only by a solve)."""
-    import types
+def _kernels(specialised: bool) -> Any:
+    """The solver's numba kernels (numba is imported only by a solve).
+
+    Generic kernels take the game's kernels as first-class function values of fixed signatures: compiled once
+    and cached, they serve every game, but call the game through a pointer. Specialised ones are compiled
+    for the game's own kernels, which they inline: a second of compiling that pays off on large games.
+    """
+    import types as pytypes
 
     import numpy as np
-    from numba import njit
+    from numba import njit, types
 
-    # Not cached on disk: kernels that take other kernels as arguments are typed by those kernels' identity,
-    # so a disk cache would miss (and grow) on every run.
-    jit = njit(nogil=True)
+    children_t = types.int64(types.int64, types.int64[::1])
+    position_t = types.int64(types.int64)  # primitive and tier
+    tier_f = types.FunctionType(position_t)
+    orders = (types.uint32[::1], types.int64[::1])
+    u8 = types.uint8[::1]
 
-    @njit(cache=True, nogil=True)
+    def jit(signatures):
+        return njit(nogil=True) if specialised else njit(signatures, cache=True, nogil=True)
+
+    @njit(position_t, cache=True, nogil=True)
     def no_primitive(position):
         return 0
 
-    @jit
+    @jit(types.int64(tier_f, types.int64, types.int64[::1]))
     def count_tiers(tier, size, counts):
         n = counts.shape[0]
         for i in range(size):
@@ -288,14 +312,16 @@ def _kernels() -> Any:
             counts[t] += 1
         return -1
 
-    @jit
+    @jit([types.void(tier_f, types.int64, types.int64[::1], o) for o in orders])
     def fill_order(tier, size, next_slot, order):
         for i in range(size):
             t = tier(i)
             order[next_slot[t]] = i
             next_slot[t] += 1
 
-    @jit
+    @jit([types.void(types.FunctionType(children_t), types.FunctionType(position_t), tier_f, types.boolean, o,
+                     types.int64, types.int64, u8, u8, types.boolean, types.int64, types.int64[::1],
+                     types.int64[::1]) for o in orders])
     def solve_run(children, primitive, tier, misere, order, lo, hi, codes, rem, want_rem, max_children, out, err):
         # Highest tiers first: order is sorted by tier, so walk it backwards.
         size = codes.shape[0]
@@ -355,8 +381,8 @@ def _kernels() -> Any:
                     return
                 rem[p] = r
 
-    return types.SimpleNamespace(no_primitive=no_primitive, count_tiers=count_tiers, fill_order=fill_order,
-                                 solve_run=solve_run)
+    return pytypes.SimpleNamespace(no_primitive=no_primitive, count_tiers=count_tiers, fill_order=fill_order,
+                                   solve_run=solve_run, children_t=children_t, position_t=position_t)
 
 
 # -- statistics and the database file ------------------------------------------------------------------------
