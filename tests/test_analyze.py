@@ -280,6 +280,44 @@ def test_compiled_game():
     assert doc["positionValue"] == "lose" and sorted(m["position"] for m in doc["moves"]) == ["3", "4", "6"]
 
 
+def test_own_solution_is_made_once_and_preferred():
+    from gamedp.cli.analyze import Analyst
+    from gamedp.loader import load_game
+
+    game = load_game(f"{GAMES}:TableTake")
+    analyst = Analyst(game)
+    type(game).solutions_made = 0
+    for n in range(31):
+        analysis = analyst.analyze(n)
+        assert (analysis.value.outcome.name == "LOSE") == plain_take_loses(n)
+        assert [str(mv.value) for mv in analysis.moves] == \
+            [str(v) for v in sorted((analyst.value(n - mv.move).for_parent() for mv in analysis.moves),
+                                    key=lambda v: v.rank(), reverse=True)]
+    assert type(game).solutions_made == 1
+
+
+def plain_take_loses(n: int) -> bool:
+    return all(not plain_take_loses(n - k) for k in (1, 3, 4) if k <= n)
+
+
+def test_a_huge_game_is_analysed_only_below_the_shown_position():
+    from gamedp.cli.analyze import Analyst
+    from gamedp.loader import load_game
+
+    game = load_game(f"{GAMES}:Countdown")
+    type(game).visited = set()
+    analysis = Analyst(game).analyze(12)
+    assert analysis.value.outcome.name == "LOSE"  # 12 = 0 (mod 3): every move leaves a multiple-of-3 reply
+    assert type(game).visited <= set(range(13))
+    doc = analyze_json(f"{GAMES}:Countdown", "100000")
+    assert doc["positionValue"] == "win" and doc["remoteness"] == 2 * 100000 // 3 + 1
+
+
+def test_perfect_line_stops_when_a_draw_repeats():
+    out = run_cli("analyze", f"{GAMES}:Chase", "1", "--line")
+    assert out.splitlines()[-1] == "perfect line of play: 2 0 1"
+
+
 # -- every built-in game --------------------------------------------------------------------------------
 def builtin_names() -> list[str]:
     from gamedp.games import BUILTIN

@@ -8,7 +8,9 @@ Each kind exercises one path of the front ends:
   running margin inside the position;
 - ``Chase``: a game with cycles and DRAWs, moves named by the positions they lead to (``children`` only);
 - ``TAKE_134``: a compiled game (a plain function stands in for the numba kernel), positions are integers;
-- ``Kayles``: an impartial game (``impartial = True``) with its own ``nimber(position)``.
+- ``Kayles``: an impartial game (``impartial = True``) with its own ``nimber(position)``;
+- ``TableTake``: a game that brings its own ``solution()`` (a table made once), the other engine convention;
+- ``Countdown``: a game far too big to solve from its start, analysed near its end.
 
 The tests at the bottom (and in test_analyze.py) hold these descriptions to plain brute force, so the front-end
 tests can trust them. No hypothesis here: the tests load this file while a hypothesis test runs.
@@ -181,6 +183,65 @@ class Kayles(Game):
 def _group_nimber(n: int) -> int:
     reachable = {_group_nimber(a) ^ _group_nimber(n - k - a) for k in (1, 2) for a in range(n - k + 1)}
     return min(set(range(len(reachable) + 1)) - reachable)
+
+
+class TableTake(Game):
+    """Take 1, 3 or 4 stones, with a ``solution()`` of its own: a table of every heap up to the start, made once."""
+
+    name = "table-take"
+    solutions_made = 0
+
+    def start(self):
+        return 30
+
+    def moves(self, n):
+        return [k for k in (1, 3, 4) if k <= n]
+
+    def do_move(self, n, k):
+        return n - k
+
+    def parse_position(self, text):
+        return int(text)
+
+    def solution(self):
+        TableTake.solutions_made += 1
+        return _TakeTable(self, self.start())
+
+
+class _TakeTable:
+    def __init__(self, game: TableTake, size: int):
+        self.game = game
+        self.values = []
+        for n in range(size + 1):
+            options = [self.values[n - k].for_parent() for k in game.moves(n)]
+            self.values.append(max(options, key=Value.rank) if options else Value(outcome_of_score(-1), 0))
+
+    def value(self, n):
+        return self.values[n]
+
+    def analyze(self, n):
+        moves = tuple(MoveValue(k, n - k, self.values[n - k].for_parent()) for k in self.game.moves(n))
+        return Analysis(n, self.values[n], moves)
+
+
+class Countdown(Game):
+    """Take 1 or 2 from a number in the billions; counts the positions whose moves were asked."""
+
+    name = "countdown"
+    visited: set = set()
+
+    def start(self):
+        return 10 ** 9
+
+    def moves(self, n):
+        Countdown.visited.add(n)
+        return [k for k in (1, 2) if k <= n]
+
+    def do_move(self, n, k):
+        return n - k
+
+    def parse_position(self, text):
+        return int(text)
 
 
 # -- the descriptions against brute force --------------------------------------------------------------------
