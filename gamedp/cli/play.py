@@ -6,8 +6,9 @@ game lists, so a game is the same every time.
 
 Commands at the prompt: a move in the game's notation (the legal ones are listed each turn), ``hint`` (every
 move's value, best first), ``undo`` (take back your last move and the reply), ``help``, ``quit``.
-Typed into a terminal the board is in colour; with input piped in there is no colour and each line read is
-echoed after its prompt, so the transcript reads like a session; the end of the input ends the game.
+Typed at a terminal, values are in colour and lines can be edited; with input piped in there is no colour and
+each line read is echoed after its prompt, so the transcript reads like a session; the end of the input ends
+the game.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Match:
     """One game between a person (reading ``source``) and the perfect opponent."""
 
     def __init__(self, analyst: Analyst, position: Any, *, human_first: bool, hints: bool, source: TextIO,
-                 interactive: bool):
+                 typed: bool, color: bool):
         from gamedp.render import console
 
         self.analyst = analyst
@@ -52,8 +53,8 @@ class Match:
         self.human_to_move = human_first
         self.hints = hints
         self.source = source
-        self.interactive = interactive
-        self.out = console(color=interactive)
+        self.typed = typed  # read from a person at a terminal (line editing), not piped in (echoed)
+        self.out = console(color=color)
         #: points scored by moves so far, from your side (scored games whose moves score)
         self.margin: Any = 0
         self.history: list[_Turn] = []
@@ -167,7 +168,7 @@ class Match:
         out.print("Game over. ", result_text(outcome, margin), sep="")
 
     def _read(self) -> str | None:
-        if self.interactive:
+        if self.typed:
             try:
                 import readline  # noqa: F401  (line editing and history for input(), where the platform has it)
             except ImportError:
@@ -209,6 +210,6 @@ def play(game: str, position: str | None, first: str, hints: bool, outcomes_only
                           "as an argument (quote it if it has several lines)")
     analyst = Analyst(load_game(game), outcomes_only=outcomes_only)
     start = read_position_argument(analyst, position)
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin,
-          interactive=interactive).run()
+    typed = sys.stdin.isatty()
+    Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,
+          color=typed and sys.stdout.isatty()).run()
