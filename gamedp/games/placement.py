@@ -240,19 +240,22 @@ class Rules:
             lines.append(f"{r + 1:>2} " + " ".join(row))
         return "\n".join(lines)
 
-    def parse_board(self, text: str, source: str = "position", first_line: int = 1) -> int:
-        """A board from ``rows`` lines of ``cols`` characters ``.``/``#``, or all cells on one line."""
-        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-        if len(lines) == 1 and len(lines[0].replace(" ", "")) == self.n:
-            lines = [lines[0].replace(" ", "")[r * self.cols:(r + 1) * self.cols] for r in range(self.rows)]
-        else:
-            lines = [line.replace(" ", "") for line in lines]
+    def parse_board(self, text: str, source: str = "position") -> int:
+        """A board from ``rows`` lines of ``cols`` characters ``.``/``#`` (spaces ignored), or all the cells on
+        one line; the coordinates :meth:`draw` puts around the board may stay."""
+        lines = [(no, line.split()) for no, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if lines and lines[0][1] == list(COLUMNS[:self.cols]):
+            lines = lines[1:]  # the column letters
+        lines = [(no, "".join(words[1:] if words[0].isdigit() else words)) for no, words in lines]
+        if len(lines) == 1 and len(lines[0][1]) == self.n:
+            no, cells = lines[0]
+            lines = [(no, cells[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
         if len(lines) != self.rows:
             raise InputError(f"a {self.name} board is {self.rows} lines of {self.cols} characters '.' or '#' (or "
                              f"{self.n} characters on one line); got {len(lines)} lines", None, None, source)
         board = 0
-        for r, line in enumerate(lines):
-            board |= parse_row(line, self.cols, first_line + r, source) << (r * self.cols)
+        for r, (no, line) in enumerate(lines):
+            board |= parse_row(line, self.cols, no, source) << (r * self.cols)
         return board
 
 
@@ -352,7 +355,7 @@ class PlacementGame(Game):
         return mask
 
     # -- fast analysis -------------------------------------------------------------------------------------
-    def analyze_position(self, position: int) -> Analysis:
+    def analyze(self, position: int) -> Analysis:
         """Value, remoteness and every placement's value, best first: from the strong-solve table where the
         board is small enough (impartial games up to 28 cells), else by the memoised search."""
         if not (self.rules.impartial and self.rules.n <= MAX_TABLE_CELLS):
@@ -451,7 +454,8 @@ class MemoSearch:
 
 
 #: states the judge's memo search may store before a whole-table solve is the faster way (measured on 5 x 5:
-#: ~100k states cost more than solving all 2**25 boards 64 at a time)
+#: ~30k states cost as much as solving all 2**25 boards 64 at a time, and a board with at most 2 cells filled
+#: alone takes that many, so such an input goes straight to the table)
 SEARCH_BUDGET = 1 << 15
 
 
@@ -459,7 +463,7 @@ def wins(rules: Rules, boards: Sequence[int]):
     """Win/lose of each board (numpy bool array): a memo search for easy inputs, else the whole table."""
     import numpy as np
 
-    if rules.n <= MAX_TABLE_CELLS:
+    if rules.n <= MAX_TABLE_CELLS and all(rules.n - b.bit_count() < rules.n - 2 for b in boards):
         found = MemoSearch(rules, SEARCH_BUDGET).wins(boards, max_capacity=SEARCH_BUDGET)
         if found is not None:
             return found
@@ -516,6 +520,9 @@ class TableSpec:
 
     def index(self, board_bits: int) -> int:
         return _lookup(self._to_index, board_bits)
+
+    def format_position(self, board: int) -> str:
+        return self.rules.draw(board)
 
     def position(self, index: int) -> int:
         return _lookup(self._to_board, index)
@@ -618,3 +625,59 @@ class SolvedTable:
 def blockgame_table_spec(rows: int = 5, cols: int = 5) -> TableSpec:
     """The strong-solve interface of BLOCKGAME on a rows x cols board (for the position database)."""
     return TableSpec(blockgame_rules(rows, cols))
+
+
+def counts(bits, rem=None) -> dict:
+    """Positions by outcome (and by remoteness) of a solved table: {"outcomes": {...}, "remoteness": {...}}."""
+    import numpy as np
+
+    total = len(bits) * 8 if rem is None else len(rem)
+    won = int(np.unpackbits(bits).sum()) if rem is None else int(np.count_nonzero(rem & 1))
+    out: dict = {"outcomes": {"WIN": won, "LOSE": total - won}}
+    if rem is not None:
+        by = np.zeros(256, np.int64)
+        for start in range(0, len(rem), 1 << 20):  # bincount widens to int64: a chunk at a time keeps memory low
+            part = np.bincount(rem[start:start + (1 << 20)])
+            by[:len(part)] += part
+        out["remoteness"] = {"WIN": {str(r): int(c) for r, c in enumerate(by) if c and r % 2},
+                             "LOSE": {str(r): int(c) for r, c in enumerate(by) if c and r % 2 == 0}}
+    return out
+
+
+def format_counts(stats: dict) -> str:
+    """The counts of :func:`counts` as a table."""
+    lines = [f"{'outcome':<10}{'positions':>14}"]
+    lines += [f"{name:<10}{count:>14,}" for name, count in stats["outcomes"].items()]
+    by = stats.get("remoteness")
+    if by:
+        lines += ["", f"{'remoteness':<12}{'WIN':>12}{'LOSE':>12}"]
+        top = max(int(r) for c in by.values() for r in c)
+        for r in range(top + 1):
+            lines.append(f"{r:<12}{by['WIN'].get(str(r), 0):>12,}{by['LOSE'].get(str(r), 0):>12,}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m gamedp.games.placement [--remoteness] [ROWS COLS]``: strong-solve BLOCKGAME, print the counts."""
+    import argparse
+    import sys
+    import time
+
+    p = argparse.ArgumentParser(prog="python -m gamedp.games.placement", description=main.__doc__)
+    p.add_argument("rows", nargs="?", type=int, default=5)
+    p.add_argument("cols", nargs="?", type=int, default=5)
+    p.add_argument("--remoteness", "-r", action="store_true")
+    args = p.parse_args(argv)
+    from gamedp.aot import load_kernels
+
+    spec = blockgame_table_spec(args.rows, args.cols)
+    load_kernels("gamedp.kernels.blockgame")  # the time printed is the solve's alone
+    t0 = time.perf_counter()
+    bits, rem = spec.solve_bits(args.remoteness)
+    seconds = time.perf_counter() - t0
+    print(f"blockgame {args.rows} x {args.cols}: {spec.size:,} boards solved in {seconds:.3f} s", file=sys.stderr)
+    print(format_counts(counts(bits, rem)))
+
+
+if __name__ == "__main__":
+    main()
