@@ -316,18 +316,11 @@ def builtin_names() -> list[str]:
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_every_builtin_game_plays_to_its_end(name):
-    """Near the end of each built-in game (follow its first moves a while), play the first listed move each turn."""
-    from gamedp.cli.analyze import Analyst
-    from gamedp.loader import load_game
+    """Near the end of each built-in game (see test_analyze.near_the_end), play the first listed move each turn."""
+    from test_analyze import near_the_end
 
-    analyst = Analyst(load_game(name))
-    position = analyst.start()
-    for _ in range(40):
-        moves = analyst.rules.move_list(position)
-        if len(moves) <= 4:
-            break
-        position = moves[0][1]
-    child = spawn(name, analyst.position_name(position))
+    analyst, position, text = near_the_end(name)
+    child = spawn(name) if text is None else spawn(name, text)
     for _ in range(200):
         index = child.expect_exact([PROMPT, pexpect.EOF])
         for reply in re.findall(r"The computer plays (.+)\.$", screen(child), re.M):
