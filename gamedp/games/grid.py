@@ -144,29 +144,44 @@ class GridBoard:
     __hash__ = None  # boards are compared by content, and are large: not table keys
 
     @classmethod
-    def parse(cls, text: str, source: str = "board") -> GridBoard:
-        """A board in the judge's layout: a line ``N M K``, then N rows of ``.``/``#``.
+    def parse(cls, text: str, source: str = "board", k_within_board: bool = False) -> GridBoard:
+        """A board in the judge's layout: a line ``N M K``, then N rows of ``.``/``#`` (later lines are left).
+
+        With ``k_within_board``, K must be at most min(N-1, M-1), as the judge says. Errors name the line.
 
         >>> GridBoard.parse("2 2 1\\n..\\n.#").rows
         ['..', '.#']
+        >>> GridBoard.parse("2 2 1\\n..\\n.x")
+        Traceback (most recent call last):
+        ...
+        gamedp.errors.InputError: board, line 3, column 2: 'x' is not a cell: cells are '.' (open) or '#' (blocked)
         """
-        lines = text.splitlines()
-        head = lines[0].split() if lines else []
+        lines = text.split("\n")  # only "\n" ends a line, as in the judge's fast reader; "\r" is trailing space
+        if not text.strip():
+            raise InputError("the input is empty; expected 'N M K' on the first line", 1, source=source)
+        head = lines[0].split()
         if len(head) != 3 or not all(t.isdigit() for t in head):
-            raise InputError(f"expected 'N M K' (three non-negative integers), found {' '.join(head)!r}", 1,
+            raise InputError(f"expected 'N M K' (three non-negative integers), found {lines[0].strip()!r}", 1,
                              source=source)
         n, m, k = map(int, head)
         if n < 1 or m < 1:
-            raise InputError(f"N and M must be at least 1, not {n} and {m}", 1, source=source)
-        rows = [line.rstrip() for line in lines[1:1 + n]]
-        if len(rows) < n:
-            raise InputError(f"expected {n} rows of the board, found {len(rows)}", len(lines) + 1, source=source)
-        for i, row in enumerate(rows, 2):
+            raise InputError(f"N and M must be at least 1, not N = {n}, M = {m}", 1, source=source)
+        if k_within_board and k > min(n - 1, m - 1):
+            column = [t.start() + 1 for t in re.finditer(r"\S+", lines[0])][2]
+            raise InputError(f"K = {k} is out of range: 0 <= K <= min(N-1, M-1) = {min(n - 1, m - 1)}", 1, column,
+                             source=source)
+        rows = []
+        for i in range(1, n + 1):
+            if i >= len(lines) or i == len(lines) - 1 and not lines[i].strip():
+                raise InputError(f"the input ended before row {i} of the {n} board rows", i + 1, source=source)
+            row = lines[i].rstrip()
+            bad = re.search(r"[^.#]", row)
+            if bad:
+                raise InputError(f"{bad.group()!r} is not a cell: cells are '.' (open) or '#' (blocked)", i + 1,
+                                 bad.start() + 1, source=source)
             if len(row) != m:
-                raise InputError(f"a row has {len(row)} cells; expected M = {m}", i, source=source)
-            for j, ch in enumerate(row, 1):
-                if ch not in ".#":
-                    raise InputError(f"{ch!r} is not a cell ('.' open, '#' blocked)", i, j, source=source)
+                raise InputError(f"row {i} has {len(row)} cells; expected M = {m}", i + 1, source=source)
+            rows.append(row)
         return cls(rows, k)
 
     # -- solving ---------------------------------------------------------------------------------------

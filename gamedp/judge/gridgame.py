@@ -19,7 +19,7 @@ First
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,8 +29,7 @@ from gamedp.games.grid import BLOCKED, GridBoard
 SOURCE = "input"
 
 
-@dataclass
-class Problem:
+class Problem(NamedTuple):
     board: GridBoard
     #: 0-based flat cell index ``r * M + c`` of each query
     queries: np.ndarray
@@ -89,35 +88,14 @@ def _read_fast(data: bytes, kernels) -> Problem | None:
 
 def read(data: bytes) -> Problem:
     """The problem, read line by line; raises :class:`InputError` naming the first problem in the input."""
-    lines = data.split(b"\n")
-    text = [line.decode("utf-8", "replace") for line in lines]
-    if not data.strip():
-        _fail("the input is empty; expected 'N M K' on the first line", 1)
-    head = text[0].split()
-    if len(head) != 3 or not all(t.isdigit() for t in head):
-        _fail(f"expected 'N M K' (three non-negative integers), found {text[0].strip()!r}", 1)
-    n, m, k = map(int, head)
-    if n < 1 or m < 1:
-        _fail(f"N and M must be at least 1, not N = {n}, M = {m}", 1)
-    if k > min(n - 1, m - 1):
-        _fail(f"K = {k} is out of range: 0 <= K <= min(N-1, M-1) = {min(n - 1, m - 1)}", 1,
-              _column(text[0], 2))
-    rows = []
-    for i in range(n):
-        line = i + 2
-        if line > len(lines) or line == len(lines) and not lines[-1].strip():
-            _fail(f"the input ended before row {i + 1} of the {n} board rows", line)
-        row = text[i + 1].rstrip()
-        bad = re.search(r"[^.#]", row)
-        if bad:
-            _fail(f"{bad.group()!r} is not a cell: cells are '.' (open) or '#' (blocked)", line, bad.start() + 1)
-        if len(row) != m:
-            _fail(f"row {i + 1} has {len(row)} cells; expected M = {m}", line)
-        rows.append(row)
-    if rows[-1][-1] == "#":
+    text = data.decode("utf-8", "replace")
+    board = GridBoard.parse(text, SOURCE, k_within_board=True)
+    lines = text.split("\n")
+    n, m = board.n, board.m
+    if board.cells[n - 1, m - 1] == BLOCKED:
         _fail(f"the goal cell ({n}, {m}) is '#'; it must be open", n + 1, m)
     tokens = [(t.group(), number, t.start() + 1)
-              for number, line in enumerate(text[n + 1:], n + 2) for t in re.finditer(r"\S+", line)]
+              for number, line in enumerate(lines[n + 1:], n + 2) for t in re.finditer(r"\S+", line)]
     if not tokens:
         _fail("the input ended before Q, the number of queries", len(lines))
     word, line, column = tokens[0]
@@ -137,19 +115,13 @@ def read(data: bytes) -> Problem:
             x, y = numbers[-2], numbers[-1]
             if not (1 <= x <= n and 1 <= y <= m):
                 _fail(f"query {j // 2 + 1} ({x}, {y}) is off the board: rows 1..{n}, columns 1..{m}", line)
-            if rows[x - 1][y - 1] == "#":
+            if board.cells[x - 1, y - 1] == BLOCKED:
                 _fail(f"query {j // 2 + 1} ({x}, {y}) is on a '#' cell; a token stands on an open cell", line)
     if len(tokens) > 2 * q + 1:
         word, line, column = tokens[2 * q + 1]
         _fail(f"unexpected {word!r} after the {q} queries", line, column)
-    cells = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)
     pairs = np.array(numbers, dtype=np.int64).reshape(q, 2) - 1
-    return Problem(GridBoard.from_buffer(cells, 0, m, n, m, k), pairs[:, 0] * m + pairs[:, 1])
-
-
-def _column(line: str, index: int) -> int:
-    """1-based column of the ``index``-th whitespace-separated token of ``line``."""
-    return [t.start() + 1 for t in re.finditer(r"\S+", line)][index]
+    return Problem(board, pairs[:, 0] * m + pairs[:, 1])
 
 
 def _fail(message: str, line: int, column: int | None = None):
