@@ -1,0 +1,50 @@
+"""Card game (Baekjoon 11062): gamedp's judge against an O(N^2) C++ DP and the plain CPython DP.
+
+    python bench/bench_cardgame.py [--rounds 5] [--quick]
+
+Inputs (deterministic seeds, written under bench/build/): the judge's worst case T=10, N=1000 (values 1..10000),
+where the bar is 0.25x the CPython time, and T=10, N=5000, where the bar is 1.5x the C++ time; plus many small
+cases (T=100000, N=1..20) to show that reading input stays fast when T is large.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+
+from harness import BUILD, GAMEDP, PYTHON, BENCH, Contender, arguments, build_cpp, compare
+
+
+def write_input(name: str, sizes: list[int], seed: int) -> str:
+    rng = random.Random(seed)
+    BUILD.mkdir(exist_ok=True)
+    path = BUILD / name
+    lines = [str(len(sizes))]
+    for n in sizes:
+        lines += [str(n), " ".join(str(rng.randint(1, 10_000)) for _ in range(n))]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def main() -> None:
+    args = arguments(__doc__.splitlines()[0])
+    cpp = build_cpp("reference/cardgame.cpp")
+    plain = PYTHON + [str(BENCH / "reference" / "cardgame_plain.py")]
+    gamedp = GAMEDP + ["judge", "cardgame"]
+    # Build the kernels once outside the timing (a first run compiles them into the user cache).
+    subprocess.run(gamedp, input=b"1\n300\n" + b"1 " * 300 + b"\n", capture_output=True, check=True)
+    scale = 5 if args.quick else 1
+    worst = write_input("cardgame-t10-n1000.in", [1000 // scale] * 10, seed=11062)
+    compare("card game, judge worst case T=10 N=1000", [Contender("CPython DP", plain), Contender("C++ O(N^2)", [cpp]),
+            Contender("gamedp judge cardgame", gamedp)], stdin_path=worst, rounds=args.rounds)
+    big = write_input("cardgame-t10-n5000.in", [5000 // scale] * 10, seed=5000)
+    compare("card game, T=10 N=5000", [Contender("C++ O(N^2)", [cpp]), Contender("gamedp judge cardgame", gamedp)],
+            stdin_path=big, rounds=args.rounds)
+    rng = random.Random(7)
+    many = write_input("cardgame-t100000-small.in", [rng.randint(1, 20) for _ in range(100_000 // scale)], seed=100)
+    compare("card game, T=100000 N=1..20", [Contender("C++ O(N^2)", [cpp]), Contender("CPython DP", plain),
+            Contender("gamedp judge cardgame", gamedp)], stdin_path=many, rounds=args.rounds)
+
+
+if __name__ == "__main__":
+    main()
