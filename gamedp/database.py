@@ -51,7 +51,6 @@ import json
 import mmap
 import os
 import struct
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -163,6 +162,8 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
     head = _FIXED.pack(MAGIC, FORMAT_VERSION, len(text)) + text
     head += struct.pack("<I", zlib.crc32(head))
     head += bytes(_align(len(head)) - len(head))
+    import tempfile  # only writers pay for it
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_temporaries(path)
@@ -209,6 +210,8 @@ def write_database(path: str | os.PathLike, game_id: str, variant: Mapping[str, 
 
 def check_writable(path: str | os.PathLike) -> None:
     """Fail now, not after a long solve, if ``path`` cannot be written."""
+    import tempfile
+
     path = Path(path)
     if path.is_dir():
         raise GamedpError(f"cannot write the database {path}: it is a directory")
