@@ -5,8 +5,20 @@ from __future__ import annotations
 #: name -> "module:factory"; imported only when asked for, so the command line starts fast.
 BUILTIN: dict[str, str] = {
     "tictactoe": "gamedp.games.tictactoe:TicTacToe",
+    "cards": "gamedp.games.cards:Cards",
+    "cards-discard2": "gamedp.games.cards:CardsDiscard",
+    "cards-upto3": "gamedp.games.cards:CardsUpTo3",
+    "grid": "gamedp.games.grid:GridGame",
     "blockgame": "gamedp.games.placement:Blockgame",
     "cram": "gamedp.games.placement:Cram",
     "domineering": "gamedp.games.placement:Domineering",
-    "grid": "gamedp.games.grid:GridGame",
+    "nim": "gamedp.games.impartial.nim:Nim",
+    "misere-nim": "gamedp.games.impartial.nim:MisereNim",
+    "kayles": "gamedp.games.impartial.octal:Kayles",
+    "dawson": "gamedp.games.impartial.octal:Dawson",
+    "octal": "gamedp.games.impartial.octal:Octal",
+    "subtraction": "gamedp.games.impartial.subtraction:Subtraction",
+    "grundy-game": "gamedp.games.impartial.grundy_game:GrundyGame",
+    "lasker": "gamedp.games.impartial.lasker:Lasker",
+    "wythoff": "gamedp.games.impartial.wythoff:Wythoff",
 }
