@@ -111,11 +111,9 @@ class GridBoard:
     # -- the board -------------------------------------------------------------------------------------
     @cached_property
     def cells(self) -> np.ndarray:
-        """The N x M uint8 array of cell characters (a view where possible)."""
-        flat = self._buf[self._off:self._off + self.n * self._stride]
-        if flat.size < self.n * self._stride:  # the last row ends the buffer without a separator
-            flat = np.concatenate([flat, np.zeros(self.n * self._stride - flat.size, np.uint8)])
-        return flat.reshape(self.n, self._stride)[:, :self.m]
+        """The N x M uint8 array of cell characters (a read-only view of the board's buffer)."""
+        return np.lib.stride_tricks.as_strided(self._buf[self._off:], shape=(self.n, self.m),
+                                               strides=(self._stride, 1), writeable=False)
 
     @property
     def rows(self) -> list[str]:
@@ -128,7 +126,8 @@ class GridBoard:
     def moves(self, cell: Cell) -> list[Cell]:
         """The cells one move away from ``cell``: down, right, then the diagonal jumps, shortest first."""
         r, c = cell
-        targets = [(r + 1, c), (r, c + 1)] + [(r + j, c + j) for j in range(1, self.k + 1)]
+        longest = min(self.k, self.n - 1 - r, self.m - 1 - c)
+        targets = [(r + 1, c), (r, c + 1)] + [(r + j, c + j) for j in range(1, longest + 1)]
         return [t for t in targets if self.is_open(t)]
 
     def __str__(self) -> str:
@@ -290,7 +289,7 @@ class GridGame(Game):
 
     def __init__(self, board: GridBoard | None = None, tokens: Iterable[Cell] | None = None, misere: bool = False):
         self.board = board if board is not None else GridBoard(DEFAULT_ROWS, k=2)
-        if tokens is None:
+        if tokens is None:  # the built-in example's tokens, or one token in the top-left corner
             tokens = DEFAULT_TOKENS if board is None else [(0, 0)]
         self._start = self._position(tokens)
         self.misere = misere
