@@ -14,7 +14,9 @@ from gamedp.errors import GamedpError
 COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
     "check": "gamedp.cli.check:check",
+    "grundy": "gamedp.cli.nimber:grundy",
     "judge": "gamedp.cli.judge:judge",
+    "nimber": "gamedp.cli.nimber:nimber",
     "play": "gamedp.cli.play:play",
     "query": "gamedp.cli.query:query",
     "solve": "gamedp.cli.solve:solve",

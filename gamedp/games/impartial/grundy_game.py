@@ -21,6 +21,7 @@ class GrundyGame(HeapGame):
     """Grundy's game: a move splits a heap into two unequal non-empty heaps."""
 
     family = "grundy-game"
+    splits = True
     default_heaps = (10,)
 
     def heap_options(self, n: int) -> Iterable[Heaps]:

@@ -34,6 +34,10 @@ HeapMove = tuple[int, Heaps]
 
 #: Memory per term of a computed Grundy sequence, with the kernels' scratch arrays (bytes, a safe estimate).
 BYTES_PER_TERM = 16
+#: Winning moves are listed one by one from a heap's options: beyond this size there are too many to list.
+MOVE_LIST_LIMIT = 10**6
+#: Misère play is searched position by position: beyond this many reachable positions it would not finish.
+MISERE_SEARCH_LIMIT = 10**6
 
 
 @dataclass
@@ -121,6 +125,8 @@ class HeapGame(Game):
     default_heaps: Heaps = (3, 4, 5)
     #: Misère play follows the misère Nim rule (only Nim itself, of the built-in families).
     misere_nim_rule: bool = False
+    #: A move may split a heap in two (then a position reaches far more positions).
+    splits: bool = False
 
     def __init__(self, misere: bool = False, heaps: Iterable[int] | None = None):
         self.misere = misere
@@ -190,6 +196,7 @@ class HeapGame(Game):
         total = self.nimber(position)
         if total == 0:
             return []
+        _check_move_list(position)
         moves = []
         for h in sorted(set(position)):
             target = self.heap_nimber(h) ^ total
@@ -203,10 +210,25 @@ class HeapGame(Game):
             from gamedp.solvers.grundy import misere_nim_wins
 
             return Outcome.WIN if misere_nim_wins(self.heap_nimber(h) for h in position) else LOSE
+        self._check_search(position)
         return self._misere_solution().value(position).outcome
+
+    def _check_search(self, position: Heaps) -> None:
+        """Refuse a misère search that would visit more than :data:`MISERE_SEARCH_LIMIT` positions."""
+        bound = 1
+        for h in position:
+            # Heaps only shrink; with splits a heap of h reaches at most the partitions of the numbers <= h.
+            bound *= _partitions_upto(h, MISERE_SEARCH_LIMIT) if self.splits else h + 1
+            if bound > MISERE_SEARCH_LIMIT:
+                raise ResourceError(
+                    f"misère {self.family} has no known theory for {self.format_position(position)}, and a direct "
+                    f"search would visit more than {MISERE_SEARCH_LIMIT:,} positions; try smaller heaps")
 
     def misere_winning_moves(self, position: Heaps) -> list[HeapMove]:
         """The winning moves under misère play."""
+        if self.misere_outcome(position) is LOSE:
+            return []
+        _check_move_list(position)
         return [m for m in self.moves(position) if self.misere_outcome(self.do_move(position, m)) is LOSE]
 
     def _misere_solution(self) -> Any:
@@ -217,6 +239,23 @@ class HeapGame(Game):
             game.misere = True
             self._misere_memo = Solution(game, outcomes_only=True)
         return self._misere_memo
+
+
+def _check_move_list(position: Heaps) -> None:
+    if position and max(position) > MOVE_LIST_LIMIT:
+        raise ResourceError(f"a heap of {max(position)} has too many moves to list them one by one "
+                            f"(at most heaps of {MOVE_LIST_LIMIT:,})")
+
+
+def _partitions_upto(n: int, cap: int) -> int:
+    """The number of partitions of 0..n into positive parts (a bound on the positions one heap reaches), capped."""
+    if n > 500:  # p(n) alone passes any useful cap long before this
+        return cap + 1
+    ways = [1] + [0] * n
+    for part in range(1, n + 1):
+        for total in range(part, n + 1):
+            ways[total] += ways[total - part]
+    return min(sum(ways), cap + 1)
 
 
 def _mex(values: set[int]) -> int:

@@ -24,6 +24,7 @@ class Lasker(HeapGame):
     """Lasker's Nim: remove stones from a heap, or split it in two without removing any."""
 
     family = "lasker"
+    splits = True
 
     def heap_options(self, n: int) -> Iterable[Heaps]:
         yield from ((m,) if m else () for m in range(n))

@@ -37,6 +37,11 @@ class Nim(HeapGame):
     def heap_nimber(self, n: int) -> int:
         return n  # any size: heaps are Python integers
 
+    def winning_moves(self, position: Heaps) -> list:
+        # Bouton: the heap whose size drops when XORed with the total; no need to list every option.
+        total = self.nimber(position)
+        return [(h, (h ^ total,) if h ^ total else ()) for h in sorted(set(position)) if h ^ total < h]
+
     def misere_winning_moves(self, position: Heaps) -> list:
         # The Nim rule gives these directly; a search would try every heap size below each heap.
         from gamedp.solvers.grundy import misere_nim_wins

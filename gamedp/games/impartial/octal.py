@@ -238,6 +238,7 @@ class Octal(HeapGame):
         self.code = format_octal(self.digits)
         self.family = f"octal:{self.code}"
         self.rules = TakeBreak(self.digits)
+        self.splits = any(d & 4 for d in self.digits)
         super().__init__(misere, heaps)
 
     def heap_options(self, n: int) -> Iterable[Heaps]:

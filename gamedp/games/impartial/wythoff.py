@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from math import isqrt
 
-from gamedp.errors import GamedpError, InputError
+from gamedp.errors import GamedpError, InputError, ResourceError
 from gamedp.game import Game
 from gamedp.games.impartial.heaps import check_terms, parse_heaps
 from gamedp.values import LOSE, Outcome
 
 Pair = tuple[int, int]
+#: Misère play is a direct search: about (a+1)(b+1) positions of a+b+1 moves each, at most this many steps.
+MISERE_SEARCH_WORK = 5 * 10**7
 
 
 def p_positions(count: int) -> list[Pair]:
@@ -86,6 +88,10 @@ class Wythoff(Game):
 
         if not self.misere:
             return Wythoff(True).misere_outcome(position)
+        a, b = position
+        if (a + 1) * (b + 1) * (a + b + 1) > MISERE_SEARCH_WORK:
+            raise ResourceError(f"misère Wythoff from {a} {b} is found by a direct search, and that one would take "
+                                f"too long (keep (a+1)(b+1)(a+b+1) under {MISERE_SEARCH_WORK:,})")
         if not hasattr(self, "_memo"):
             self._memo = Solution(self, outcomes_only=True)
         return self._memo.value(position).outcome
