@@ -23,7 +23,7 @@ database file.
 >>> from gamedp.games.indexed import subtraction_table
 >>> spec = subtraction_table(n=8, moves=(1, 2))
 >>> outcomes, rem = spec.solve_table(remoteness=True)
->>> [CODE_NAMES[code_at(outcomes, i)] for i in range(9)], list(rem)
+>>> [CODE_NAMES[code_at(outcomes, i)] for i in range(9)], rem.tolist()
 (['LOSE', 'WIN', 'WIN', 'LOSE', 'WIN', 'WIN', 'LOSE', 'WIN', 'WIN'], [0, 1, 1, 2, 3, 3, 4, 5, 5])
 """
 
