@@ -20,11 +20,10 @@ is killed resumes from its last checkpointed tier.
 :func:`build_database` does the whole job behind ``gamedp solve``: memory guard, solve, statistics, the
 database file.
 
->>> from gamedp.games.indexed import subtraction_table
->>> spec = subtraction_table(n=8, moves=(1, 2))
->>> outcomes, rem = spec.solve_table(remoteness=True)
->>> [CODE_NAMES[code_at(outcomes, i)] for i in range(9)], rem.tolist()
-(['LOSE', 'WIN', 'WIN', 'LOSE', 'WIN', 'WIN', 'LOSE', 'WIN', 'WIN'], [0, 1, 1, 2, 3, 3, 4, 5, 5])
+Codes are packed four to a byte, index i at bits 2*(i%4) of byte i//4:
+
+>>> [CODE_NAMES[code_at(bytes([0b11100100]), i)] for i in range(4)]
+['LOSE', 'WIN', 'TIE', 'DRAW']
 """
 
 from __future__ import annotations
