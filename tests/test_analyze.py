@@ -132,7 +132,7 @@ def test_position_from_standard_input_and_the_start_by_default():
 
 def test_perfect_line_plays_the_best_moves_to_the_end():
     out = run_cli("analyze", "tictactoe", "X...O....", "--line")
-    line = out.splitlines()[-1].removeprefix("perfect line of play: ").split()
+    line = out.splitlines()[-1].removeprefix("perfect line of play: ").split(", ")
     board = "X...O...."
     for move in line:
         kids = {str(i + 1): child for i, child in ttt_children(board)}
@@ -317,7 +317,7 @@ def test_a_huge_game_is_analysed_only_below_the_shown_position():
 
 def test_perfect_line_stops_when_a_draw_repeats():
     out = run_cli("analyze", f"{GAMES}:Chase", "1", "--line")
-    assert out.splitlines()[-1] == "perfect line of play: 2 0 1"
+    assert out.splitlines()[-1] == "perfect line of play: 2, 0, 1"
 
 
 # -- every built-in game --------------------------------------------------------------------------------

@@ -11,6 +11,13 @@ notation and an engine that values positions on demand. Which engine, in this or
 
 Impartial games (``impartial = True``) that offer ``nimber(position)`` also show nimbers.
 
+What a game gives the front ends, beyond its rules: ``parse_position`` for what people type, and a
+``format_position`` whose drawing ``parse_position`` reads back (else ``str(position)`` must read back: the JSON
+and ``--line`` name positions that way); ``format_move`` names moves (``parse_move`` reads them; the default
+matches ``format_move``, ignoring case and spaces). Errors in text are raised as :class:`GamedpError` with a
+message saying what was expected. In scored games a move may score points itself (its value to the mover is
+then the points plus the negated value of the position it leads to): the front ends read the points off.
+
 >>> from gamedp.games.tictactoe import TicTacToe
 >>> analyst = Analyst(TicTacToe())
 >>> board = analyst.read_position("XX. OO. ...")
@@ -208,5 +215,5 @@ def analyze(game: str, position: str | None, as_json: bool, show_line: bool, out
         out.print(text)
     if show_line:
         line = analyst.line(where)
-        moves = " ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"
+        moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"
         out.print(f"perfect line of play: {moves}")
