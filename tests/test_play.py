@@ -6,6 +6,7 @@ gamedp's own solvers.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -26,9 +27,11 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "gamedp", "play", *args], cwd=str(ROOT), encoding="utf-8",
-                          timeout=60, dimensions=(50, 200))
-    return child
+    """The real program in a pseudo-terminal, as a person at a colour terminal runs it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env["TERM"] = "xterm-256color"
+    return pexpect.spawn(sys.executable, ["-m", "gamedp", "play", *args], cwd=str(ROOT), env=env,
+                         encoding="utf-8", timeout=60, dimensions=(50, 200))
 
 
 def screen(child: pexpect.spawn) -> str:
