@@ -124,13 +124,15 @@ def describe(game_id: str, variant: Mapping[str, Any]) -> str:
 
 
 def solve_command(game_id: str, variant: Mapping[str, Any], path: Path | None = None) -> str:
-    """The command that (re)builds this database, for the fix in error messages."""
-    def option(v: Any) -> str:
-        return ",".join(map(option, v)) if isinstance(v, (list, tuple)) else _canonical(v).strip('"')
+    """The command that (re)builds this database, for the fix in error messages.
 
-    options = "".join(f" -V {k}={option(v)}" for k, v in sorted(variant.items()))
+    >>> solve_command("subtraction", {"n": 40, "moves": [2, 3], "misere": False})
+    'gamedp solve subtraction -V moves=2,3 -V n=40'
+    """
+    from gamedp.games.indexed import command_for  # only error messages need the registry
+
     where = "" if path is None or path == default_path(game_id, variant) else f" --db {path}"
-    return f"gamedp solve {game_id}{options}{where}"
+    return command_for(game_id, variant) + where
 
 
 def _canonical(value: Any) -> str:

@@ -33,7 +33,7 @@ from gamedp.solvers.tables import CompiledTable
 
 #: name -> "module:factory" of its table spec.
 INDEXED: dict[str, str] = {
-    "blockgame": "gamedp.games.placement:blockgame_table_spec",
+    "blockgame": "gamedp.games.indexed:blockgame_table",
     "subtraction": "gamedp.games.indexed:subtraction_table",
     "tictactoe": "gamedp.games.indexed:tictactoe_table",
 }
@@ -63,6 +63,36 @@ def table_spec(name: str, **variant: Any) -> Any:
         raise GamedpError(f"bad variant of {name}: {e}") from None
 
 
+def command_for(game_id: str, variant: dict[str, Any]) -> str:
+    """The ``gamedp solve`` command that builds the table of ``game_id`` with ``variant``.
+
+    The registry name is the game id, or the variant's ``name``; options are the factory's parameters that
+    differ from their defaults.
+
+    >>> command_for("blockgame", {"rows": 4, "cols": 5})
+    'gamedp solve blockgame -V rows=4'
+    """
+    name = game_id if game_id in INDEXED else variant.get("name", game_id)
+    options = []
+    if name in INDEXED:
+        module, attr = INDEXED[name].split(":")
+        params = inspect.signature(getattr(importlib.import_module(module), attr)).parameters
+        for key, param in params.items():
+            value = variant.get(key, param.default)
+            default = list(param.default) if isinstance(param.default, tuple) else param.default
+            if value != default:
+                options.append(f" -V {key}={_text(value)}")
+    else:
+        options = [f" -V {key}={_text(value)}" for key, value in sorted(variant.items())]
+    return f"gamedp solve {name}{''.join(sorted(options))}"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(_text, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def parse_variant(options: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``KEY=VALUE`` options as a variant: integers, comma-separated integer lists, true/false, or text.
 
@@ -88,6 +118,19 @@ def _value(text: str) -> Any:
     except ValueError:
         return text
     return numbers if "," in text else numbers[0]
+
+
+# -- BLOCKGAME -----------------------------------------------------------------------------------------------------
+def blockgame_table(rows: int = 5, cols: int = 5) -> Any:
+    """BLOCKGAME's table (from :mod:`gamedp.games.placement`), its positions read as the game's boards."""
+    try:
+        from gamedp.games.placement import blockgame_table_spec
+    except ImportError:
+        raise GamedpError("the game 'blockgame' is not available for solve/query in this version of gamedp") from None
+    spec = blockgame_table_spec(rows, cols)
+    if not hasattr(spec, "parse_position"):
+        spec.parse_position = spec.rules.parse_board
+    return spec
 
 
 # -- tic-tac-toe ---------------------------------------------------------------------------------------------
