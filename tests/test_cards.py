@@ -1,0 +1,301 @@
+"""Take-from-the-ends card games: the interval engine, the Game classes and the Baekjoon 11062 judge, checked
+against brute force written here from the rules alone (plain recursion, no memo, no gamedp code)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamedp.errors import GamedpError
+from gamedp.games.cards import Cards, CardsDiscard, CardsPosition, CardsUpTo3
+from gamedp.judge import cardgame
+from gamedp.solvers.interval import IntervalSolver, Rule, batch_margins, parse_rule
+from gamedp.solvers.memo import solve
+
+VECTORS = Path("/work/shared/vectors")
+if not VECTORS.exists():
+    VECTORS = Path(__file__).resolve().parents[1] / "examples"
+# (take, discard): the three rule families, plus a mix of both
+RULES = [(1, 0), (1, 2), (2, 0), (3, 0), (2, 3)]
+
+
+# -- brute force, straight from the rules ----------------------------------------------------------------------
+def brute_moves(cards: tuple, take: int, discard: int) -> list[tuple[str, int, bool, tuple, int]]:
+    """(side, count, scored, cards left, points) for every legal move."""
+    out = []
+    for t in range(1, take + 1):
+        if t <= len(cards):
+            out.append(("L", t, True, cards[t:], sum(cards[:t])))
+            out.append(("R", t, True, cards[:len(cards) - t], sum(cards[len(cards) - t:])))
+    if discard and discard <= len(cards):
+        out.append(("L", discard, False, cards[discard:], 0))
+        out.append(("R", discard, False, cards[:len(cards) - discard], 0))
+    return out
+
+
+def brute_margin(cards: tuple, take: int, discard: int) -> int:
+    """The mover's best final margin, by trying every line of play."""
+    if not cards:
+        return 0
+    return max(points - brute_margin(rest, take, discard) for *_, rest, points in brute_moves(cards, take, discard))
+
+
+def brute_total(cards: tuple, take: int) -> int:
+    """The mover's best total when every card is scored: what is left is worth the rest minus the opponent's."""
+    if not cards:
+        return 0
+    best = None
+    for t in range(1, min(take, len(cards)) + 1):
+        for mine, rest in ((cards[:t], cards[t:]), (cards[len(cards) - t:], cards[:len(cards) - t])):
+            total = sum(mine) + sum(rest) - brute_total(rest, take)
+            best = total if best is None or total > best else best
+    return best
+
+
+def random_rows(count: int, longest: int, seed: int, low: int = -9, high: int = 9) -> list[tuple]:
+    rng = random.Random(seed)
+    return [tuple(rng.randint(low, high) for _ in range(rng.randint(0, longest))) for _ in range(count)]
+
+
+def longest_for(take: int, discard: int) -> int:
+    return 6 if take <= 2 else 5  # keeps the plain recursion to seconds
+
+
+# -- the engine against brute force ---------------------------------------------------------------------------
+@pytest.mark.parametrize("take,discard", RULES)
+def test_margins_match_brute_force_on_ten_thousand_rows(take, discard):
+    rows = random_rows(10_000, longest_for(take, discard), seed=take * 10 + discard)
+    values = np.array([v for row in rows for v in row], dtype=np.int64)
+    bounds = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rows], out=bounds[1:])
+    got = batch_margins(values, bounds, Rule(take, discard))
+    # one batch call: a row must not be affected by the rows before it (the kernel reuses its buffers)
+    expected = [brute_margin(row, take, discard) for row in rows]
+    assert got.tolist() == expected
+
+
+@pytest.mark.parametrize("take,discard", RULES)
+def test_moves_best_move_and_line_match_brute_force(take, discard):
+    rule = Rule(take, discard)
+    for row in random_rows(400, longest_for(take, discard), seed=100 + take * 10 + discard):
+        solver = IntervalSolver(row, rule)
+        value = brute_margin(row, take, discard)
+        assert solver.value() == value
+        moves = solver.moves()
+        expected = sorted((points - brute_margin(rest, take, discard), side, count, scored)
+                          for side, count, scored, rest, points in brute_moves(row, take, discard))
+        assert sorted((v, m.side, m.count, m.scored) for m, v in moves) == expected
+        assert [v for _, v in moves] == sorted((v for _, v in moves), reverse=True)
+        if row:
+            assert moves[0][1] == value and solver.best_move() == moves[0][0]
+        else:
+            assert solver.best_move() is None and solver.line() == []
+        # the line: every move legal and optimal where it is played; the scores add up to the value
+        cards, sign, margin = row, 1, 0
+        for move, points in solver.line():
+            options = {(s, c, sc): (rest, p) for s, c, sc, rest, p in brute_moves(cards, take, discard)}
+            rest, p = options[(move.side, move.count, move.scored)]
+            assert p == points and p - brute_margin(rest, take, discard) == brute_margin(cards, take, discard)
+            cards, margin, sign = rest, margin + sign * p, -sign
+        assert cards == () and margin == value
+
+
+@pytest.mark.parametrize("take", [1, 2, 3])
+def test_total_matches_brute_force(take):
+    for row in random_rows(2000, longest_for(take, 0), seed=7 + take, low=-20, high=50):
+        assert IntervalSolver(row, Rule(take)).total() == brute_total(row, take)
+
+
+def test_sub_intervals_and_large_take():
+    row = (5, -3, 8, 1, -7, 2)
+    solver = IntervalSolver(row, Rule(100, 2))
+    for lo in range(len(row) + 1):
+        for hi in range(lo, len(row) + 1):
+            assert solver.value(lo, hi) == brute_margin(row[lo:hi], len(row), 2)
+            line = solver.line(lo, hi)
+            assert sum(m.count for m, _ in line) == hi - lo
+            assert sum(p * (-1) ** k for k, (_, p) in enumerate(line)) == solver.value(lo, hi)
+
+
+def test_discard_rules_have_no_total():
+    with pytest.raises(GamedpError, match="margin"):
+        IntervalSolver([1, 2, 3], Rule(1, 2)).total()
+
+
+def test_compiled_kernels_agree_with_a_plain_table_on_long_rows():
+    """Rows long enough for the compiled kernels, against a plain O(N^2 k) table written here."""
+    rng = random.Random(5)
+    for take, discard in RULES:
+        n = 220  # past PLAIN_WORK: the compiled kernels run
+        row = [rng.randint(-10**9, 10**9) for _ in range(n)]
+        f = [[0] * (n + 1) for _ in range(n + 1)]  # f[i][j]: mover's margin on row[i:j]
+        for length in range(1, n + 1):
+            for i in range(n - length + 1):
+                j = i + length
+                options = [sum(row[i:i + t]) - f[i + t][j] for t in range(1, min(take, length) + 1)]
+                options += [sum(row[j - t:j]) - f[i][j - t] for t in range(1, min(take, length) + 1)]
+                if discard and discard <= length:
+                    options += [-f[i + discard][j], -f[i][j - discard]]
+                f[i][j] = max(options)
+        solver = IntervalSolver(row, Rule(take, discard))
+        assert solver.value() == f[0][n]
+        assert solver.value(7, 150) == f[7][150]
+        cases = np.array(row + row[::-1], dtype=np.int64)
+        got = batch_margins(cases, np.array([0, n, 2 * n]), Rule(take, discard))
+        assert got[0] == f[0][n]
+        # the line's scores add up to the value
+        line = solver.line()
+        assert sum(p * (1 if k % 2 == 0 else -1) for k, (_, p) in enumerate(line)) == f[0][n]
+
+
+def test_exact_at_the_int64_bound_and_refused_beyond():
+    n = 4
+    edge = 2**61 // n
+    row = [edge, -edge, edge - 1, -edge + 3]
+    for take, discard in RULES:
+        assert IntervalSolver(row, Rule(take, discard)).value() == brute_margin(tuple(row), take, discard)
+    with pytest.raises(GamedpError, match="overflow"):
+        IntervalSolver(row + [1], Rule())
+    with pytest.raises(GamedpError, match="integers"):
+        IntervalSolver([1, 2.5])
+
+
+def test_rule_names_round_trip():
+    for take, discard in RULES + [(7, 1)]:
+        rule = Rule(take, discard)
+        assert parse_rule(rule.name) == rule
+    with pytest.raises(GamedpError):
+        Rule(0)
+
+
+# -- the Game classes and the generic memo engine ------------------------------------------------------------
+@pytest.mark.parametrize("cls", [Cards, CardsDiscard, CardsUpTo3])
+def test_memo_engine_agrees_with_interval_engine(cls):
+    for row in random_rows(150, 6, seed=hash(cls.__name__) % 1000):
+        game = cls(row)
+        solution = solve(game)
+        start = game.start()
+        assert solution.value(start).score == game.solver().value()
+        # the running lead is part of the value: a position after a move scores lead + the rest's margin
+        for move in game.moves(start):
+            child = game.do_move(start, move)
+            assert solution.value(child).score == child.lead + game.solver(child).value(child.lo, child.hi)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-10**12, 10**12), max_size=12), st.data())
+def test_notation_round_trips(row, data):
+    lo = data.draw(st.integers(0, len(row)))
+    hi = data.draw(st.integers(lo, len(row)))
+    lead = data.draw(st.integers(-10**6, 10**6))
+    p = CardsPosition(tuple(row), lo, hi, lead)
+    game = Cards()
+    assert game.parse_position(game.format_position(p)) == p
+
+
+def test_notation_reads_plain_rows_and_refuses_nonsense():
+    game = CardsUpTo3()
+    assert game.parse_position("3, -1, 4") == CardsPosition((3, -1, 4), 0, 3, 0)
+    assert game.parse_position("3 [-1 4] lead +2") == CardsPosition((3, -1, 4), 1, 3, 2)
+    p = game.parse_position("[1 2 3 4]")
+    assert [game.format_move(p, m) for m in game.moves(p)] == ["L", "R", "L2", "R2", "L3", "R3"]
+    for bad in ("1 2.5", "[1 [2]", "1 ] 2 [", "x"):
+        with pytest.raises(GamedpError):
+            game.parse_position(bad)
+
+
+def test_registered_games_load():
+    from gamedp.loader import load_game
+
+    for name in ("cards", "cards-discard2", "cards-upto3"):
+        assert load_game(name).name == name
+
+
+# -- the judge -----------------------------------------------------------------------------------------------
+def gamedp(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True, text=True)
+
+
+def test_official_sample_byte_for_byte():
+    sample_in = (VECTORS / "cardgame-sample.in").read_text()
+    expected = (VECTORS / "cardgame-sample.out").read_bytes()
+    assert cardgame.run(sample_in).encode() == expected
+    done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=sample_in.encode(),
+                          capture_output=True)
+    assert done.returncode == 0 and done.stdout == expected
+
+
+def judge_input(rows: list[list[int]]) -> str:
+    return f"{len(rows)}\n" + "".join(f"{len(r)}\n{' '.join(map(str, r))}\n" for r in rows)
+
+
+def test_judge_matches_brute_force_and_cases_are_independent():
+    rng = random.Random(11062)
+    rows = [[rng.randint(1, 10_000) for _ in range(rng.randint(1, 9))] for _ in range(300)]
+    expected = [brute_total(tuple(r), 1) for r in rows]
+    assert cardgame.run(judge_input(rows)).split() == list(map(str, expected))
+    order = list(range(len(rows)))
+    for seed in range(3):
+        random.Random(seed).shuffle(order)
+        got = cardgame.run(judge_input([rows[k] for k in order])).split()
+        assert got == [str(expected[k]) for k in order]
+    # a long case between short ones must not leak into them
+    long_row = [rng.randint(1, 10_000) for _ in range(700)]
+    alone = cardgame.run(judge_input([long_row])).split()
+    mixed = cardgame.run(judge_input([rows[0], long_row, rows[1]])).split()
+    assert mixed == [str(expected[0]), alone[0], str(expected[1])]
+
+
+def test_judge_beyond_the_judge_limits_negative_and_huge_values():
+    rng = random.Random(3)
+    rows = [[rng.randint(-10**9, 10**9) for _ in range(rng.randint(1, 8))] for _ in range(200)]
+    assert cardgame.run(judge_input(rows)).split() == [str(brute_total(tuple(r), 1)) for r in rows]
+    big = [[10**9] * 10_000]
+    assert cardgame.run(judge_input(big)) == f"{10**9 * 5000}\n"
+    # blank lines and CRLF line ends are fine
+    assert cardgame.run("\r\n2\r\n\r\n2\r\n3 -4\r\n1\r\n7\r\n\r\n") == "3\n7\n"
+
+
+@pytest.mark.parametrize("text,line", [
+    ("2\n4\n1 2 5\n9\n1 1 1 1 2 2 2 2 2\n", 3),        # N disagrees with the values on its line
+    ("1\n3\n1 2 3 4\n", 3),
+    ("1\n4\n1 2 5 x\n", 3),                              # not integers
+    ("1\n4\n1 2 5 2.5\n", 3),
+    ("1\n2\n1 2-3\n", 3),
+    ("1\n4\n1 2 5 1_0\n", 3),
+    ("", 1),                                             # T missing
+    ("0\n", 1),                                          # T out of range
+    ("-3\n1\n5\n", 1),
+    ("2 3\n", 1),
+    ("2\n4\n1 2 5 2\n", 3),                             # a case (its N) missing
+    ("1\n", 1),
+    ("1\n0\n\n", 2),                                     # N out of range
+    ("1\n100001\n1\n", 2),
+    ("1\nfour\n1 2 3 4\n", 2),
+    ("1\n2\n99999999999999999999 1\n", 3),              # beyond 64 bits
+    ("1\n2\n2000000000000000000 1\n", 3),               # N * max|value| beyond 2**61: could overflow
+    ("1\n1\n5\n6\n", 4),                                 # text after the last case
+])
+def test_judge_bad_input_one_line_exit_2(text, line):
+    done = gamedp("judge", "cardgame", stdin=text)
+    assert done.returncode == 2, done
+    assert done.stdout == ""
+    err = done.stderr.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert err.startswith("gamedp: error: input, line ") and f"line {line}" in err, err
+
+
+def test_judge_path_does_not_import_numba():
+    text = judge_input([[1, 2, 3] * 200] * 3)  # big enough for the compiled kernel
+    cardgame.run(text)  # builds the kernels into the cache if needed
+    code = ("import sys; from gamedp.judge import cardgame; "
+            f"out = cardgame.run({text!r}); print('numba' in sys.modules, len(out.split()))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "3"], done.stderr
