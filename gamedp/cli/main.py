@@ -13,6 +13,7 @@ from gamedp.errors import GamedpError
 #: subcommand -> "module:click command"; each module imports its heavy parts (numba) only when run.
 COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
+    "cards": "gamedp.cli.cards:cards",
     "check": "gamedp.cli.check:check",
     "grundy": "gamedp.cli.nimber:grundy",
     "judge": "gamedp.cli.judge:judge",
