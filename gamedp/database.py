@@ -5,6 +5,15 @@ that have one). It is written once, atomically, by ``gamedp solve`` and read thr
 ``gamedp query``, the Python API and the judge adapters. Reading needs neither numba nor numpy, so a lookup
 costs little more than starting Python.
 
+From Python (after ``gamedp solve tictactoe``)::
+
+    from gamedp.database import open_for
+    from gamedp.games.indexed import table_spec
+
+    spec = table_spec("tictactoe")               # variant parameters as keywords, e.g. rows=4
+    with open_for(spec) as db:                    # or find(spec.game_id, spec.variant): None if not solved
+        db.value(spec.index(spec.parse_position("X........")))   # Value(TIE, 8)
+
 File format, version 1 (all integers little-endian)::
 
     offset     size  field

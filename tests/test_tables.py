@@ -257,15 +257,17 @@ def test_sigkill_of_a_resolve_keeps_the_old_database(tmp_path, ttt_solved):
 
 # -- memory guard, the command line --------------------------------------------------------------------------------
 def test_memory_guard_refuses_up_front_naming_both_numbers(tmp_path):
+    existing = tmp_path / "x.gdb"
+    existing.write_bytes(b"GAMEDPDB not really")
     proc = subprocess.run([sys.executable, "-m", "gamedp", "solve", "subtraction", "-V", "n=10000000000000",
-                           "--db", str(tmp_path / "x.gdb")], capture_output=True, text=True, timeout=60)
+                           "--force", "--db", str(existing)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     found = re.search(r"needs about ([\d,]+) bytes of memory but ([\d,]+) bytes are available", proc.stderr)
     assert found, proc.stderr
     need, have = (int(x.replace(",", "")) for x in found.groups())
     assert need > have > 0
     assert need >= 10 ** 13 // 4  # at least the packed outcomes themselves
-    assert list(tmp_path.iterdir()) == []
+    assert list(tmp_path.iterdir()) == [existing] and existing.read_bytes() == b"GAMEDPDB not really"
 
 
 def test_memory_guard_uses_available_memory(monkeypatch):

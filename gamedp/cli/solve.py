@@ -61,7 +61,7 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
     from gamedp.solvers.tables import build_database, checkpoint_path
 
     resuming = checkpoint_path(path).exists()
-    with _progress_bar(what) as progress:
+    with _progress_bar(game) as progress:
         stats = build_database(spec, path, remoteness=remoteness, progress=progress)
     resumed = getattr(spec, "resumed_below_tier", None)
     if resumed is not None:

@@ -446,11 +446,12 @@ def available_memory() -> int:
 
 
 def memory_needed(spec: TableSpec, remoteness: bool) -> int:
-    """The spec's own estimate, else its results plus their packed copy."""
+    """The spec's own estimate, else a generous one: a byte per position of working space (four more with
+    remoteness, which solvers keep in several planes)."""
     estimate = getattr(spec, "memory_bytes", None)
     if estimate is not None:
         return int(estimate(remoteness))
-    return spec.size // 2 + (2 * spec.size if remoteness else 0)
+    return spec.size * (5 if remoteness else 1)
 
 
 def check_memory(spec: TableSpec, remoteness: bool) -> None:
