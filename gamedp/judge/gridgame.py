@@ -78,12 +78,10 @@ def _read_fast(data: bytes, kernels) -> Problem | None:
     count = kernels.parse_uints(buf, end, numbers)
     if count < 1 or count != 2 * numbers[0] + 1:
         return None
-    x, y = numbers[1:count:2] - 1, numbers[2:count:2] - 1
-    if not ((x >= 0) & (x < n) & (y >= 0) & (y < m)).all():
+    queries = np.empty(numbers[0], dtype=np.int64)
+    if not kernels.query_cells(buf, off, stride, n, m, numbers[1:count], queries):
         return None
-    if (buf[off + x * stride + y] == BLOCKED).any():
-        return None
-    return Problem(GridBoard.from_buffer(buf, off, stride, n, m, k), x * m + y)
+    return Problem(GridBoard.from_buffer(buf, off, stride, n, m, k), queries)
 
 
 def read(data: bytes) -> Problem:

@@ -14,7 +14,7 @@ from right to left: every child of a cell is then already known.
   values present, so the mex of (window + down + right) is found with a few word operations:
   O(n*m * (1 + min(k, n, m) / 4096)) word operations, i.e. O(n*m) for every window below 4096 cells, and
   memory O(n*m) words.
-- :func:`parse_uints` and :func:`write_answers`: the judge's query tokens in and its answer lines out.
+- :func:`parse_uints`, :func:`query_cells` and :func:`write_answers`: the judge's queries in, its answers out.
 """
 
 import numpy as np
@@ -23,6 +23,7 @@ EXPORTS = {
     "solve_outcomes": "i8(u1[:], i8, i8, i8, i8, i8, b1, u1[:])",
     "grundy": "void(u1[:], i8, i8, i8, i8, i8, i4[:])",
     "parse_uints": "i8(u1[:], i8, i8[:])",
+    "query_cells": "b1(u1[:], i8, i8, i8, i8, i8[:], i8[:])",
     "write_answers": "i8(u1[:], i8[:], u1[:])",
 }
 
@@ -210,6 +211,18 @@ def parse_uints(buf, start, out):
         out[count] = min(v, BIG)
         count += 1
     return count
+
+
+def query_cells(cells, off, stride, n, m, pairs, out):
+    """Turn 1-based ``(x, y)`` pairs into flat cell indices ``(x-1)*m + (y-1)``; False if one is off the board
+    or on '#' (the caller then rereads slowly to say which)."""
+    for q in range(len(out)):
+        x = pairs[2 * q] - 1
+        y = pairs[2 * q + 1] - 1
+        if x < 0 or x >= n or y < 0 or y >= m or cells[off + x * stride + y] == BLOCKED:
+            return False
+        out[q] = x * m + y
+    return True
 
 
 def write_answers(lose, cells, out):
