@@ -62,7 +62,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from gamedp.errors import GamedpError
 from gamedp.values import Outcome, Value
@@ -283,14 +283,14 @@ def _alive(pid: int) -> bool:
 class Container:
     """A checksummed file opened through a memory map; blocks are verified the first time they are read."""
 
-    def __init__(self, path: str | os.PathLike, fix: str = "solve again"):
+    def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again"):
         self.path = Path(path)
-        self.fix = fix
+        self._fix = fix
         try:
             with open(self.path, "rb") as f:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(f.fileno()).st_size else b""
         except FileNotFoundError:
-            raise DatabaseError(f"no database at {self.path}; {fix}") from None
+            raise DatabaseError(f"no database at {self.path}; {self.fix}") from None
         except OSError as e:
             raise DatabaseError(f"cannot read {self.path}: {e.strerror or e}") from None
         try:
@@ -305,6 +305,11 @@ class Container:
         except BaseException:
             self.close()
             raise
+
+    @property
+    def fix(self) -> str:
+        """What to do about a bad file (worked out only when one is found)."""
+        return self._fix() if callable(self._fix) else self._fix
 
     def _damaged(self, what: str) -> None:
         raise DatabaseError(f"the database {self.path} {what}: it is damaged; {self.fix}", damaged=True)
@@ -399,8 +404,10 @@ class Reader(Container):
 
     def __init__(self, path: str | os.PathLike, game_id: str | None = None, variant: Mapping[str, Any] | None = None,
                  size: int | None = None, fix: str | None = None):
-        fix = fix or ("solve again" if game_id is None else f"solve again: {solve_command(game_id, variant or {}, Path(path))}")
-        super().__init__(path, fix)
+        if fix is None and game_id is not None:
+            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path))}")
+        else:
+            super().__init__(path, fix or "solve again")
         meta = self.meta
         if meta.get("checkpoint") is not None:
             raise DatabaseError(f"{self.path} is the checkpoint of an unfinished solve, not a database; "
