@@ -46,30 +46,34 @@ def solve_outcomes(cells, off, stride, n, m, k, misere, lose):
     near_lose = np.full(n + m - 1, FAR, dtype=np.int64)
     near_open = np.full(n + m - 1, FAR, dtype=np.int64)
     strange = 0
-    # One pass, tests ordered cheapest and likeliest-to-win first: most cells of a typical board win through
-    # a diagonal, so the branches predict well. (Splitting a row into vectorised passes was slower.)
+    # One pass, the likeliest test first: most cells of a typical board win by a diagonal jump, so the branches
+    # predict well. Indices are unsigned: signed ones cost wraparound checks (3x slower here).
+    one, width, step = np.uint64(1), np.uint64(m), np.uint64(stride)
     for r in range(n - 1, -1, -1):
-        row = off + r * stride
-        out = r * m
-        diag = n - 1 - r  # the diagonal of (r, c) is diag + c
-        for c in range(m - 1, -1, -1):
+        row = np.uint64(off + r * stride)
+        out = np.uint64(r * m)
+        diag = np.uint64(n - 1 - r)  # the diagonal of (r, c) is diag + c
+        reach = r + k  # a losing cell at row <= reach on the diagonal is one jump away
+        not_last_row = r + 1 < n
+        for back in range(m):
+            c = np.uint64(m - 1 - back)
             i = out + c
             ch = cells[row + c]
             if ch == BLOCKED:
                 lose[i] = 0
                 continue
-            if ch != OPEN:
-                strange += 1
+            strange += ch != OPEN
             d = diag + c
-            if near_lose[d] - r <= k or (r + 1 < n and lose[i + m] != 0) or (c + 1 < m and lose[i + 1] != 0):
+            if near_lose[d] <= reach or (not_last_row and lose[i + width] != 0) or (back > 0 and lose[i + one] != 0):
                 lose[i] = 0
-            elif misere and not (near_open[d] - r <= k or (r + 1 < n and cells[row + stride + c] != BLOCKED)
-                                 or (c + 1 < m and cells[row + c + 1] != BLOCKED)):
+            elif misere and not (near_open[d] <= reach or (not_last_row and cells[row + step + c] != BLOCKED)
+                                 or (back > 0 and cells[row + c + one] != BLOCKED)):
                 lose[i] = 0  # no move at all: under misere play the mover wins
             else:
                 lose[i] = 1
                 near_lose[d] = r
-            near_open[d] = r
+            if misere:
+                near_open[d] = r
     return strange
 
 
