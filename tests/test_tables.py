@@ -314,3 +314,20 @@ def test_registry_entries():
     assert spec.index(spec.parse_position(" 7 ")) == 7
     with pytest.raises(GamedpError, match="outside this game's 0..10"):
         spec.parse_position("11")
+
+
+@given(codes=st.lists(st.integers(0, 3), min_size=1, max_size=300), data=st.data())
+def test_statistics_count_every_position_once(codes, data):
+    packed = np.zeros(-(-len(codes) // 4), dtype=np.uint8)
+    for i, c in enumerate(codes):
+        packed[i // 4] |= c << (2 * (i % 4))
+    rem = np.array(data.draw(st.lists(st.integers(0, 255), min_size=len(codes), max_size=len(codes))), np.uint8)
+    plain = {NAMES[c]: codes.count(c) for c in range(4) if c in codes}
+    assert tables.table_stats(packed, None, len(codes))["outcomes"] == plain
+    with_rem = tables.table_stats(packed, rem, len(codes))
+    assert with_rem["outcomes"] == plain
+    for name in ("WIN", "LOSE"):
+        mine = [int(r) for c, r in zip(codes, rem) if NAMES[c] == name]
+        if mine:
+            assert with_rem["longest"][name]["remoteness"] == max(mine)
+            assert sum(with_rem["remoteness"][name].values()) == len(mine)

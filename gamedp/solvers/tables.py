@@ -389,18 +389,24 @@ def table_stats(outcomes: Any, remoteness: Any, size: int) -> dict:
     """Counts by outcome (and by remoteness), the longest win and loss, as ``gamedp solve`` prints them."""
     import numpy as np
 
-    counts = np.zeros(4, dtype=np.int64)
-    hist = np.zeros((4, 256), dtype=np.int64) if remoteness is not None else None
-    step = 1 << 22
-    for start in range(0, size, step):
-        stop = min(start + step, size)
-        packed = outcomes[start // 4:-(-stop // 4)]
-        codes = ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).ravel()[:stop - start]
-        if hist is None:
-            counts += np.bincount(codes, minlength=4)
-        else:
-            hist += np.bincount(codes.astype(np.int64) * 256 + remoteness[start:stop], minlength=1024).reshape(4, 256)
-    if hist is not None:
+    if remoteness is None:
+        # Outcomes alone: count bits, 32 positions per word (low and high bit of each code).
+        words = np.zeros(-(-len(outcomes) // 8), dtype=np.uint64)
+        words.view(np.uint8)[:len(outcomes)] = outcomes
+        low = words & np.uint64(0x5555555555555555)
+        high = (words >> np.uint64(1)) & np.uint64(0x5555555555555555)
+        counts = np.array([0] + [int(np.bitwise_count(w).sum()) for w in (low & ~high, high & ~low, low & high)])
+        counts[0] = size - counts.sum()  # padding after the last position reads as LOSE, so LOSE is the rest
+        hist = None
+    else:
+        hist = np.zeros((4, 256), dtype=np.int64)
+        step = 1 << 22
+        for start in range(0, size, step):
+            stop = min(start + step, size)
+            packed = outcomes[start // 4:-(-stop // 4)]
+            codes = ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).ravel()[:stop - start]
+            hist += np.bincount((codes.astype(np.int64) << 8) | remoteness[start:stop],
+                                minlength=1024).reshape(4, 256)
         counts = hist.sum(axis=1)
     stats: dict[str, Any] = {"positions": size, "outcomes": {CODE_NAMES[c]: int(counts[c]) for c in range(4)
                                                              if counts[c]}}
