@@ -195,19 +195,6 @@ class GridBoard:
             self._losing[misere] = lose
         return lose
 
-    def losing_at(self, rows: np.ndarray, cols: np.ndarray, misere: bool = False) -> np.ndarray:
-        """Whether the mover loses from each open cell ``(rows[i], cols[i])`` (0-based int64 arrays).
-
-        The same O(N*M) solve without the N*M table: memory O(N + M + cells). For many queries on a big board.
-        """
-        if misere in self._losing:
-            return self.losing_flat(misere)[rows * self.m + cols].view(bool)
-        lose = np.empty(len(rows), dtype=np.uint8)
-        kernels = _kernels()
-        self.strange = int(kernels.solve_cells(self._kernel_input(kernels), self._off, self._stride, self.n,
-                                               self.m, self.k, bool(misere), rows, cols, lose))
-        return lose.view(bool)
-
     def losing(self, misere: bool = False) -> np.ndarray:
         """N x M booleans: True where the player to move from that open cell loses (False on ``#``). O(N*M)."""
         return self.losing_flat(misere).reshape(self.n, self.m).view(bool)

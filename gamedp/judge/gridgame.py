@@ -31,9 +31,8 @@ SOURCE = "input"
 
 class Problem(NamedTuple):
     board: GridBoard
-    #: 0-based row and column of each query
-    rows: np.ndarray
-    cols: np.ndarray
+    #: 0-based flat cell index ``r * M + c`` of each query
+    queries: np.ndarray
 
 
 def run(text: str | bytes) -> str:
@@ -43,12 +42,13 @@ def run(text: str | bytes) -> str:
     kernels = load_kernels("gamedp.kernels.grid")
     data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
     problem = _read_fast(data, kernels) or read(data)
-    lose = problem.board.losing_at(problem.rows, problem.cols)
+    lose = problem.board.losing_flat()
     if problem.board.strange:  # a cell that is neither '.' nor '#': let the plain reader say where
         read(data)
         raise AssertionError("the plain reader accepted a board the fast reader found strange characters in")
-    out = np.empty(7 * len(lose), dtype=np.uint8)
-    return out[:kernels.write_answers(lose.view(np.uint8), out)].tobytes().decode("ascii")
+    out = np.empty(7 * len(problem.queries), dtype=np.uint8)
+    size = kernels.write_answers(lose, problem.queries, out)
+    return out[:size].tobytes().decode("ascii")
 
 
 def _read_fast(data: bytes, kernels) -> Problem | None:
@@ -78,10 +78,10 @@ def _read_fast(data: bytes, kernels) -> Problem | None:
     count = kernels.parse_uints(buf, end, numbers)
     if count < 1 or count != 2 * numbers[0] + 1:
         return None
-    rows, cols = np.empty(numbers[0], dtype=np.int64), np.empty(numbers[0], dtype=np.int64)
-    if not kernels.query_cells(buf, off, stride, n, m, numbers[1:count], rows, cols):
+    queries = np.empty(numbers[0], dtype=np.int64)
+    if not kernels.query_cells(buf, off, stride, n, m, numbers[1:count], queries):
         return None
-    return Problem(GridBoard.from_buffer(buf, off, stride, n, m, k), rows, cols)
+    return Problem(GridBoard.from_buffer(buf, off, stride, n, m, k), queries)
 
 
 def read(data: bytes) -> Problem:
@@ -119,7 +119,7 @@ def read(data: bytes) -> Problem:
         word, line, column = tokens[2 * q + 1]
         _fail(f"unexpected {word!r} after the {q} queries", line, column)
     pairs = np.array(numbers, dtype=np.int64).reshape(q, 2) - 1
-    return Problem(board, pairs[:, 0].copy(), pairs[:, 1].copy())
+    return Problem(board, pairs[:, 0] * m + pairs[:, 1])
 
 
 def _fail(message: str, line: int, column: int | None = None):

@@ -8,8 +8,7 @@ from right to left: every child of a cell is then already known.
 
 - :func:`solve_outcomes`: win/lose of every cell in O(n*m), whatever k. Per diagonal it keeps the row of the
   nearest losing cell below (and, for misere play, of the nearest open cell): the diagonal moves of a cell
-  reach a losing cell iff that row is within k. :func:`solve_cells` does the same for given cells only, in
-  O(n*m + cells) time and O(n + m + cells) memory.
+  reach a losing cell iff that row is within k.
 - :func:`grundy`: the nimber of every cell. A cell's diagonal children form a sliding window of up to k
   cells on its diagonal; each diagonal keeps a count per value in its window plus a two-level bitset of the
   values present, so the mex of (window + down + right) is found with a few word operations:
@@ -22,11 +21,10 @@ import numpy as np
 
 EXPORTS = {
     "solve_outcomes": "i8(u1[:], i8, i8, i8, i8, i8, b1, u1[:])",
-    "solve_cells": "i8(u1[:], i8, i8, i8, i8, i8, b1, i8[:], i8[:], u1[:])",
     "grundy": "void(u1[:], i8, i8, i8, i8, i8, i4[:])",
     "parse_uints": "i8(u1[:], i8, i8[:])",
-    "query_cells": "b1(u1[:], i8, i8, i8, i8, i8[:], i8[:], i8[:])",
-    "write_answers": "i8(u1[:], u1[:])",
+    "query_cells": "b1(u1[:], i8, i8, i8, i8, i8[:], i8[:])",
+    "write_answers": "i8(u1[:], i8[:], u1[:])",
 }
 
 BLOCKED = 35  # '#'
@@ -45,41 +43,6 @@ def solve_outcomes(cells, off, stride, n, m, k, misere, lose):
     That is not the complement of normal play: only the dead ends flip, and the flip propagates.
     Returns how many cells are neither '#' nor '.' (treated as open).
     """
-    nothing = np.zeros(1, dtype=np.int64)
-    return _solve(cells, off, stride, n, m, k, misere, lose, False, np.zeros(n + 1, dtype=np.int64), nothing,
-                  nothing, np.zeros(1, dtype=np.uint8))
-
-
-def solve_cells(cells, off, stride, n, m, k, misere, rows, cols, lose):
-    """Set ``lose[q]`` for the cells ``(rows[q], cols[q])`` only, keeping two rows of the table in memory.
-
-    Writing a whole N*M table costs a page fault every 4 KiB, more than the solving itself on a large board.
-    """
-    # Bucket the cells by row (counting sort) so each row answers its own as soon as it is solved.
-    start = np.zeros(n + 1, dtype=np.int64)
-    for q in range(len(rows)):
-        start[rows[q] + 1] += 1
-    for r in range(n):
-        start[r + 1] += start[r]
-    fill = start[:n].copy()
-    bucket_cols = np.empty(len(rows), dtype=np.int64)
-    slot = np.empty(len(rows), dtype=np.int64)
-    for q in range(len(rows)):
-        j = fill[rows[q]]
-        fill[rows[q]] += 1
-        bucket_cols[j] = cols[q]
-        slot[q] = j
-    found = np.empty(len(rows), dtype=np.uint8)
-    strange = _solve(cells, off, stride, n, m, k, misere, np.empty(2 * m, dtype=np.uint8), True, start,
-                     bucket_cols, slot, found)
-    for q in range(len(rows)):
-        lose[q] = found[slot[q]]
-    return strange
-
-
-def _solve(cells, off, stride, n, m, k, misere, lose, rolling, start, cols, slot, found):
-    """The DP of :func:`solve_outcomes`; with ``rolling``, ``lose`` holds rows r and r+1 only (at r % 2) and
-    the cells ``cols[start[r]:start[r+1]]`` of each row r are copied into ``found`` once the row is done."""
     near_lose = np.full(n + m - 1, FAR, dtype=np.int64)
     near_open = np.full(n + m - 1, FAR, dtype=np.int64)
     strange = 0
@@ -88,8 +51,7 @@ def _solve(cells, off, stride, n, m, k, misere, lose, rolling, start, cols, slot
     one, width, step = np.uint64(1), np.uint64(m), np.uint64(stride)
     for r in range(n - 1, -1, -1):
         row = np.uint64(off + r * stride)
-        out = np.uint64((r & 1) * m if rolling else r * m)
-        below = np.uint64(((r + 1) & 1) * m if rolling else (r + 1) * m)
+        out = np.uint64(r * m)
         diag = np.uint64(n - 1 - r)  # the diagonal of (r, c) is diag + c
         reach = r + k  # a losing cell at row <= reach on the diagonal is one jump away
         not_last_row = r + 1 < n
@@ -102,7 +64,7 @@ def _solve(cells, off, stride, n, m, k, misere, lose, rolling, start, cols, slot
                 continue
             strange += ch != OPEN
             d = diag + c
-            if near_lose[d] <= reach or (not_last_row and lose[below + c] != 0) or (back > 0 and lose[i + one] != 0):
+            if near_lose[d] <= reach or (not_last_row and lose[i + width] != 0) or (back > 0 and lose[i + one] != 0):
                 lose[i] = 0
             elif misere and not (near_open[d] <= reach or (not_last_row and cells[row + step + c] != BLOCKED)
                                  or (back > 0 and cells[row + c + one] != BLOCKED)):
@@ -112,8 +74,6 @@ def _solve(cells, off, stride, n, m, k, misere, lose, rolling, start, cols, slot
                 near_lose[d] = r
             if misere:
                 near_open[d] = r
-        for j in range(start[r], start[r + 1]):
-            found[j] = lose[out + np.uint64(cols[j])]
     return strange
 
 
@@ -257,26 +217,25 @@ def parse_uints(buf, start, out):
     return count
 
 
-def query_cells(cells, off, stride, n, m, pairs, rows, cols):
-    """Turn 1-based ``(x, y)`` pairs into 0-based ``rows`` and ``cols``; False if one is off the board or on '#'
-    (the caller then rereads slowly to say which)."""
-    for q in range(len(rows)):
+def query_cells(cells, off, stride, n, m, pairs, out):
+    """Turn 1-based ``(x, y)`` pairs into flat cell indices ``(x-1)*m + (y-1)``; False if one is off the board
+    or on '#' (the caller then rereads slowly to say which)."""
+    for q in range(len(out)):
         x = pairs[2 * q] - 1
         y = pairs[2 * q + 1] - 1
         if x < 0 or x >= n or y < 0 or y >= m or cells[off + x * stride + y] == BLOCKED:
             return False
-        rows[q] = x
-        cols[q] = y
+        out[q] = x * m + y
     return True
 
 
-def write_answers(lose, out):
-    """Write ``First\\n`` (mover wins) or ``Second\\n`` (mover loses) for each flag; return the length."""
+def write_answers(lose, cells, out):
+    """Write ``First\\n`` (mover wins) or ``Second\\n`` (mover loses) for each cell index; return the length."""
     first = (70, 105, 114, 115, 116, 10)
     second = (83, 101, 99, 111, 110, 100, 10)
     j = 0
-    for q in range(len(lose)):
-        if lose[q] != 0:
+    for q in range(len(cells)):
+        if lose[cells[q]] != 0:
             for ch in second:
                 out[j] = ch
                 j += 1
