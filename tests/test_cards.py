@@ -270,6 +270,9 @@ def test_judge_beyond_the_judge_limits_negative_and_huge_values():
     ("1\n4\n1 2 5 2.5\n", 3),
     ("1\n2\n1 2-3\n", 3),
     ("1\n4\n1 2 5 1_0\n", 3),
+    ("1\n2\n7 -\n", 3),
+    ("1\n2\n7 \u00e9\n", 3),
+    ("1\n2\n7\x1c8\n", 3),
     ("", 1),                                             # T missing
     ("0\n", 1),                                          # T out of range
     ("-3\n1\n5\n", 1),
@@ -290,6 +293,31 @@ def test_judge_bad_input_one_line_exit_2(text, line):
     err = done.stderr.strip()
     assert "\n" not in err and "Traceback" not in err
     assert err.startswith("gamedp: error: input, line ") and f"line {line}" in err, err
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-2**63 + 1, 2**63 - 1), min_size=1, max_size=40), st.data())
+def test_integer_reader_matches_int(numbers, data):
+    """The judge's reader, plain and compiled, on random layouts: values and line numbers as int() sees them."""
+    from gamedp.aot import load_kernels
+    from gamedp.kernels import interval
+
+    seps = data.draw(st.lists(st.sampled_from([" ", "\n", "\t", "\r\n", "  \n\n", "\x0b", "\x0c"]),
+                              min_size=len(numbers), max_size=len(numbers)))
+    words = [data.draw(st.sampled_from([str(v), f"+{v}" if v >= 0 else str(v), f"{v:+d}"])) for v in numbers]
+    text, lines = "", []
+    for word, sep in zip(words, seps):
+        lines.append(text.count("\n"))
+        text += word + sep
+    text = text.encode()
+    for reader in (interval, load_kernels("gamedp.kernels.interval")):
+        values = np.empty(len(text) // 2 + 1, dtype=np.int64)
+        where = np.empty(len(text) // 2 + 1, dtype=np.int64)
+        count = reader.read_integers(np.frombuffer(text, dtype=np.uint8), values, where)
+        assert count == len(numbers)
+        assert values[:count].tolist() == numbers and where[:count].tolist() == lines
+    too_big = np.frombuffer(b"1 2 9223372036854775808 4", dtype=np.uint8)
+    assert interval.read_integers(too_big, np.empty(20, np.int64), np.empty(20, np.int64)) == -3
 
 
 def test_judge_path_does_not_import_numba():

@@ -24,6 +24,7 @@ import numpy as np
 EXPORTS = {
     "margins": "void(i8[::1], i8[::1], i8, i8, i8[::1])",
     "solve_row": "i8(i8[::1], i8, i8, i8[::1], u2[::1])",
+    "read_integers": "i8(u1[::1], i8[::1], i8[::1])",
 }
 
 #: The value of an illegal move (never a real margin: those stay within +-2**62).
@@ -124,3 +125,42 @@ def solve_row(row, take, discard, move_values, codes):
     prefix = np.empty(n + 1, np.int64)
     _fill(row, n, take, discard, layers, prefix, codes, move_values)
     return layers[n % depth, 0]
+
+
+def read_integers(text, values, lines):
+    """Read the whitespace-separated integers of ASCII ``text`` into ``values``, each one's 0-based line number
+    into ``lines`` (both at least ``len(text) // 2 + 1`` long). Returns how many, or ``-1 - k`` when the k-th
+    word is not an integer (a stray character, a misplaced sign) or is beyond +-(2**63 - 1)."""
+    count = 0
+    line = 0
+    i = 0
+    n = text.shape[0]
+    while i < n:
+        c = text[i]
+        if c == 10:
+            line += 1
+            i += 1
+            continue
+        if c == 32 or 9 <= c <= 13:
+            i += 1
+            continue
+        negative = c == 45
+        if c == 43 or c == 45:
+            i += 1
+        value = 0
+        digits = 0
+        ok = True
+        while i < n and not (text[i] == 32 or 9 <= text[i] <= 13):
+            d = int(text[i]) - 48
+            if d < 0 or d > 9 or value > (9223372036854775807 - d) // 10:
+                ok = False
+            else:
+                value = value * 10 + d
+                digits += 1
+            i += 1
+        if not ok or digits == 0:
+            return -1 - count
+        values[count] = -value if negative else value
+        lines[count] = line
+        count += 1
+    return count
