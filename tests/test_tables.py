@@ -113,9 +113,10 @@ def test_subtraction_table_matches_brute_force(n, moves, misere, remoteness):
 
 def test_threads_over_chunks_give_the_same_table(monkeypatch, ttt_solved):
     monkeypatch.setattr(tables, "BATCH", 64)  # every tier above 64 positions is cut into chunks for both cores
-    calls = []
-    outcomes, rem = tictactoe_table().solve_table(True, progress=lambda done, total: calls.append((done, total)))
-    assert np.array_equal(outcomes, ttt_solved[0]) and np.array_equal(rem, ttt_solved[1])
+    for _ in range(5):  # races show up now and then, not every time
+        calls = []
+        outcomes, rem = tictactoe_table().solve_table(True, progress=lambda done, total: calls.append((done, total)))
+        assert np.array_equal(outcomes, ttt_solved[0]) and np.array_equal(rem, ttt_solved[1])
     assert calls[-1] == (3 ** 9, 3 ** 9) and len(calls) > 20
     assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
 

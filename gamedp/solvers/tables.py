@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -141,11 +142,13 @@ class _TierSolver:
         codes, rem, top = self._resume(np)
         spec.resumed_below_tier = top if top < tiers else None
         workers = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2))
-        scratch = [(np.empty(game.max_children + 64, dtype=np.int64), np.zeros(3, dtype=np.int64))
-                   for _ in range(workers)]
+        scratch = threading.local()  # each thread its own child buffer and error record
 
-        def solve(lo: int, hi: int, slot: int) -> None:
-            out, err = scratch[slot]
+        def solve(lo: int, hi: int) -> None:
+            if not hasattr(scratch, "out"):
+                scratch.out = np.empty(game.max_children + 64, dtype=np.int64)
+                scratch.err = np.zeros(3, dtype=np.int64)
+            out, err = scratch.out, scratch.err
             k.solve_run(children, primitive, tier, bool(game.misere), order, lo, hi, codes, rem, self.want_rem,
                         game.max_children, out, err)
             if err[0]:
@@ -163,14 +166,14 @@ class _TierSolver:
                 if hi - lo > BATCH and workers > 1:  # one big tier: chunks on every core
                     step = max(BATCH // 4, -(-(hi - lo) // (workers * 16)))
                     jobs = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
-                    futures = [pool.submit(solve, a, b, i % workers) for i, (a, b) in enumerate(jobs)]
+                    futures = [pool.submit(solve, a, b) for a, b in jobs]
                     done = size - hi
                     for f, (a, b) in zip(futures, jobs):
                         f.result()
                         done += b - a
                         self._report(done, size)
                 else:
-                    solve(lo, hi, 0)
+                    solve(lo, hi)
                     self._report(size - lo, size)
                 top = low
                 if self.checkpoint and top > 0 and (self.pause or time.monotonic() - last_save >= CHECKPOINT_SECONDS):
