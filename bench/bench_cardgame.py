@@ -9,10 +9,35 @@ cases (T=100000, N=1..20) to show that reading input stays fast when T is large.
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
+from pathlib import Path
 
-from harness import BUILD, GAMEDP, PYTHON, BENCH, Contender, arguments, build_cpp, compare
+from harness import BENCH, BUILD, GAMEDP, PYTHON, Contender, arguments, build_cpp, compare
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "cardgame-sample.in"
+
+# gamedp's time split in-process: what start-up costs and what the work costs.
+PHASES = r"""
+import sys, time, json
+t0 = time.perf_counter()
+import numpy
+t1 = time.perf_counter()
+import click, gamedp.cli.main, gamedp.cli.judge
+from gamedp.judge import cardgame
+t2 = time.perf_counter()
+from gamedp.aot import load_kernels
+kernels = load_kernels("gamedp.kernels.interval")
+t3 = time.perf_counter()
+text = open(sys.argv[1]).read()
+values, bounds = cardgame.parse(text)
+t4 = time.perf_counter()
+out = cardgame.run(text)
+t5 = time.perf_counter()
+print(json.dumps({"import numpy": t1 - t0, "other imports": t2 - t1, "aot load": t3 - t2, "read+parse": t4 - t3,
+                  "parse+solve+print": t5 - t4}))
+"""
 
 
 def write_input(name: str, sizes: list[int], seed: int) -> str:
@@ -40,6 +65,17 @@ def main() -> None:
     big = write_input("cardgame-t10-n5000.in", [5000 // scale] * 10, seed=5000)
     compare("card game, T=10 N=5000", [Contender("C++ O(N^2)", [cpp]), Contender("gamedp judge cardgame", gamedp)],
             stdin_path=big, rounds=args.rounds)
+    # Start-up alone, for scale: the same command on the 2-case sample, and the floor of any numpy program.
+    compare("start-up: the official sample (nothing to compute)", [Contender("C++ O(N^2)", [cpp]),
+            Contender("gamedp judge cardgame", gamedp)], stdin_path=SAMPLE, rounds=args.rounds)
+    compare("floor: python -c 'import numpy' (output differs by design)",
+            [Contender("C++ O(N^2)", [cpp]), Contender("python -c 'import numpy'", PYTHON + ["-c", "import numpy"])],
+            stdin_path=SAMPLE, rounds=args.rounds)
+    splits = [json.loads(subprocess.run(PYTHON + ["-c", PHASES, big], capture_output=True, check=True).stdout)
+              for _ in range(args.rounds)]
+    print("\n## gamedp in-process phases on T=10 N=5000 (medians, s)")
+    for phase in splits[0]:
+        print(f"  {phase:<20} {sorted(s[phase] for s in splits)[len(splits) // 2]:.4f}")
     rng = random.Random(7)
     many = write_input("cardgame-t100000-small.in", [rng.randint(1, 20) for _ in range(100_000 // scale)], seed=100)
     compare("card game, T=100000 N=1..20", [Contender("C++ O(N^2)", [cpp]), Contender("CPython DP", plain),
