@@ -153,6 +153,7 @@ def _dense_kernel() -> tuple:
         import numpy as np  # a global of the kernel below: bound only now, to keep this module's import light
         from numba import njit
 
+        # Not cached on disk: it is specialised for each game's kernel, which numba cannot key a cache on.
         _dense_jit = (njit(nogil=True)(_dense_nimbers), njit(cache=True)(_no_primitive))
     return _dense_jit
 
