@@ -94,44 +94,47 @@ def _add(v, cap, cnt, c0, lvl0, w0, lvl1, w1):
     """Put value ``v`` into a diagonal's multiset (values >= cap cannot change its mex and are skipped)."""
     if v >= cap:
         return
-    cnt[c0 + v] += 1
-    w = v >> 6
-    word = lvl0[w0 + w] | (ONE << np.uint64(v & 63))
+    u = np.uint64(v)
+    cnt[c0 + u] += 1
+    w = u >> np.uint64(6)
+    word = lvl0[w0 + w] | (ONE << (u & np.uint64(63)))
     lvl0[w0 + w] = word
     if word == ALL:
-        lvl1[w1 + (w >> 6)] |= ONE << np.uint64(w & 63)
+        lvl1[w1 + (w >> np.uint64(6))] |= ONE << (w & np.uint64(63))
 
 
 def _remove(v, cap, cnt, c0, lvl0, w0, lvl1, w1):
     if v >= cap:
         return
-    left = cnt[c0 + v] - 1
-    cnt[c0 + v] = left
+    u = np.uint64(v)
+    left = cnt[c0 + u] - 1
+    cnt[c0 + u] = left
     # Branch-free: whether the count reached zero is data, and would mispredict half the time.
-    w = v >> 6
-    word = lvl0[w0 + w] & (ALL if left != 0 else ~(ONE << np.uint64(v & 63)))
+    w = u >> np.uint64(6)
+    word = lvl0[w0 + w] & (ALL if left != 0 else ~(ONE << (u & np.uint64(63))))
     lvl0[w0 + w] = word
-    lvl1[w1 + (w >> 6)] &= ALL if word == ALL else ~(ONE << np.uint64(w & 63))
+    lvl1[w1 + (w >> np.uint64(6))] &= ALL if word == ALL else ~(ONE << (w & np.uint64(63)))
 
 
 def _next_absent(p, lvl0, w0, lvl1, w1, n1):
     """The smallest value >= p absent from a diagonal's multiset (-1 if none below its capacity)."""
-    w = p >> 6
-    x = ~lvl0[w0 + w] & (ALL << np.uint64(p & 63))
+    u = np.uint64(p)
+    w = u >> np.uint64(6)
+    x = ~lvl0[w0 + w] & (ALL << (u & np.uint64(63)))
     if x != np.uint64(0):
-        return (w << 6) + _ctz(x)
-    w += 1
-    j = w >> 6
+        return np.int64(w << np.uint64(6)) + _ctz(x)
+    w += ONE
+    j = w >> np.uint64(6)
     if j >= n1:
         return -1
-    y = ~lvl1[w1 + j] & (ALL << np.uint64(w & 63))
+    y = ~lvl1[w1 + j] & (ALL << (w & np.uint64(63)))
     while y == np.uint64(0):
-        j += 1
+        j += ONE
         if j >= n1:
             return -1
         y = ~lvl1[w1 + j]
-    w = (j << 6) + _ctz(y)
-    return (w << 6) + _ctz(~lvl0[w0 + w])
+    w = (j << np.uint64(6)) + np.uint64(_ctz(y))
+    return np.int64(w << np.uint64(6)) + _ctz(~lvl0[w0 + w])
 
 
 def grundy(cells, off, stride, n, m, k, g):
@@ -140,44 +143,48 @@ def grundy(cells, off, stride, n, m, k, g):
     # Diagonal d = c - r + n - 1 holds `length` cells; its window holds at most min(k, length - 1) of them,
     # so every nimber on it, and the mex asked there, is below cap = min(k, length - 1) + 3.
     cap = np.empty(nd, dtype=np.int64)
-    c0 = np.empty(nd + 1, dtype=np.int64)
-    w0 = np.empty(nd + 1, dtype=np.int64)
-    w1 = np.empty(nd + 1, dtype=np.int64)
-    c0[0] = 0
-    w0[0] = 0
-    w1[0] = 0
+    c0 = np.zeros(nd + 1, dtype=np.uint64)
+    w0 = np.zeros(nd + 1, dtype=np.uint64)
+    w1 = np.zeros(nd + 1, dtype=np.uint64)
     for d in range(nd):
         length = min(d + 1, nd - d, n, m)
         cap[d] = min(k, length - 1) + 3
         words = (cap[d] + 63) >> 6
-        c0[d + 1] = c0[d] + cap[d]
-        w0[d + 1] = w0[d] + words
-        w1[d + 1] = w1[d] + ((words + 63) >> 6)
+        c0[d + 1] = c0[d] + np.uint64(cap[d])
+        w0[d + 1] = w0[d] + np.uint64(words)
+        w1[d + 1] = w1[d] + np.uint64((words + 63) >> 6)
     cnt = np.zeros(c0[nd], dtype=np.int32)
     lvl0 = np.zeros(w0[nd], dtype=np.uint64)
     lvl1 = np.zeros(w1[nd], dtype=np.uint64)
+    width = np.uint64(m)
+    jump = np.uint64(k * (m + 1))  # from (r + 1, c + 1) to (r + k + 1, c + k + 1)
     for r in range(n - 1, -1, -1):
-        row = off + r * stride
-        for c in range(m - 1, -1, -1):
-            d = c - r + n - 1
-            cd, a0, a1 = cap[d], c0[d], w0[d]
-            b1 = w1[d]
+        row = np.uint64(off + r * stride)
+        out = np.uint64(r * m)
+        diag = np.uint64(n - 1 - r)
+        not_last_row = r + 1 < n
+        far_row = r + k + 1 < n
+        for back in range(m):
+            c = np.uint64(m - 1 - back)
+            d = diag + c
+            cd, a0, a1, b1 = cap[d], c0[d], w0[d], w1[d]
+            i = out + c
             # Slide the window of diagonal d from rows r+2..r+k+1 to rows r+1..r+k.
-            if k > 0 and r + 1 < n and c + 1 < m:
-                v = g[(r + 1) * m + c + 1]
+            if k > 0 and not_last_row and back > 0:
+                near = i + width + ONE
+                v = g[near]
                 if v >= 0:
                     _add(v, cd, cnt, a0, lvl0, a1, lvl1, b1)
-                if r + k + 1 < n and c + k + 1 < m:
-                    v = g[(r + k + 1) * m + c + k + 1]
+                if far_row and back > k:
+                    v = g[near + jump]
                     if v >= 0:
                         _remove(v, cd, cnt, a0, lvl0, a1, lvl1, b1)
-            i = r * m + c
             if cells[row + c] == BLOCKED:
                 g[i] = -1
                 continue
-            down = g[i + m] if r + 1 < n else -1
-            right = g[i + 1] if c + 1 < m else -1
-            n1 = w1[d + 1] - b1
+            down = g[i + width] if not_last_row else -1
+            right = g[i + ONE] if back > 0 else -1
+            n1 = w1[d + ONE] - b1
             v = _next_absent(0, lvl0, a1, lvl1, b1, n1)
             while v == down or v == right:
                 v = _next_absent(v + 1, lvl0, a1, lvl1, b1, n1)
