@@ -475,13 +475,14 @@ def find(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None 
     return Reader(path, game_id, variant)
 
 
-def open_for(spec: Any, db: str | os.PathLike | None = None) -> Reader:
+def open_for(spec: Any, db: str | os.PathLike | None = None, what: str | None = None) -> Reader:
     """The database of a table spec (see :mod:`gamedp.solvers.tables`), checked against it.
 
-    Raises a :class:`DatabaseError` that names the command to run when there is none yet.
+    Raises a :class:`DatabaseError` that names the command to run when there is none yet (``what`` names the
+    game in that message).
     """
     path = default_path(spec.game_id, spec.variant, db)
     if not path.exists():
-        raise DatabaseError(f"no database of {describe(spec.game_id, spec.variant)} at {path}; create it with: "
+        raise DatabaseError(f"no database of {what or describe(spec.game_id, spec.variant)} at {path}; create it with: "
                             f"{solve_command(spec.game_id, spec.variant, path)}")
     return Reader(path, spec.game_id, spec.variant, spec.size)

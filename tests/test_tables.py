@@ -332,3 +332,15 @@ def test_statistics_count_every_position_once(codes, data):
         if mine:
             assert with_rem["longest"][name]["remoteness"] == max(mine)
             assert sum(with_rem["remoteness"][name].values()) == len(mine)
+
+
+@pytest.mark.parametrize("option, message", [
+    ("n=abc", "n must be a whole number, not 'abc'"),
+    ("moves=1,x", "moves must be whole numbers separated by commas, not '1,x'"),
+    ("misere=1", "misere must be true or false, not '1'"),
+])
+def test_variant_values_of_the_wrong_kind(option, message):
+    from gamedp.games.indexed import parse_variant
+
+    with pytest.raises(GamedpError, match=re.escape(f"subtraction: {message}")):
+        table_spec("subtraction", **parse_variant([option]))

@@ -32,12 +32,12 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
     Games: blockgame, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and the
     longest win and loss. A solve that is killed resumes from its last checkpointed tier.
     """
-    from gamedp.database import MAGIC, DatabaseError, Reader, default_path, describe
-    from gamedp.games.indexed import parse_variant, table_spec
+    from gamedp.database import MAGIC, DatabaseError, Reader, default_path
+    from gamedp.games.indexed import label, parse_variant, table_spec
 
     spec = table_spec(game, **parse_variant(variant))
     path = default_path(spec.game_id, spec.variant, db)
-    what = describe(spec.game_id, spec.variant)
+    what = label(game, spec)
     if path.exists() and not force:
         try:
             with open(path, "rb") as f:
@@ -51,7 +51,7 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
             with Reader(path, spec.game_id, spec.variant, spec.size) as existing:
                 if existing.has_remoteness or not remoteness:
                     existing.verify()
-                    _report(spec, path, existing.stats, existing.has_remoteness, as_json, already=True)
+                    _report(what, spec, path, existing.stats, existing.has_remoteness, as_json, already=True)
                     return
         except DatabaseError as e:
             if not e.damaged:  # another game's or a newer gamedp's file: not ours to replace
@@ -68,7 +68,7 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
         click.echo(f"gamedp: resumed from the checkpoint (tiers {resumed} and up were solved)", err=True)
     elif resuming:
         click.echo("gamedp: the checkpoint found did not match this solve; solved from the start", err=True)
-    _report(spec, path, stats, remoteness, as_json)
+    _report(what, spec, path, stats, remoteness, as_json)
 
 
 class _progress_bar:
@@ -96,9 +96,8 @@ class _progress_bar:
             self.bar.stop()
 
 
-def _report(spec: Any, path: Path, stats: dict, remoteness: bool, as_json: bool, already: bool = False) -> None:
-    from gamedp.database import describe
-
+def _report(what: str, spec: Any, path: Path, stats: dict, remoteness: bool, as_json: bool,
+            already: bool = False) -> None:
     if as_json:
         click.echo(json.dumps({"game": spec.game_id, "variant": spec.variant, "database": str(path),
                                "bytes": path.stat().st_size, "already_solved": already, **stats}))
@@ -106,7 +105,7 @@ def _report(spec: Any, path: Path, stats: dict, remoteness: bool, as_json: bool,
     size = path.stat().st_size
     seconds = f" in {stats['seconds']:.2f} s" if "seconds" in stats and not already else ""
     head = "already solved" if already else f"solved{seconds}"
-    lines = [f"{describe(spec.game_id, spec.variant)}: {spec.size:,} positions {head}",
+    lines = [f"{what}: {spec.size:,} positions {head}",
              f"database: {path} ({_bytes(size)}, {8 * size / spec.size:.2f} bits per position)", ""]
     outcomes = stats.get("outcomes", {})
     lines.append(f"{'outcome':<10}{'positions':>15}{'share':>9}")

@@ -52,15 +52,47 @@ def table_spec(name: str, **variant: Any) -> Any:
     params = inspect.signature(factory).parameters
     unknown = sorted(set(variant) - set(params))
     if unknown:
-        accepted = ", ".join(f"{p}={v.default!r}" if v.default is not inspect.Parameter.empty else p
+        accepted = ", ".join(f"{p}={_text(v.default)}" if v.default is not inspect.Parameter.empty else p
                              for p, v in params.items()) or "none"
         raise GamedpError(f"{name} has no variant parameter {', '.join(unknown)}; its parameters: {accepted}")
+    for key, value in variant.items():
+        _check_type(name, key, value, params[key].default)
     try:
         return factory(**variant)
     except GamedpError:
         raise
     except (TypeError, ValueError) as e:
         raise GamedpError(f"bad variant of {name}: {e}") from None
+
+
+def _check_type(name: str, key: str, value: Any, default: Any) -> None:
+    """A variant value must be of its default's kind: a whole number, true/false, or a list of whole numbers."""
+    def whole(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if isinstance(default, bool):
+        ok, kind = isinstance(value, bool), "true or false"
+    elif whole(default):
+        ok, kind = whole(value), "a whole number"
+    elif isinstance(default, (tuple, list)):
+        ok = whole(value) or (isinstance(value, list) and all(map(whole, value)))
+        kind = "whole numbers separated by commas"
+    else:
+        return
+    if not ok:
+        raise GamedpError(f"{name}: {key} must be {kind}, not {_text(value)!r}")
+
+
+def label(name: str, spec: Any) -> str:
+    """How the command line names a table: the registry name and the factory's parameters.
+
+    >>> label("subtraction", subtraction_table(n=40, moves=[3, 2]))
+    'subtraction (n=40, moves=2,3, misere=false)'
+    """
+    module, attr = INDEXED[name].split(":")
+    params = inspect.signature(getattr(importlib.import_module(module), attr)).parameters
+    shown = [f"{key}={_text(spec.variant.get(key, p.default))}" for key, p in params.items()]
+    return f"{name} ({', '.join(shown)})" if shown else name
 
 
 def command_for(game_id: str, variant: dict[str, Any]) -> str:
