@@ -215,14 +215,16 @@ class HeapGame(Game):
 
     def _check_search(self, position: Heaps) -> None:
         """Refuse a misère search that would visit more than :data:`MISERE_SEARCH_LIMIT` positions."""
-        bound = 1
-        for h in position:
-            # Heaps only shrink; with splits a heap of h reaches at most the partitions of the numbers <= h.
-            bound *= _partitions_upto(h, MISERE_SEARCH_LIMIT) if self.splits else h + 1
-            if bound > MISERE_SEARCH_LIMIT:
-                raise ResourceError(
-                    f"misère {self.family} has no known theory for {self.format_position(position)}, and a direct "
-                    f"search would visit more than {MISERE_SEARCH_LIMIT:,} positions; try smaller heaps")
+        if self.splits:  # every position reached is a partition of at most the stones there are now
+            bound = _partitions_upto(sum(position), MISERE_SEARCH_LIMIT)
+        else:  # heaps only shrink
+            bound = 1
+            for h in position:
+                bound = min(bound * (h + 1), MISERE_SEARCH_LIMIT + 1)
+        if bound > MISERE_SEARCH_LIMIT:
+            raise ResourceError(
+                f"misère {self.family} has no known theory for {self.format_position(position)}, and a direct "
+                f"search would visit more than {MISERE_SEARCH_LIMIT:,} positions; try smaller heaps")
 
     def misere_winning_moves(self, position: Heaps) -> list[HeapMove]:
         """The winning moves under misère play."""
