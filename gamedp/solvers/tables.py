@@ -32,7 +32,6 @@ import functools
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
@@ -120,6 +119,8 @@ class _TierSolver:
         self.pause = float(os.environ.get(PAUSE_ENV) or 0)
 
     def run(self) -> tuple[Any, Any]:
+        from concurrent.futures import ThreadPoolExecutor
+
         import numpy as np
 
         spec = self.spec
