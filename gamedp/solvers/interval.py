@@ -14,8 +14,9 @@ whole optimal line stores one move per interval (N(N+1) bytes), only when asked.
 >>> [(str(move), margin) for move, margin in IntervalSolver([3, -9, 4], parse_rule("discard2")).moves()]
 [('xR2', -3), ('xL2', -4), ('R', -8), ('L', -10)]
 
-Arithmetic is int64 inside, which is exact whenever ``N * max|value| <= 2**61`` (every margin, prefix sum and
-their differences then stay within 3 * 2**61 < 2**63); larger rows are refused with a :class:`GamedpError`.
+Arithmetic is int64 inside, which is exact whenever ``N * max|value| <= 2**61``: then every margin, prefix sum
+and sum of a run of cards is within 2**61 in absolute value, so a move's value (a run's sum minus a margin) is
+within 2**62 < 2**63. Larger rows are refused with a :class:`GamedpError`.
 Small rows run the kernels as plain Python, so a quick question never waits for numba.
 """
 
@@ -57,10 +58,9 @@ class Rule:
 
     @property
     def name(self) -> str:
-        parts = ["ends" if self.take == 1 and not self.discard else f"upto-{self.take}" if self.take > 1 else ""]
-        if self.discard:
-            parts.append(f"discard{self.discard}")
-        return "+".join(p for p in parts if p)
+        if self.take == 1:
+            return f"discard{self.discard}" if self.discard else "ends"
+        return f"upto-{self.take}" + (f"+discard{self.discard}" if self.discard else "")
 
     @property
     def scores_every_card(self) -> bool:
@@ -76,10 +76,6 @@ class Rule:
 
 
 ENDS = Rule()
-RULE_NAMES = {"ends": "one card from either end (Baekjoon 11062, AtCoder DP L)",
-              "discard2": "one card from an end, or discard two from one end with no score",
-              "upto-K": "1 to K cards from either end",
-              "A+B": "both, e.g. upto-3+discard2"}
 
 
 def parse_rule(text: str) -> Rule:
@@ -191,11 +187,16 @@ class IntervalSolver:
     def __init__(self, row: Sequence[int], rule: Rule = ENDS):
         self.row = check_row(row)
         self.rule = rule
+        #: (lo, hi) -> (value, moves) of the intervals solved so far: value, total and moves of one interval
+        #: cost one pass
+        self._solved: dict[tuple[int, int], tuple[int, list[tuple[Move, int]]]] = {}
 
     def _solve(self, lo: int, hi: int | None, line: bool = False) -> tuple[int, list[tuple[Move, int]], np.ndarray]:
         hi = len(self.row) if hi is None else hi
         if not 0 <= lo <= hi <= len(self.row):
             raise GamedpError(f"cards {lo}:{hi} are not a part of a row of {len(self.row)}")
+        if not line and (lo, hi) in self._solved:
+            return (*self._solved[lo, hi], np.zeros(0, dtype=np.uint16))
         n = hi - lo
         take = min(self.rule.take, max(n, 1))  # taking more than n is never legal: keep the move codes small
         if line and n > MAX_LINE:
@@ -206,6 +207,7 @@ class IntervalSolver:
         row = np.ascontiguousarray(self.row[lo:hi])
         value = int(_kernels(_work(n, self.rule)).solve_row(row, take, self.rule.discard, move_values, codes))
         moves = [(m, int(v)) for m, v in zip(_by_code(take, self.rule.discard), move_values) if v != ILLEGAL]
+        self._solved[lo, hi] = value, moves
         return value, moves, codes
 
     def value(self, lo: int = 0, hi: int | None = None) -> int:
