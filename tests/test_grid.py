@@ -112,6 +112,13 @@ def test_nimbers_beyond_4096_by_the_mex_rule():
         assert g[r, c] not in children and set(range(g[r, c])) <= children
 
 
+def test_huge_k_is_no_longer_than_the_board():
+    rows = [".#..", "....", "..#."]
+    for misere in (False, True):
+        assert (GridBoard(rows, 10**30).losing(misere) == GridBoard(rows, 3).losing(misere)).all()
+    assert (GridBoard(rows, 2**63).grundy() == GridBoard(rows, 3).grundy()).all()
+
+
 def test_misere_is_not_the_complement_of_normal_play():
     rows = ["...", "..."]
     normal, misere = GridBoard(rows, 1).losing(), GridBoard(rows, 1).losing(True)

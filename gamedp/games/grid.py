@@ -191,13 +191,18 @@ class GridBoard:
             lose = np.empty(self.n * self.m, dtype=np.uint8)
             kernels = _kernels()
             self.strange = int(kernels.solve_outcomes(self._kernel_input(kernels), self._off, self._stride,
-                                                      self.n, self.m, self.k, bool(misere), lose))
+                                                      self.n, self.m, self._jump, bool(misere), lose))
             self._losing[misere] = lose
         return lose
 
     def losing(self, misere: bool = False) -> np.ndarray:
         """N x M booleans: True where the player to move from that open cell loses (False on ``#``). O(N*M)."""
         return self.losing_flat(misere).reshape(self.n, self.m).view(bool)
+
+    @property
+    def _jump(self) -> int:
+        # Jumps longer than the board change nothing; clamped, K never overflows the kernels' int64 arithmetic.
+        return min(self.k, max(self.n, self.m))
 
     def _kernel_input(self, kernels) -> np.ndarray:
         # Ahead-of-time kernels read a read-only buffer (judge input bytes) in place; numba's JIT fallback
@@ -216,7 +221,7 @@ class GridBoard:
     def _grundy(self) -> np.ndarray:
         g = np.empty(self.n * self.m, dtype=np.int32)
         kernels = _kernels()
-        kernels.grundy(self._kernel_input(kernels), self._off, self._stride, self.n, self.m, self.k, g)
+        kernels.grundy(self._kernel_input(kernels), self._off, self._stride, self.n, self.m, self._jump, g)
         return g.reshape(self.n, self.m)
 
     def grundy(self) -> np.ndarray:
