@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gamedp.aot import load_kernels
 from gamedp.errors import InputError
 from gamedp.games.grid import BLOCKED, GridBoard
 
@@ -37,8 +38,6 @@ class Problem(NamedTuple):
 
 def run(text: str | bytes) -> str:
     """The judge's output for its whole input."""
-    from gamedp.aot import load_kernels
-
     kernels = load_kernels("gamedp.kernels.grid")
     data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
     problem = _read_fast(data, kernels) or read(data)
