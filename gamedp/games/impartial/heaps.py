@@ -32,8 +32,8 @@ Heaps = tuple[int, ...]
 #: A move: the heap it takes from, and the heaps that heap becomes (empty: it is gone).
 HeapMove = tuple[int, Heaps]
 
-#: Memory per term of a computed Grundy sequence, with the kernels' scratch arrays (bytes, a safe estimate).
-BYTES_PER_TERM = 16
+#: Memory per term of a Grundy sequence: kernel arrays, rule digits and the printed list (bytes, a safe bound).
+BYTES_PER_TERM = 48
 #: Winning moves are listed one by one from a heap's options: beyond this size there are too many to list.
 MOVE_LIST_LIMIT = 10**6
 #: Misère play is searched position by position: beyond this many reachable positions it would not finish.
@@ -134,6 +134,11 @@ class HeapGame(Game):
         self._heaps = tuple(sorted(h for h in (self.default_heaps if heaps is None else heaps) if h))
         self._sequence: GrundySequence | None = None
         self._misere_memo: Any = None
+
+    @property
+    def impartial(self) -> bool:
+        """Front ends show nimbers of impartial games; under misère play a nimber does not decide the game."""
+        return not self.misere
 
     # -- what a family gives -------------------------------------------------------------------------------
     def heap_options(self, n: int) -> Iterable[Heaps]:

@@ -63,6 +63,11 @@ class Wythoff(Game):
         self._start = tuple(sorted(heaps))
         self._table: list[list[int]] = []
 
+    @property
+    def impartial(self) -> bool:
+        """Front ends show nimbers of impartial games; under misère play a nimber does not decide the game."""
+        return not self.misere
+
     def start(self) -> Pair:
         return self._start
 
