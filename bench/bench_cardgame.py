@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import resource
 import subprocess
 from pathlib import Path
 
@@ -51,6 +52,18 @@ def write_input(name: str, sizes: list[int], seed: int) -> str:
     return str(path)
 
 
+def cpu_seconds(argv: list[str], stdin_path: str, rounds: int) -> float:
+    """The least CPU time (user + system) of ``rounds`` runs: steadier than wall time on a shared machine."""
+    best = float("inf")
+    for _ in range(rounds):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(stdin_path, "rb") as stdin:
+            subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        best = min(best, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return best
+
+
 def main() -> None:
     args = arguments(__doc__.splitlines()[0])
     cpp = build_cpp("reference/cardgame.cpp")
@@ -71,6 +84,13 @@ def main() -> None:
     compare("floor: python -c 'import numpy' (output differs by design)",
             [Contender("C++ O(N^2)", [cpp]), Contender("python -c 'import numpy'", PYTHON + ["-c", "import numpy"])],
             stdin_path=SAMPLE, rounds=args.rounds)
+    print("\n## CPU time (user + system, least of the rounds), same inputs")
+    for title, path, contenders in [("T=10 N=1000", worst, [("CPython DP", plain), ("C++ O(N^2)", [cpp]),
+                                                            ("gamedp", gamedp)]),
+                                    ("T=10 N=5000", big, [("C++ O(N^2)", [cpp]), ("gamedp", gamedp)])]:
+        times = {label: cpu_seconds(argv, path, args.rounds) for label, argv in contenders}
+        base = next(iter(times.values()))
+        print(f"  {title}: " + ", ".join(f"{label} {t:.3f} s ({t / base:.2f}x)" for label, t in times.items()))
     splits = [json.loads(subprocess.run(PYTHON + ["-c", PHASES, big], capture_output=True, check=True).stdout)
               for _ in range(args.rounds)]
     print("\n## gamedp in-process phases on T=10 N=5000 (medians, s)")
