@@ -26,7 +26,7 @@ import re
 from typing import Callable, Iterable
 
 from gamedp.errors import InputError
-from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame
+from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame, check_terms
 from gamedp.games.impartial.octal import TakeBreak
 
 SYNTAX = ("a subtraction set is amounts like 1,3,4, or allbut:1,2 (every amount but these), squares, "
@@ -117,10 +117,42 @@ class Subtraction(HeapGame):
     def __init__(self, spec: str = "1,3,4", misere: bool = False, heaps: Iterable[int] | None = None):
         self.subtraction_set, self.rules = parse_subtraction(spec)
         self.family = f"subtraction:{self.subtraction_set}"
+        kind, _, excluded = self.subtraction_set.partition(":")
+        self.excluded = [int(k) for k in excluded.split(",") if k] if kind == "allbut" else None
         super().__init__(misere, heaps)
 
     def heap_options(self, n: int) -> list[Heaps]:
         return list(self.rules.options(n))
 
     def heap_sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
+        if self.excluded is not None:
+            check_terms(upto)
+            return GrundySequence(allbut_sequence(self.excluded, upto))
         return self.rules.sequence(upto, extrapolate)
+
+
+def allbut_sequence(excluded: list[int], upto: int) -> list[int]:
+    """G(0..upto) when every amount but ``excluded`` may be taken, in O(upto * len(excluded)).
+
+    Heap n reaches every smaller heap j except n - e for e excluded. So a value v is out of reach only when
+    every heap j < n holding it is such an exception: the mex is the least such v, or else the mex of all of
+    G(0..n-1), which only grows.
+
+    >>> allbut_sequence([2], 8)
+    [0, 1, 0, 1, 2, 3, 2, 3, 4]
+    """
+    count: dict[int, int] = {}  # value -> how many of G(0..n-1) hold it
+    values: list[int] = []
+    mex_all = 0
+    for n in range(upto + 1):
+        barred: dict[int, int] = {}
+        for e in excluded:
+            if e <= n:
+                v = values[n - e]
+                barred[v] = barred.get(v, 0) + 1
+        g = min([v for v, c in barred.items() if c == count[v]] + [mex_all])
+        values.append(g)
+        count[g] = count.get(g, 0) + 1
+        while count.get(mex_all):
+            mex_all += 1
+    return values
