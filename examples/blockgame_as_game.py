@@ -1,4 +1,4 @@
-"""BLOCKGAME described to gamedp two ways: as a plain Python game and as a compiled (numba) game.
+"""BLOCKGAME described to gamedp as a plain Python game (its compiled twin: blockgame_compiled.py).
 
 This is the worked example of the game API (and the engine benchmark's subject). The built-in, faster
 BLOCKGAME lives in gamedp.games.placement; this file shows what a user writes for a game of their own.
@@ -11,9 +11,7 @@ A board is a 25-bit integer, bit r*5+c set where the cell is filled. A move fill
 
 from __future__ import annotations
 
-import numpy as np
-
-from gamedp import CompiledGame, Game
+from gamedp import Game
 
 
 def _placements() -> list[int]:
@@ -71,22 +69,3 @@ class BlockGame(Game):
 
 
 python_game = BlockGame()
-
-
-def compiled_game(board: int = 0) -> CompiledGame:
-    """The compiled description: the same rules as a numba kernel over the same integers."""
-    from numba import njit
-
-    masks = np.array(PLACEMENTS, dtype=np.int64)
-
-    @njit(nogil=True)
-    def children(board, out):
-        n = 0
-        for m in masks:
-            if board & m == 0:
-                out[n] = board | m
-                n += 1
-        return n
-
-    return CompiledGame("blockgame-compiled", board, children, max_children=len(PLACEMENTS),
-                        num_positions=1 << 25, format_position=format_board, parse_position=parse_board)

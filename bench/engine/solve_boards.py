@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
-from blockgame_as_game import BlockGame, compiled_game, parse_board  # noqa: E402
+from blockgame_as_game import BlockGame, parse_board  # noqa: E402
 
 from gamedp import Outcome, solve  # noqa: E402
 
@@ -20,9 +20,11 @@ def main() -> None:
     if sys.argv[1] == "python":
         solution = solve(BlockGame(boards[0]), outcomes_only=True)
     else:
+        from blockgame_compiled import game
+
         from gamedp.solvers.compiled import solve_compiled
 
-        solution = solve_compiled(compiled_game(boards[0]), outcomes_only=True)
+        solution = solve_compiled(game, boards[0], outcomes_only=True)
     out = ["WINNING" if solution.value(b).outcome is Outcome.WIN else "LOSING" for b in boards]
     print("\n".join(out))
 

@@ -1,0 +1,56 @@
+"""The worked examples: BLOCKGAME as a Python game and as a compiled game, against a plain brute force."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+
+from blockgame_as_game import PLACEMENTS, BlockGame, format_board, parse_board  # noqa: E402
+
+from gamedp import Outcome, check_game, solve  # noqa: E402
+
+
+def brute_force_wins(board: int) -> bool:
+    """From the rules: the mover wins if some placement leaves the opponent without a win. No memo."""
+    return any(not board & m and not brute_force_wins(board | m) for m in PLACEMENTS)
+
+
+def random_boards(count: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        filled = rng.randint(13, 25)  # sparse boards would make the brute force slow
+        boards.append(sum(1 << c for c in rng.sample(range(25), filled)))
+    return boards
+
+
+@pytest.mark.parametrize("outcomes_only", [False, True])
+def test_python_game_matches_brute_force(outcomes_only):
+    solution = solve(BlockGame(), outcomes_only=outcomes_only)
+    for board in random_boards(300, 1):
+        expected = Outcome.WIN if brute_force_wins(board) else Outcome.LOSE
+        assert solution.value(board).outcome is expected, format_board(board)
+
+
+def test_compiled_game_matches_brute_force_and_python_game():
+    from blockgame_compiled import game
+
+    from gamedp.solvers.compiled import solve_compiled
+
+    compiled = solve_compiled(game, (1 << 25) - 1)
+    python = solve(BlockGame())
+    for board in random_boards(300, 2):
+        expected = Outcome.WIN if brute_force_wins(board) else Outcome.LOSE
+        assert compiled.value(board).outcome is expected, format_board(board)
+        assert compiled.value(board) == python.value(board)
+
+
+def test_example_passes_the_self_check_and_reads_back():
+    board = parse_board("#.#..\n.....\n..#.#\n#....\n..##.")
+    assert parse_board(format_board(board)) == board
+    assert check_game(BlockGame((1 << 25) - 1 - 0b1111), max_positions=1000).ok
