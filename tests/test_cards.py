@@ -300,8 +300,9 @@ def test_judge_bad_input_one_line_exit_2(text, line):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(-2**63 + 1, 2**63 - 1), min_size=1, max_size=40), st.data())
-def test_integer_reader_matches_int(numbers, data):
-    """The judge's reader, plain and compiled, on random layouts: values and line numbers as int() sees them."""
+def test_integer_reader_and_writer_match_python(numbers, data):
+    """The judge's reader and writer, plain and compiled, on random layouts: values and line numbers as int()
+    sees them, and str() back."""
     from gamedp.aot import load_kernels
     from gamedp.kernels import interval
 
@@ -319,6 +320,9 @@ def test_integer_reader_matches_int(numbers, data):
         count = reader.read_integers(np.frombuffer(text, dtype=np.uint8), values, where)
         assert count == len(numbers)
         assert values[:count].tolist() == numbers and where[:count].tolist() == lines
+        out = np.empty(21 * count, dtype=np.uint8)
+        written = reader.write_integers(values[:count], out)
+        assert out[:written].tobytes().decode() == "".join(f"{v}\n" for v in numbers)
     too_big = np.frombuffer(b"1 2 9223372036854775808 4", dtype=np.uint8)
     assert interval.read_integers(too_big, np.empty(20, np.int64), np.empty(20, np.int64)) == -3
 

@@ -25,6 +25,7 @@ EXPORTS = {
     "margins": "void(i8[::1], i8[::1], i8, i8, i8[::1])",
     "solve_row": "i8(i8[::1], i8, i8, i8[::1], u2[::1])",
     "read_integers": "i8(u1[::1], i8[::1], i8[::1])",
+    "write_integers": "i8(i8[::1], u1[::1])",
 }
 
 #: The value of an illegal move (never a real margin: those stay within +-2**62).
@@ -164,3 +165,29 @@ def read_integers(text, values, lines):
         lines[count] = line
         count += 1
     return count
+
+
+def write_integers(values, out):
+    """Write ``values`` in decimal, one per line, into ``out`` (at least 21 bytes per value); returns the length.
+    (|value| < 2**63: the judge's totals are within 2**62.)"""
+    k = 0
+    digits = np.empty(20, np.uint8)
+    for v in values:
+        if v < 0:
+            out[k] = 45
+            k += 1
+            v = -v
+        d = 0
+        while True:
+            digits[d] = 48 + v % 10
+            v //= 10
+            d += 1
+            if v == 0:
+                break
+        while d > 0:
+            d -= 1
+            out[k] = digits[d]
+            k += 1
+        out[k] = 10
+        k += 1
+    return k
