@@ -114,7 +114,7 @@ def test_judge_path_does_not_import_numba():
 
     if load_kernels("gamedp.kernels.grid").compiled != "aot":
         pytest.skip("no ahead-of-time kernels on this machine: the JIT fallback needs numba")
-    code = ("import sys; from gamedp.cli.main import main; sys.argv = ['gamedp']; import io\n"
+    code = ("import sys\n"
             "from gamedp.judge import gridgame\n"
             "assert gridgame.run('2 2 1\\n..\\n..\\n1\\n1 1\\n') == 'First\\n'\n"
             "print('numba' in sys.modules)")
