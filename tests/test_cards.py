@@ -189,6 +189,28 @@ def test_memo_engine_agrees_with_interval_engine(cls):
             assert solution.value(child).score == child.lead + game.solver(child).value(child.lo, child.hi)
 
 
+def test_ends_solution_gives_the_memo_engines_values_and_analyses():
+    """Under the ends rule the front ends use the interval engine: same values, remoteness included."""
+    from gamedp.games.cards import EndsSolution
+    from gamedp.solvers.memo import Solution
+
+    rng = random.Random(9)
+    for row in random_rows(120, 7, seed=9, low=-3, high=3):  # small values: many ties and zero margins
+        game = Cards(row)
+        fast, memo = EndsSolution(game), Solution(game)
+        p = game.start()
+        while True:
+            assert fast.value(p) == memo.value(p)
+            a, b = fast.analyze(p), memo.analyze(p)
+            assert a.value == b.value
+            assert sorted((str(m.move), m.child, m.value.rank()) for m in a.moves) == \
+                sorted((str(m.move), m.child, m.value.rank()) for m in b.moves)
+            if not a.moves:
+                break
+            p = rng.choice(a.moves).child
+    assert not isinstance(CardsUpTo3().solution(), EndsSolution)  # other rules: the memo engine's remoteness
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-10**12, 10**12), max_size=12), st.data())
 def test_notation_round_trips(row, data):

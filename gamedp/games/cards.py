@@ -26,11 +26,12 @@ True
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gamedp.errors import GamedpError
 from gamedp.game import Game
 from gamedp.solvers.interval import ENDS, IntervalSolver, Move, Rule, apply_move, check_row, legal_moves, parse_rule
+from gamedp.values import Analysis, MoveValue, Value, outcome_of_score
 
 
 class CardsPosition(NamedTuple):
@@ -70,6 +71,16 @@ class Cards(Game):
     def solver(self, p: CardsPosition | None = None) -> IntervalSolver:
         """The O(N^2) engine for this rule on ``p``'s row: values without the lead, moves, lines."""
         return IntervalSolver(self.row if p is None else p.row, self.rule)
+
+    def solution(self) -> Any:
+        """What the front ends (analyze, play) ask for values. Under the ends rule every line of play lasts as
+        many moves as there are cards, so the O(N^2) engine gives the whole value (remoteness included) and
+        long rows are quick; other rules need the memo engine's search for their remoteness."""
+        if self.rule == ENDS:
+            return EndsSolution(self)
+        from gamedp.solvers.memo import Solution
+
+        return Solution(self)
 
     # -- text ------------------------------------------------------------------------------------------------
     def format_position(self, p: CardsPosition) -> str:
@@ -125,3 +136,31 @@ class CardsUpTo3(Cards):
     name = "cards-upto3"
     rule = Rule(3)
     default_row = (3, -1, 4, -1, 5, -9, 2, 6)
+
+
+class EndsSolution:
+    """Values and analyses of :class:`Cards` positions under the ends rule, from :class:`IntervalSolver`.
+
+    >>> game = Cards([3, 1, 4, 1, 5, 9, 2, 6] * 5)        # 40 cards: already far beyond the memo engine
+    >>> str(EndsSolution(game).value(game.start()))
+    'WIN in 40 score 15'
+    """
+
+    def __init__(self, game: Cards):
+        self.game = game
+        self._solvers: dict[tuple[int, ...], IntervalSolver] = {}
+
+    def _solver(self, p: CardsPosition) -> IntervalSolver:
+        if p.row not in self._solvers:
+            self._solvers[p.row] = IntervalSolver(p.row, self.game.rule)
+        return self._solvers[p.row]
+
+    def value(self, p: CardsPosition) -> Value:
+        score = p.lead + self._solver(p).value(p.lo, p.hi)
+        return Value(outcome_of_score(score), p.hi - p.lo, score)
+
+    def analyze(self, p: CardsPosition) -> Analysis:
+        moves = [MoveValue(move, self.game.do_move(p, move),
+                           Value(outcome_of_score(p.lead + margin), p.hi - p.lo, p.lead + margin))
+                 for move, margin in self._solver(p).moves(p.lo, p.hi)]
+        return Analysis(p, self.value(p), tuple(moves))
