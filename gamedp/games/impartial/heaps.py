@@ -101,10 +101,8 @@ def parse_heaps(text: str, what: str = "heap size") -> list[int]:
     gamedp.errors.InputError: position, line 1, column 3: a heap size cannot be negative: -1
     """
     sizes = []
-    for m in re.finditer(r"[^\s,+]+|(?<![\s,])[+](?=\d)", text):
+    for m in re.finditer(r"[^\s,+]+", text):
         token = m.group()
-        if token == "+":
-            continue
         if not _NUMBER.fullmatch(token):
             raise InputError(f"a {what} is a whole number, not {token!r}", 1, m.start() + 1, "position")
         value = int(token)
