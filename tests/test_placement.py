@@ -29,42 +29,36 @@ CRAM_SHAPES = [H_DOMINO, V_DOMINO]
 
 
 class Brute:
-    """Win/lose and remoteness of boards (tuples of '.'/'#' strings) for players owning lists of shapes."""
+    """Win/lose and remoteness of boards for players owning lists of shapes.
 
-    def __init__(self, shapes_per_player):
-        self.shapes = shapes_per_player
+    A board is an int, bit ``r * cols + c`` set where that cell is filled (the problem's own reading order).
+    """
+
+    def __init__(self, shapes_per_player, rows, cols):
+        self.placements = []
+        for shapes in shapes_per_player:
+            masks = []
+            for shape in shapes:
+                for r in range(rows):
+                    for c in range(cols):
+                        cells = [(r + dr, c + dc) for dr, dc in shape]
+                        if all(y < rows and x < cols for y, x in cells):
+                            masks.append(sum(1 << (y * cols + x) for y, x in cells))
+            self.placements.append(masks)
         self.memo = {}
 
-    def placements(self, rows, player):
-        out = []
-        for shape in self.shapes[player]:
-            for r in range(len(rows)):
-                for c in range(len(rows[0])):
-                    cells = [(r + dr, c + dc) for dr, dc in shape]
-                    if all(0 <= y < len(rows) and 0 <= x < len(rows[0]) and rows[y][x] == "." for y, x in cells):
-                        out.append(cells)
-        return out
-
-    def value(self, rows, player=0):
+    def value(self, board, player=0):
         """(mover wins?, remoteness): the winner hurries, the loser stalls."""
-        key = (rows, player)
+        key = (board, player)
         if key not in self.memo:
-            kids = []
-            for cells in self.placements(rows, player):
-                grid = [list(row) for row in rows]
-                for y, x in cells:
-                    grid[y][x] = "#"
-                kids.append(self.value(tuple("".join(g) for g in grid), (player + 1) % len(self.shapes)))
+            nxt = (player + 1) % len(self.placements)
+            kids = [self.value(board | m, nxt) for m in self.placements[player] if board & m == 0]
             lost = [r for w, r in kids if not w]
             if lost:
                 self.memo[key] = (True, min(lost) + 1)
             else:
                 self.memo[key] = (False, max((r for _, r in kids), default=-1) + 1)
         return self.memo[key]
-
-
-def rows_of(board: int, rows: int, cols: int) -> tuple[str, ...]:
-    return tuple("".join("#" if board >> (r * cols + c) & 1 else "." for c in range(cols)) for r in range(rows))
 
 
 def random_board(rng: random.Random, n: int, fill: float) -> int:
@@ -119,17 +113,17 @@ def test_symmetry_tables_match_the_cell_maps(board):
         assert rules.image(board, s) == rules.map_board(board, cells)
 
 
-CRAM_BRUTE = Brute([CRAM_SHAPES])
+CRAM_BRUTE = Brute([CRAM_SHAPES], 3, 4)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, (1 << 12) - 1))
 def test_symmetries_and_dead_cells_keep_the_value(board):
     game = Cram(3, 4)
-    want = CRAM_BRUTE.value(rows_of(board, 3, 4))
+    want = CRAM_BRUTE.value(board)
     for s in range(len(game.rules.symmetries)):
-        assert CRAM_BRUTE.value(rows_of(game.rules.image(board, s), 3, 4)) == want
-    assert CRAM_BRUTE.value(rows_of(game.canonical(board), 3, 4)) == want
+        assert CRAM_BRUTE.value(game.rules.image(board, s)) == want
+    assert CRAM_BRUTE.value(game.canonical(board)) == want
 
 
 @pytest.mark.parametrize("game", [Blockgame(3, 3), Blockgame(2, 4), Cram(3, 3), Cram(2, 5), Domineering(3, 3),
@@ -191,12 +185,12 @@ def test_domineering_turn_in_the_text():
     (Cram, CRAM_SHAPES, 4, 4)])
 def test_python_game_against_brute_force(make, shapes, rows, cols):
     game = make(rows, cols)
-    brute = Brute([shapes])
+    brute = Brute([shapes], rows, cols)
     solution = Solution(game)
     rng = random.Random(rows * 100 + cols)
     for _ in range(300):
         board = random_board(rng, rows * cols, rng.choice((0.0, 0.2, 0.4, 0.6, 0.8)))
-        won, rem = brute.value(rows_of(board, rows, cols))
+        won, rem = brute.value(board)
         assert solution.value(board).outcome == (WIN if won else LOSE)
         assert solution.value(board).remoteness == rem
 
@@ -204,14 +198,14 @@ def test_python_game_against_brute_force(make, shapes, rows, cols):
 @pytest.mark.parametrize("rows, cols", [(3, 3), (3, 4), (4, 4)])
 def test_domineering_against_brute_force(rows, cols):
     game = Domineering(rows, cols)
-    brute = Brute([[V_DOMINO], [H_DOMINO]])
+    brute = Brute([[V_DOMINO], [H_DOMINO]], rows, cols)
     solution = Solution(game)
     rng = random.Random(rows * cols)
     n = rows * cols
     for _ in range(200):
         board = random_board(rng, n, rng.choice((0.0, 0.3, 0.5)))
         turn = rng.randrange(2)
-        won, rem = brute.value(rows_of(board, rows, cols), turn)
+        won, rem = brute.value(board, turn)
         value = solution.value(board | turn << n)
         assert (value.outcome, value.remoteness) == (WIN if won else LOSE, rem)
 
