@@ -1,5 +1,5 @@
 """``python -m gamedp``: the same as the ``gamedp`` command."""
 
-from gamedp.cli.main import main
+from gamedp.cli.entry import main
 
 main()

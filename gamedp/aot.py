@@ -17,15 +17,9 @@ import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
-import inspect
 import os
-import platform
-import shutil
 import sys
-import sysconfig
-import tempfile
 import types
-import warnings
 from pathlib import Path
 
 _loaded: dict[str, types.SimpleNamespace] = {}
@@ -65,6 +59,8 @@ def _load(module_name: str) -> types.SimpleNamespace:
         try:
             _build(module_name, ext_name, folder)
         except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
+            import warnings
+
             warnings.warn(f"gamedp: ahead-of-time build of {module_name} failed ({e}); using numba JIT", stacklevel=3)
             return _jitted(module_name)
     loader = importlib.machinery.ExtensionFileLoader(ext_name, str(path))
@@ -76,24 +72,26 @@ def _load(module_name: str) -> types.SimpleNamespace:
 
 
 def _cpu() -> str:
+    machine = os.uname().machine
     try:
         with open("/proc/cpuinfo") as f:
-            return next((line for line in f if line.startswith(("model name", "flags"))), platform.machine())
+            return next((line for line in f if line.startswith(("model name", "flags"))), machine)
     except OSError:
-        return platform.machine()
+        return machine
 
 
 def _numba_version() -> str:
-    # Read from metadata: importing numba here would cost what this module exists to save.
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("numba")
-    except PackageNotFoundError:
+    # Where numba lives and when it was installed: enough to notice an upgrade, and cheap; importing numba
+    # (or even importlib.metadata) here would cost what this module exists to save.
+    spec = importlib.util.find_spec("numba")
+    if spec is None or spec.origin is None:
         return "none"
+    return f"{spec.origin}:{os.stat(spec.origin).st_mtime_ns}"
 
 
 def _jit_helpers(module: types.ModuleType) -> None:
+    import inspect
+
     from numba import njit
 
     for name, fn in list(vars(module).items()):
@@ -114,6 +112,11 @@ def _jitted(module_name: str) -> types.SimpleNamespace:
 
 def _build(module_name: str, ext_name: str, folder: Path) -> None:
     """Compile the kernel module with numba.pycc into ``folder``, atomically (temp dir, then rename)."""
+    import shutil
+    import sysconfig
+    import tempfile
+    import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from numba.pycc import CC

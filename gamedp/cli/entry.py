@@ -1,0 +1,43 @@
+"""The ``gamedp`` executable's first step: judge runs take a short path, everything else goes to click.
+
+A judge run is timed whole-process against C++ programs that finish in a tenth of a second, so
+``gamedp judge PROBLEM`` (with nothing else on the line) skips importing the command-line library and answers
+straight away. Any other command line, including ``judge --help`` or ``judge -i FILE``, gets the full CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "judge":
+        from gamedp.judge import JUDGES
+
+        if args[1] in JUDGES:
+            _judge(JUDGES[args[1]])
+            return
+    from gamedp.cli.main import main as full_cli
+
+    full_cli(argv)
+
+
+def _judge(module_name: str) -> None:
+    import importlib
+
+    from gamedp.errors import GamedpError
+
+    try:
+        module = importlib.import_module(module_name)
+        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+        sys.stdout.write(module.run(text))
+        sys.stdout.flush()
+    except GamedpError as e:
+        sys.stderr.write(f"gamedp: error: {e}\n")
+        sys.exit(e.exit_status)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
