@@ -2,10 +2,10 @@
 
 >>> load_game("tictactoe").name
 'tictactoe'
->>> load_game("no-such-game")
+>>> load_game("no-such-game")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gamedp.errors.GamedpError: unknown game 'no-such-game': give a built-in name (tictactoe), module:attribute, or a .py file
+gamedp.errors.GamedpError: unknown game 'no-such-game': give a built-in name (...), module:attribute, or a .py file
 """
 
 from __future__ import annotations
