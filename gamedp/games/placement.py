@@ -463,15 +463,16 @@ def wins(rules: Rules, boards: Sequence[int]):
     """Win/lose of each board (numpy bool array): a memo search for easy inputs, else the whole table."""
     import numpy as np
 
-    if rules.n <= MAX_TABLE_CELLS and all(rules.n - b.bit_count() < rules.n - 2 for b in boards):
+    if rules.n > MAX_TABLE_CELLS:
+        return MemoSearch(rules).wins(boards)
+    if all(b.bit_count() > 2 for b in boards):
         found = MemoSearch(rules, SEARCH_BUDGET).wins(boards, max_capacity=SEARCH_BUDGET)
         if found is not None:
             return found
-        spec = TableSpec(rules)
-        bits, _ = spec.solve_bits()
-        idx = np.array([spec.index(b) for b in boards], np.int64)
-        return (bits[idx >> 3] >> (idx & 7).astype(np.uint8) & 1).astype(bool)
-    return MemoSearch(rules).wins(boards)
+    spec = TableSpec(rules)
+    bits, _ = spec.solve_bits()
+    idx = np.array([spec.index(b) for b in boards], np.int64)
+    return (bits[idx >> 3] >> (idx & 7).astype(np.uint8) & 1).astype(bool)
 
 
 # -- strong solve --------------------------------------------------------------------------------------------
@@ -544,7 +545,7 @@ class TableSpec:
 
     def solve_bits(self, remoteness: bool = False, progress=None):
         """(win, rem): win is bool per board index as packed bits (numpy uint8, little-endian bit order);
-        rem a uint8 per index, or None."""
+        rem a uint8 per index, or None. With remoteness, :attr:`by_remoteness` then holds the count of each."""
         import numpy as np
 
         from gamedp.aot import load_kernels
@@ -553,22 +554,23 @@ class TableSpec:
         hi, lo, mask, lanes = self._pieces()
         nl = len(self.lanes)
         nwords = self.size >> nl
-        if not remoteness:
-            win = np.empty(nwords, np.uint64)
+        win = np.empty(nwords, np.uint64)
+        rem = None
+        if remoteness:
+            m = self.max_remoteness()
+            nplanes = m + 2 if m % 2 == 0 else m + 1
+            planes = np.empty(nwords * nplanes, np.uint64)
+            rem = np.empty(self.size, np.uint8)
+            within = np.zeros(nplanes, np.uint64)
+            k.table_remoteness(hi, lo, mask, lanes, nplanes, planes, rem, win, within)
+            del planes
+            counts = [int(c) for c in within]
+            self.by_remoteness = {r: counts[r] - (counts[r - 2] if r >= 2 else 0) for r in range(nplanes)}
+        else:
             k.table_outcomes(hi, lo, mask, lanes, win)
-            bits = win.view(np.uint8) if nl == 6 else _repack(win, nl)
-            if progress:
-                progress(self.size, self.size)
-            return bits, None
-        m = self.max_remoteness()
-        nplanes = m + 2 if m % 2 == 0 else m + 1
-        planes = np.empty(nwords * nplanes, np.uint64)
-        rem = np.empty(self.size, np.uint8)
-        k.table_remoteness(hi, lo, mask, lanes, nplanes, planes, rem)
-        del planes
         if progress:
             progress(self.size, self.size)
-        return np.packbits(rem & 1, bitorder="little"), rem
+        return (win.view(np.uint8) if nl == 6 else _repack(win, nl)), rem
 
     def solve_table(self, remoteness: bool, progress=None):
         """(outcomes, remoteness or None): 2-bit codes packed 4 per byte (0 LOSE, 1 WIN), remoteness bytes."""
@@ -627,20 +629,15 @@ def blockgame_table_spec(rows: int = 5, cols: int = 5) -> TableSpec:
     return TableSpec(blockgame_rules(rows, cols))
 
 
-def counts(bits, rem=None) -> dict:
+def counts(bits, by_remoteness: dict[int, int] | None = None) -> dict:
     """Positions by outcome (and by remoteness) of a solved table: {"outcomes": {...}, "remoteness": {...}}."""
     import numpy as np
 
-    total = len(bits) * 8 if rem is None else len(rem)
-    won = int(np.unpackbits(bits).sum()) if rem is None else int(np.count_nonzero(rem & 1))
-    out: dict = {"outcomes": {"WIN": won, "LOSE": total - won}}
-    if rem is not None:
-        by = np.zeros(256, np.int64)
-        for start in range(0, len(rem), 1 << 20):  # bincount widens to int64: a chunk at a time keeps memory low
-            part = np.bincount(rem[start:start + (1 << 20)])
-            by[:len(part)] += part
-        out["remoteness"] = {"WIN": {str(r): int(c) for r, c in enumerate(by) if c and r % 2},
-                             "LOSE": {str(r): int(c) for r, c in enumerate(by) if c and r % 2 == 0}}
+    won = int(np.unpackbits(bits).sum())
+    out: dict = {"outcomes": {"WIN": won, "LOSE": len(bits) * 8 - won}}
+    if by_remoteness is not None:
+        out["remoteness"] = {"WIN": {str(r): c for r, c in by_remoteness.items() if c and r % 2},
+                             "LOSE": {str(r): c for r, c in by_remoteness.items() if c and r % 2 == 0}}
     return out
 
 
@@ -676,7 +673,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     bits, rem = spec.solve_bits(args.remoteness)
     seconds = time.perf_counter() - t0
     print(f"blockgame {args.rows} x {args.cols}: {spec.size:,} boards solved in {seconds:.3f} s", file=sys.stderr)
-    print(format_counts(counts(bits, rem)))
+    print(format_counts(counts(bits, spec.by_remoteness if args.remoteness else None)))
 
 
 if __name__ == "__main__":

@@ -213,8 +213,17 @@ def table_outcomes(hi, lo, mask, lanes, win):
         win[w] = acc & lanes
 
 
-def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem):
-    """Strong solve with remoteness: ``flat`` (words x ``nplanes``, flattened) is the work area, ``rem`` receives one byte per board.
+def popcount(x):
+    x = x - ((x >> ONE) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem, win, within):
+    """Strong solve with remoteness: ``flat`` (words x ``nplanes``, flattened) is the work area; ``rem`` receives
+    a byte per board, ``win`` the win/lose bits as :func:`table_outcomes` gives them, and ``within[r]`` the number
+    of boards with Q_r (so the count of remoteness r is ``within[r] - within[r - 2]``).
 
     Plane r of a board is S_r: Q_r = "remoteness <= r and of r's parity" for even r, NOT Q_r for odd r. For a
     parent, T_r = OR over children of S_{r-1} (S_{-1} = all ones: T_0 = "has a move"); then a WIN (odd r) needs
@@ -247,6 +256,13 @@ def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem):
                 flat[b + np.uint64(r)] = ~t[r] & lanes
             else:
                 flat[b + np.uint64(r)] = lost & ~t[r] & lanes
+    for r in range(nplanes):
+        within[r] = ZERO
+    for wi in range(nwords):
+        win[wi] = ~flat[wi * nplanes + last_odd] & lanes
+        for r in range(nplanes):
+            s = flat[wi * nplanes + r]
+            within[r] += popcount(~s & lanes if r % 2 == 1 else s)
     # remoteness = 2 * (zeros of Q over the planes - half the planes) + won: a WIN in m (odd) has every even Q
     # zero and (m - 1) / 2 odd ones; a LOSE in m (even) every odd Q zero and m / 2 even ones.
     half = nplanes // 2
@@ -290,5 +306,5 @@ def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem):
 EXPORTS = {
     "dfs_outcomes": "i8(u8[:], u8[:,:], u8, u8[:,:,:], u8[:], u1[:], u1[:])",
     "table_outcomes": "void(u8[:], u8[:], u8[:], u8, u8[:])",
-    "table_remoteness": "void(u8[:], u8[:], u8[:], u8, i8, u8[:], u1[:])",
+    "table_remoteness": "void(u8[:], u8[:], u8[:], u8, i8, u8[:], u1[:], u8[:], u8[:])",
 }
