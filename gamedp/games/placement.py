@@ -557,15 +557,15 @@ class TableSpec:
         win = np.empty(nwords, np.uint64)
         rem = None
         if remoteness:
-            m = self.max_remoteness()
-            nplanes = m + 2 if m % 2 == 0 else m + 1
-            planes = np.empty(nwords * nplanes, np.uint64)
+            nm = max(1, self.max_remoteness() // 2)  # planes "remoteness <= 2k + 1" that are not all ones
+            stride = -(-(nm + 1) // 8) * 8  # a word's planes fill whole cache lines
+            planes = _aligned(nwords * stride)
             rem = np.empty(self.size, np.uint8)
-            within = np.zeros(nplanes, np.uint64)
-            k.table_remoteness(hi, lo, mask, lanes, nplanes, planes, rem, win, within)
+            within = np.zeros(2 * nm + 2, np.uint64)
+            k.table_remoteness(hi, lo, mask, lanes, nm, stride, planes, rem, win, within)
             del planes
             counts = [int(c) for c in within]
-            self.by_remoteness = {r: counts[r] - (counts[r - 2] if r >= 2 else 0) for r in range(nplanes)}
+            self.by_remoteness = {r: counts[r] - (counts[r - 2] if r >= 2 else 0) for r in range(len(counts))}
         else:
             k.table_outcomes(hi, lo, mask, lanes, win)
         if progress:
@@ -576,6 +576,15 @@ class TableSpec:
         """(outcomes, remoteness or None): 2-bit codes packed 4 per byte (0 LOSE, 1 WIN), remoteness bytes."""
         bits, rem = self.solve_bits(remoteness, progress)
         return expand_codes(bits), rem
+
+
+def _aligned(n: int):
+    """An uint64 array of ``n`` starting on a cache line (64 bytes)."""
+    import numpy as np
+
+    buf = np.empty(n + 8, np.uint64)
+    skip = (-buf.ctypes.data % 64) // 8
+    return buf[skip:skip + n]
 
 
 def _repack(words, nl: int):

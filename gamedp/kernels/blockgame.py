@@ -16,9 +16,9 @@ of word ``w`` (with ``w & hi == 0``) find their child in word ``w | hi``, at lan
 ``lo`` and one mask of the lanes with ``j & lo == 0``. Children have larger indices, so words are solved from the
 top down.
 
-Remoteness is kept as bit planes per word: plane ``r`` holds ``Q_r`` = "remoteness <= r and of r's parity" (odd
-remoteness means WIN, even means LOSE), stored complemented for odd ``r``. Then for every ``r`` a parent's plane
-comes from one OR over its children's plane ``r - 1`` (see :func:`table_remoteness`), 64 boards at a time.
+Remoteness is kept as bit planes per word: the win bits, and planes "remoteness <= 2k + 1" (odd remoteness means
+WIN, even means LOSE); a parent's planes come from ORs over its children's (see :func:`table_remoteness`), 64
+boards at a time.
 """
 
 import numpy as np
@@ -220,54 +220,61 @@ def popcount(x):
     return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem, win, within):
-    """Strong solve with remoteness: ``flat`` (words x ``nplanes``, flattened) is the work area; ``rem`` receives
-    a byte per board, ``win`` the win/lose bits as :func:`table_outcomes` gives them, and ``within[r]`` the number
-    of boards with Q_r (so the count of remoteness r is ``within[r] - within[r - 2]``).
+def table_remoteness(hi, lo, mask, lanes, nm, stride, flat, rem, win, within):
+    """Strong solve with remoteness. ``flat`` (words x ``stride``, flattened) is the work area: per word the
+    win bits W, then ``nm`` planes M_k = "remoteness <= 2k + 1" (M_nm would be all ones). ``rem`` receives a
+    byte per board, ``win`` the win bits as :func:`table_outcomes` gives them, and ``within[r]`` the number of
+    boards with Q_r (so the count of remoteness r is ``within[r] - within[r - 2]``).
 
-    Plane r of a board is S_r: Q_r = "remoteness <= r and of r's parity" for even r, NOT Q_r for odd r. For a
-    parent, T_r = OR over children of S_{r-1} (S_{-1} = all ones: T_0 = "has a move"); then a WIN (odd r) needs
-    one child LOSE within r - 1, so Q_r = T_r and S_r = NOT T_r; a LOSE within even r needs every child to be a
-    WIN within r - 1, so Q_r = lost AND NOT T_r, where lost = NOT T of the last odd plane.
+    With Q_r = "remoteness <= r and of r's parity" (odd remoteness is a WIN), M_k = Q_2k | Q_2k+1 and W tells
+    which. A parent has Q_2k+1 = OR over children of Q_2k = OR (M_k AND NOT W), and, if lost (every child won),
+    Q_2k = AND over children of Q_2k-1 = NOT OR (NOT M_k-1). So one pass over the children ORs up both.
     """
     npieces = hi.shape[0]
-    last_odd = nplanes - 1  # nplanes is even
-    nwords = flat.shape[0] // nplanes
-    p = np.uint64(nplanes)
-    t = np.empty(nplanes, np.uint64)
+    nwords = flat.shape[0] // stride
+    p = np.uint64(stride)
+    a = np.empty(nm, np.uint64)  # OR of M_k AND NOT W over the children
+    b = np.empty(nm, np.uint64)  # OR of NOT M_k-1 over the children (b[0]: has a move)
     w = np.uint64(nwords)
     while w != ZERO:
         w -= ONE
-        for r in range(nplanes):
-            t[r] = ZERO
-        for k in range(npieces):
-            h = hi[k]
+        won = ZERO
+        for k in range(nm):
+            a[k] = ZERO
+            b[k] = ZERO
+        for i in range(npieces):
+            h = hi[i]
             if w & h == ZERO:
-                base = (w | h) * p - ONE
-                sh = lo[k]
-                m = mask[k]
-                t[0] |= m
-                for r in range(ONE, p):
-                    t[r] |= (flat[base + r] >> sh) & m
-        lost = ~t[last_odd]
-        b = w * p
-        for r in range(nplanes):
-            if r % 2 == 1:
-                flat[b + np.uint64(r)] = ~t[r] & lanes
-            else:
-                flat[b + np.uint64(r)] = lost & ~t[r] & lanes
-    for r in range(nplanes):
+                base = (w | h) * p
+                sh = lo[i]
+                m = mask[i]
+                lost_child = ~(flat[base] >> sh) & m
+                won |= lost_child
+                b[0] |= m
+                for k in range(nm - 1):
+                    mk = flat[base + np.uint64(k + 1)] >> sh
+                    a[k] |= mk & lost_child
+                    b[k + 1] |= ~mk & m
+                a[nm - 1] |= (flat[base + np.uint64(nm)] >> sh) & lost_child
+        lost = ~won
+        o = w * p
+        flat[o] = won & lanes
+        for k in range(nm):
+            flat[o + np.uint64(k + 1)] = ((lost & ~b[k]) | a[k]) & lanes
+    for r in range(within.shape[0]):
         within[r] = ZERO
     for wi in range(nwords):
-        win[wi] = ~flat[wi * nplanes + last_odd] & lanes
-        for r in range(nplanes):
-            s = flat[wi * nplanes + r]
-            within[r] += popcount(~s & lanes if r % 2 == 1 else s)
-    # remoteness = 2 * (zeros of Q over the planes - half the planes) + won: a WIN in m (odd) has every even Q
-    # zero and (m - 1) / 2 odd ones; a LOSE in m (even) every odd Q zero and m / 2 even ones.
-    half = nplanes // 2
+        wb = flat[wi * stride]
+        win[wi] = wb
+        for k in range(nm):
+            mk = flat[wi * stride + k + 1]
+            within[2 * k + 1] += popcount(mk & wb)
+            within[2 * k] += popcount(mk & ~wb & lanes)
+        within[2 * nm + 1] += popcount(wb)
+        within[2 * nm] += popcount(~wb & lanes)
+    # remoteness = 2 * (number of k with M_k = 0) + W
     if lanes == ALL:
-        # 64 boards a word: count the zeros 8 boards at a time, one byte each, through a bit-to-byte table
+        # 64 boards a word: 8 boards at a time, one byte each, through a bit-to-byte table
         spread = np.zeros(256, np.uint64)
         for v in range(256):
             x = ZERO
@@ -275,18 +282,17 @@ def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem, win, within):
                 x |= np.uint64((v >> j) & 1) << np.uint64(8 * j)
             spread[v] = x
         out = rem.view(np.uint64)
-        twice_half = np.uint64(2 * half) * np.uint64(0x0101010101010101)
         acc = np.empty(8, np.uint64)
         for wi in range(nwords):
             for q in range(8):
                 acc[q] = ZERO
-            for r in range(nplanes):
-                z = flat[wi * nplanes + r] if r % 2 == 1 else ~flat[wi * nplanes + r]
+            for k in range(nm):
+                z = ~flat[wi * stride + k + 1]
                 for q in range(8):
                     acc[q] += spread[(z >> np.uint64(8 * q)) & np.uint64(255)]
-            won = ~flat[wi * nplanes + last_odd]
+            wb = flat[wi * stride]
             for q in range(8):
-                out[wi * 8 + q] = (acc[q] << ONE) - twice_half + spread[(won >> np.uint64(8 * q)) & np.uint64(255)]
+                out[wi * 8 + q] = (acc[q] << ONE) + spread[(wb >> np.uint64(8 * q)) & np.uint64(255)]
         return
     nl = 0
     for j in range(64):
@@ -294,17 +300,15 @@ def table_remoteness(hi, lo, mask, lanes, nplanes, flat, rem, win, within):
             nl += 1
     for wi in range(nwords):
         for j in range(nl):
-            zeros = 0
             bit = np.uint64(j)
-            for r in range(nplanes):
-                q = (flat[wi * nplanes + r] >> bit) & ONE
-                zeros += int(q) if r % 2 == 1 else 1 - int(q)
-            won = 1 - int((flat[wi * nplanes + last_odd] >> bit) & ONE)
-            rem[wi * nl + j] = np.uint8(2 * (zeros - half) + won)
+            zeros = 0
+            for k in range(nm):
+                zeros += 1 - int((flat[wi * stride + k + 1] >> bit) & ONE)
+            rem[wi * nl + j] = np.uint8(2 * zeros + int((flat[wi * stride] >> bit) & ONE))
 
 
 EXPORTS = {
     "dfs_outcomes": "i8(u8[:], u8[:,:], u8, u8[:,:,:], u8[:], u1[:], u1[:])",
     "table_outcomes": "void(u8[:], u8[:], u8[:], u8, u8[:])",
-    "table_remoteness": "void(u8[:], u8[:], u8[:], u8, i8, u8[:], u1[:], u8[:], u8[:])",
+    "table_remoteness": "void(u8[:], u8[:], u8[:], u8, i8, i8, u8[:], u1[:], u8[:], u8[:])",
 }
