@@ -6,7 +6,8 @@ Contenders, whole process, same input:
 - strong solve, win/lose: straightforward C++ (one board at a time) = 1.00; C++ with 64 boards per word;
   `python -m gamedp.games.placement`;
 - strong solve with remoteness: straightforward C++ = 1.00; `python -m gamedp.games.placement -r`.
-Then the compute alone (start-up excluded) of the word-parallel C++ and of gamedp's solve, as each prints it.
+Then the compute alone (start-up excluded) of the word-parallel C++ and of gamedp's solve, 1 bit per board and
+expanded to the 2-bit codes of the position database.
 
     python bench/bench_blockgame.py --rounds 5
 """
@@ -43,13 +44,31 @@ def judge_input(boards: list[int]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def compute_seconds(argv: list[str], pattern: str, stream: str, rounds: int) -> float:
-    """The median of the compute time a program prints about itself."""
+def compute_seconds(argv: list[str], pattern: str, rounds: int) -> float:
+    """The median of the compute time a program prints about itself on stderr."""
     times = []
     for _ in range(rounds):
         p = subprocess.run(argv, capture_output=True, text=True, check=True)
-        times.append(float(re.search(pattern, getattr(p, stream)).group(1)))
+        times.append(float(re.search(pattern, p.stderr).group(1)))
     return statistics.median(times)
+
+
+# gamedp's strong solve timed inside one process, kernels loaded first: 1 bit per board, then the 2-bit codes the
+# database takes, each without and with remoteness
+IN_PROCESS = """
+import time
+from gamedp.aot import load_kernels
+from gamedp.games.placement import blockgame_table_spec
+load_kernels("gamedp.kernels.blockgame")
+spec = blockgame_table_spec()
+times = []
+for call in (lambda: spec.solve_bits(), lambda: spec.solve_table(False), lambda: spec.solve_bits(True),
+             lambda: spec.solve_table(True)):
+    t = time.perf_counter()
+    call()
+    times.append(time.perf_counter() - t)
+print(*times)
+"""
 
 
 def main() -> None:
@@ -78,14 +97,20 @@ def main() -> None:
     compare("BLOCKGAME strong solve with remoteness",
             [Contender("C++ one board at a time", [remoteness]), Contender("gamedp -r", solver + ["-r"])],
             rounds=args.rounds)
-    cpp = compute_seconds([table, "--words"], r"compute ([\d.]+) s", "stderr", args.rounds)
-    ours = compute_seconds(solver, r"solved in ([\d.]+) s", "stdout", args.rounds)
-    ours_r = compute_seconds(solver + ["-r"], r"solved in ([\d.]+) s", "stdout", args.rounds)
+    cpp = compute_seconds([table, "--words"], r"compute ([\d.]+) s", args.rounds)
+    inside = [[], [], [], []]
+    for _ in range(args.rounds):
+        p = subprocess.run(PYTHON + ["-c", IN_PROCESS], capture_output=True, text=True, check=True)
+        for column, x in zip(inside, p.stdout.split()):
+            column.append(float(x))
+    bits, codes, rem, rem_codes = (statistics.median(c) for c in inside)
     print("\n## Strong solve, compute alone (start-up excluded), medians")
-    print(f"C++ 64 boards per word   {cpp:.4f} s  1.00")
-    print(f"gamedp win/lose          {ours:.4f} s  {ours / cpp:.2f}")
-    print(f"gamedp with remoteness   {ours_r:.4f} s  {ours_r / cpp:.2f}")
-
+    print(f"{'C++ 64 boards per word':<52} {cpp:.4f} s  1.00")
+    for label, t in (("gamedp win/lose, 1 bit per board (solve_bits)", bits),
+                     ("gamedp win/lose, 2-bit codes (solve_table)", codes),
+                     ("gamedp with remoteness (solve_bits)", rem),
+                     ("gamedp with remoteness, 2-bit codes (solve_table)", rem_codes)):
+        print(f"{label:<52} {t:.4f} s  {t / cpp:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -127,8 +127,9 @@ def test_memo_search_grows_its_table():
     assert search.capacity > 16
 
 
-@pytest.mark.parametrize("rows, cols", [(3, 4), (4, 4), (4, 5)])
+@pytest.mark.parametrize("rows, cols", [(3, 4), (4, 4), (4, 5), (2, 2), (2, 3), (1, 5)])
 def test_other_sizes_against_brute_force(rows, cols):
+    """Boards too small for 6 lanes (2 x 2 has room for one) take the same kernels with fewer boards a word."""
     rules = blockgame_rules(rows, cols)
     spec = blockgame_table_spec(rows, cols)
     bits, rem = spec.solve_bits(remoteness=True)

@@ -35,6 +35,8 @@ from gamedp.values import LOSE, WIN, Analysis, MoveValue, Value
 MAX_CELLS = 64
 #: the largest board the strong solve tables take (2**cells boards; 2**28 is 32 MiB of win/lose bits)
 MAX_TABLE_CELLS = 28
+#: up to this many cells, analysing one position solves the whole table with remoteness (5 x 5: ~0.3 s, 64 MiB)
+ANALYSIS_TABLE_CELLS = 25
 COLUMNS = string.ascii_lowercase
 
 # The 8 maps of the square on (row, col) in an n x n box, by name; on a rectangle the first four keep the box.
@@ -64,8 +66,8 @@ class Piece:
     """A polyomino given as rows of ``#`` (cell) and ``.`` separated by ``/``, and the orientations allowed:
     ``"fixed"``, ``"rotations"``, ``"all"`` (with reflections) or a tuple of map names (see ``_MAPS``).
 
-    >>> Piece("##/#.", "rotations").shapes()
-    ((0, 1, 3), (0, 1, 4), (0, 3, 4), (1, 3, 4))
+    >>> Piece("##/#.", "rotations").orientation_cells()[1]
+    ((0, 0), (0, 1), (1, 1))
     """
 
     shape: str
@@ -100,10 +102,6 @@ class Piece:
             if shape not in out:
                 out.append(shape)
         return out
-
-    def shapes(self, width: int = 3) -> tuple[tuple[int, ...], ...]:
-        """The orientations as cell numbers on a board ``width`` cells wide (for the doctest above)."""
-        return tuple(sorted(tuple(r * width + c for r, c in o) for o in self.orientation_cells()))
 
     def to_json(self) -> dict:
         o = self.orientations
@@ -357,8 +355,8 @@ class PlacementGame(Game):
     # -- fast analysis -------------------------------------------------------------------------------------
     def analyze(self, position: int) -> Analysis:
         """Value, remoteness and every placement's value, best first: from the strong-solve table where the
-        board is small enough (impartial games up to 28 cells), else by the memoised search."""
-        if not (self.rules.impartial and self.rules.n <= MAX_TABLE_CELLS):
+        board is small enough (impartial games up to 25 cells), else by the memoised search."""
+        if not (self.rules.impartial and self.rules.n <= ANALYSIS_TABLE_CELLS):
             from gamedp.solvers.memo import Solution
 
             return Solution(self).analyze(position)
@@ -642,7 +640,8 @@ def counts(bits, by_remoteness: dict[int, int] | None = None) -> dict:
     """Positions by outcome (and by remoteness) of a solved table: {"outcomes": {...}, "remoteness": {...}}."""
     import numpy as np
 
-    won = int(np.unpackbits(bits).sum())
+    ones = np.array([bin(v).count("1") for v in range(256)], np.uint8)
+    won = int(ones[bits].sum(dtype=np.int64))
     out: dict = {"outcomes": {"WIN": won, "LOSE": len(bits) * 8 - won}}
     if by_remoteness is not None:
         out["remoteness"] = {"WIN": {str(r): c for r, c in by_remoteness.items() if c and r % 2},
