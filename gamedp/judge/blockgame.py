@@ -3,8 +3,8 @@
 Input: the number of cases C, then C boards of 5 lines of 5 characters (``#`` filled, ``.`` empty). Output:
 ``WINNING`` or ``LOSING`` per case. More than the judge's 50 cases are fine. Blank lines are ignored.
 
->>> run("2\\n#####\\n#####\\n#####\\n#####\\n####.\\n.....\\n#####\\n#####\\n#####\\n#####\\n")
-'LOSING\\nWINNING\\n'
+>>> [bin(b) for b in parse("1\\n#....\\n.....\\n.....\\n.....\\n....#\\n")]   # bit r * 5 + c: filled
+['0b1000000000000000000000001']
 """
 
 from __future__ import annotations
