@@ -30,6 +30,10 @@ def load_game(spec: str) -> Any:
 
     if spec in BUILTIN:
         return _instantiate(_import_attribute(*BUILTIN[spec].split(":")), spec)
+    from gamedp.games.impartial import PARAMETERS, family
+
+    if spec.partition(":")[0] in PARAMETERS:  # a family with its parameter, e.g. octal:0.137
+        return family(spec)
     path, _, attr = spec.partition(":") if not _is_windows_drive(spec) else (spec, "", "")
     if path.endswith(".py") or Path(path).is_file():
         module = _import_file(Path(path))
