@@ -451,10 +451,11 @@ class MemoSearch:
         return None
 
 
-#: states the judge's memo search may store before a whole-table solve is the faster way (measured on 5 x 5:
-#: ~30k states cost as much as solving all 2**25 boards 64 at a time, and a board with at most 2 cells filled
-#: alone takes that many, so such an input goes straight to the table)
-SEARCH_BUDGET = 1 << 15
+#: memo slots the judge's search may fill (3/4 of them) before a whole-table solve is the faster way: on 5 x 5,
+#: ~15k states cost about as much as solving all 2**25 boards 64 at a time
+SEARCH_BUDGET = 1 << 14
+#: boards with at most this many cells filled take 10k-40k states each on 5 x 5: straight to the table
+FEW_FILLED = 3
 
 
 def wins(rules: Rules, boards: Sequence[int]):
@@ -463,7 +464,7 @@ def wins(rules: Rules, boards: Sequence[int]):
 
     if rules.n > MAX_TABLE_CELLS:
         return MemoSearch(rules).wins(boards)
-    if all(b.bit_count() > 2 for b in boards):
+    if all(b.bit_count() > FEW_FILLED for b in boards):
         found = MemoSearch(rules, SEARCH_BUDGET).wins(boards, max_capacity=SEARCH_BUDGET)
         if found is not None:
             return found
