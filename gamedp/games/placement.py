@@ -524,6 +524,9 @@ class TableSpec:
     def format_position(self, board: int) -> str:
         return self.rules.draw(board)
 
+    def parse_position(self, text: str) -> int:
+        return self.rules.parse_board(text)
+
     def position(self, index: int) -> int:
         return _lookup(self._to_board, index)
 
