@@ -175,13 +175,8 @@ def dfs_outcomes(boards, orient, full, sym, keys, vals, out):
     Returns the number of states stored, or -1 if the memo filled up to 3/4 (the caller doubles it and retries).
     """
     limit = keys.shape[0] * 3 // 4
-    nmax = 0
-    for o in range(orient.shape[0]):
-        nmax += 64
-    depth = 0
-    for c in range(64):
-        if (full >> np.uint64(c)) & ONE:
-            depth += 1
+    nmax = 64 * orient.shape[0]  # children of one board: at most 64 anchors per orientation
+    depth = 65  # every move fills a cell
     sb = np.empty(depth + 1, np.uint64)
     sc = np.empty((depth + 1, nmax), np.uint64)
     sn = np.empty(depth + 1, np.int64)
