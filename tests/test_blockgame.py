@@ -76,12 +76,10 @@ def test_judge_many_cases_against_brute_force():
 
 def test_judge_takes_the_table_path_too(table_5x5):
     spec, bits, _ = table_5x5
-    rng = random.Random(3)
     boards = [0, 1 << 12, (1 << 3) | (1 << 20)] + boards_5x5(60, seed=11)  # nearly empty boards: whole table
     got = wins(blockgame_rules(), boards)
     assert list(got) == [bit(bits, spec.index(b)) for b in boards]
     assert [bool(x) for x in got[3:]] == [brute(b)[0] for b in boards[3:]]
-    del rng
 
 
 BAD_INPUTS = [
@@ -194,6 +192,23 @@ def test_strong_solve_counts(table_5x5):
     assert int(rem[spec.index(0)]) == 12
     counts = np.bincount(rem)
     assert counts.sum() == 1 << 25 and counts[1::2].sum() == int(np.unpackbits(bits).sum())
+
+
+def test_analysis_of_every_placement():
+    from gamedp.games.placement import Blockgame
+    from gamedp.values import LOSE, WIN
+
+    game = Blockgame()
+    for b in boards_5x5(30, seed=13):
+        analysis = game.analyze(b)
+        won, r = brute(b)
+        assert (analysis.value.outcome, analysis.value.remoteness) == (WIN if won else LOSE, r)
+        assert len(analysis.moves) == sum(1 for m in game.rules.placements[0] if m & b == 0)
+        ranks = [mv.value.rank() for mv in analysis.moves]
+        assert ranks == sorted(ranks, reverse=True)
+        for mv in analysis.moves:
+            child_won, child_r = brute(mv.child)
+            assert (mv.value.outcome, mv.value.remoteness) == (LOSE if child_won else WIN, child_r + 1)
 
 
 def test_table_refuses_what_it_cannot_hold():

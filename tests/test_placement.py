@@ -210,7 +210,7 @@ def test_domineering_against_brute_force(rows, cols):
         assert (value.outcome, value.remoteness) == (WIN if won else LOSE, rem)
 
 
-def test_analyze_command_draws_blockgame(tmp_path):
+def test_analyze_command_draws_blockgame():
     board = "#####\n#####\n##.##\n#...#\n##.##"
     out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "blockgame", board], capture_output=True,
                          text=True, timeout=300)
