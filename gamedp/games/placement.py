@@ -679,7 +679,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = p.parse_args(argv)
     from gamedp.aot import load_kernels
 
-    spec = blockgame_table_spec(args.rows, args.cols)
+    try:
+        spec = blockgame_table_spec(args.rows, args.cols)
+    except GamedpError as e:
+        p.exit(2, f"gamedp: error: {e}\n")
     load_kernels("gamedp.kernels.blockgame")  # the time printed is the solve's alone
     t0 = time.perf_counter()
     bits, rem = spec.solve_bits(args.remoteness)
