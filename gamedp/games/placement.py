@@ -569,7 +569,7 @@ class TableSpec:
             counts = [int(c) for c in within]
             self.by_remoteness = {r: counts[r] - (counts[r - 2] if r >= 2 else 0) for r in range(len(counts))}
         else:
-            k.table_outcomes(hi, lo, mask, lanes, win)
+            k.table_outcomes(hi, lo, mask, lanes, _compat(hi, nwords.bit_length() - 1), win)
         if progress:
             progress(self.size, self.size)
         return (win.view(np.uint8) if nl == 6 else _repack(win, nl)), rem
@@ -578,6 +578,22 @@ class TableSpec:
         """(outcomes, remoteness or None): 2-bit codes packed 4 per byte (0 LOSE, 1 WIN), remoteness bytes."""
         bits, rem = self.solve_bits(remoteness, progress)
         return expand_codes(bits), rem
+
+
+def _compat(hi, bits: int):
+    """uint64 (chunks, 128, groups): the pieces (bit k % 64 of group k // 64) whose ``hi`` misses each 7-bit
+    pattern of a word index, chunk c holding bits 7c..7c+6 (see ``table_outcomes``)."""
+    import numpy as np
+
+    chunks = max(1, -(-bits // 7))
+    groups = -(-len(hi) // 64)
+    compat = np.zeros((chunks, 128, groups), np.uint64)
+    patterns = np.arange(128, dtype=np.uint64)
+    for k, h in enumerate(hi):
+        for c in range(chunks):
+            part = (h >> np.uint64(7 * c)) & np.uint64(127)
+            compat[c, (patterns & part) == 0, k // 64] |= np.uint64(1 << (k % 64))
+    return compat
 
 
 def _aligned(n: int):
