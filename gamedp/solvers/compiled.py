@@ -41,8 +41,11 @@ class CompiledSolution:
         self.outcomes_only = outcomes_only
         dense = game.num_positions is not None and game.num_positions <= DENSE_LIMIT
         self.keys = np.empty(0, np.int64) if dense else np.full(1 << 16, -1, np.int64)
-        small = dense and outcomes_only  # no remoteness to store: a byte per position is enough
-        self.vals = np.full(game.num_positions if dense else 1 << 16, -1, np.int8 if small else np.int32)
+        self.packed = dense and outcomes_only  # no remoteness to store: a nibble per position is enough
+        if self.packed:
+            self.vals = np.zeros((game.num_positions + 1) // 2, np.uint8)
+        else:
+            self.vals = np.full(game.num_positions if dense else 1 << 16, -1, np.int32)
         self.used = 0
         self._cyclic: Solution | None = None  # set once a cycle forces the retrograde path
         self._children = _compiled_for(game.children_kernel, kernels.CHILDREN_SIGNATURE, "children")
@@ -56,12 +59,12 @@ class CompiledSolution:
         if self._cyclic is not None:
             return self._cyclic.value(position)
         self.game.check_position(position)
-        code = self.kernels.lookup(self.keys, self.vals, np.int64(position))
+        code = self.kernels.lookup(self.keys, self.vals, np.int64(position), self.packed)
         if code <= 0:
             self._search(position)
             if self._cyclic is not None:
                 return self._cyclic.value(position)
-            code = self.kernels.lookup(self.keys, self.vals, np.int64(position))
+            code = self.kernels.lookup(self.keys, self.vals, np.int64(position), self.packed)
         outcome = _OUTCOME[code & 3]
         return Value(outcome) if self.outcomes_only else Value(outcome, int(code >> 2))
 
@@ -77,9 +80,9 @@ class CompiledSolution:
     def _search(self, root: int) -> None:
         g, k = self.game, self.kernels
         limit = -1 if g.num_positions is None else g.num_positions
-        self.keys, self.vals, self.used, status, pos, detail = k.search(
+        self.keys, self.vals, self.used, status, pos, detail = k.searcher(self.vals.dtype)(
             self._children, self._primitive, g.primitive_kernel is not None, root, self.keys, self.vals,
-            self.used, g.max_children, limit, self.outcomes_only, g.misere)
+            self.used, g.max_children, limit, self.outcomes_only, g.misere, self.packed)
         if status == k.OK:
             return
         if status == k.CYCLE:

@@ -1,9 +1,11 @@
 """The compiled search and its memo table, as cached numba kernels.
 
-The table is either dense (``vals[position]``, when the game bounds its positions and the array fits) or an
-open-addressing hash over two arrays (``keys``, ``vals``) that doubles when half full. In both, a value of -1
-means "not searched", 0 "search under way" (meeting it again means a cycle), and anything else the encoded
-value: outcome code in the low 2 bits (1 LOSE, 2 WIN, 3 TIE), remoteness above.
+The table is dense (``vals[position]``) when the game bounds its positions and the array fits, else an
+open-addressing hash over two arrays (``keys``, ``vals``) that doubles when half full. A value of -1 means
+"not searched", 0 "search under way" (meeting it again means a cycle), and anything else the encoded value:
+outcome code in the low 2 bits (1 LOSE, 2 WIN, 3 TIE), remoteness above. When only outcomes are wanted, a
+dense table is *packed*: value + 1 in a nibble, two positions a byte, so that BLOCKGAME's 2^25 boards take
+16 MiB and stay in the processor's last-level cache.
 
 The search takes the game's kernels as first-class function values with fixed signatures, so one compiled
 search (cached on disk like any kernel) serves every game: nothing is compiled per game but the game's own
@@ -36,8 +38,21 @@ def slot(keys, vals, position):
 
 
 @njit(cache=True, nogil=True)
-def store(keys, vals, used, position, value):
+def read(keys, vals, position, packed):
+    """``position``'s value (-1: not searched)."""
+    if packed:
+        return np.int64((vals[position >> 1] >> ((position & 1) << 2)) & 15) - 1
+    return np.int64(vals[slot(keys, vals, position)])
+
+
+@njit(cache=True, nogil=True)
+def store(keys, vals, used, position, value, packed):
     """Set ``position``'s value; a hash table grows first when it would pass half full."""
+    if packed:
+        shift = (position & 1) << 2
+        old = (vals[position >> 1] >> shift) & 15
+        vals[position >> 1] = (vals[position >> 1] & ~(15 << shift)) | ((value + 1) << shift)
+        return keys, vals, used + (1 if old == 0 else 0)
     if keys.shape[0] != 0 and 2 * (used + 1) > keys.shape[0]:
         new_keys = np.full(keys.shape[0] * 2, -1, np.int64)
         new_vals = np.full(keys.shape[0] * 2, -1, vals.dtype)
@@ -57,8 +72,8 @@ def store(keys, vals, used, position, value):
 
 
 @njit(cache=True, nogil=True)
-def lookup(keys, vals, position):
-    return vals[slot(keys, vals, position)]
+def lookup(keys, vals, position, packed):
+    return read(keys, vals, position, packed)
 
 
 @njit(cache=True, nogil=True)
@@ -94,12 +109,24 @@ def _search_signature(value_type):
     vals = value_type[::1]
     return types.Tuple((types.int64[::1], vals, types.int64, types.int64, types.int64, types.int64))(
         types.FunctionType(CHILDREN_SIGNATURE), types.FunctionType(PRIMITIVE_SIGNATURE), types.boolean,
-        types.int64, types.int64[::1], vals, types.int64, types.int64, types.int64, types.boolean, types.boolean)
+        types.int64, types.int64[::1], vals, types.int64, types.int64, types.int64, types.boolean, types.boolean,
+        types.boolean)
 
 
-# int8 values (outcomes only, dense): a quarter of the memory traffic of int32 values with remoteness.
-@njit([_search_signature(types.int32), _search_signature(types.int8)], cache=True, nogil=True)
-def search(children, primitive, has_primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere):
+_searches: dict = {}
+
+
+def searcher(value_dtype):
+    """The search compiled for tables of ``value_dtype``: uint8 (packed) or int32. Each is loaded from the
+    cache only when first used."""
+    key = np.dtype(value_dtype)
+    if key not in _searches:
+        value_type = types.uint8 if key == np.uint8 else types.int32
+        _searches[key] = njit(_search_signature(value_type), cache=True, nogil=True)(search)
+    return _searches[key]
+
+
+def search(children, primitive, has_primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere, packed):
     """Depth-first search from ``root``; returns the table and (status, position, detail) for errors."""
     cap = 64
     st_pos = np.empty(cap, np.int64)  # frame: position, child count, next child, best rank so far
@@ -123,7 +150,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
         if code == 0 and n == 0:
             code = 2 if misere else 1
         if code != 0:
-            keys, vals, used = store(keys, vals, used, pos, code)
+            keys, vals, used = store(keys, vals, used, pos, code, packed)
             if depth == 0:
                 return keys, vals, used, OK, pos, 0
             st_best[depth - 1] = max(st_best[depth - 1], rank_of_child(code, outcomes_only))
@@ -145,11 +172,11 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
                 # A child already known to be lost wins at once, without searching the others first
                 # (on BLOCKGAME this cuts the positions searched from the empty board by a quarter).
                 for j in range(n):
-                    v = vals[slot(keys, vals, kids[base + j])]
+                    v = read(keys, vals, kids[base + j], packed)
                     if v > 0 and v & 3 == 1:
                         st_best[depth] = 3 * RANK_BASE
                         break
-            keys, vals, used = store(keys, vals, used, pos, 0)
+            keys, vals, used = store(keys, vals, used, pos, 0, packed)
             depth += 1
         # Scan the top frame's children; finish frames until one needs a child expanded.
         while True:
@@ -159,7 +186,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
             c = 0
             while i < st_n[f] and not (outcomes_only and best > 2 * RANK_BASE):
                 c = kids[base + i]
-                v = vals[slot(keys, vals, c)]
+                v = read(keys, vals, c, packed)
                 if v == -1:
                     descend = True
                     break
@@ -172,7 +199,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
                 pos = c
                 break
             enc = encode_rank(best)
-            keys, vals, used = store(keys, vals, used, st_pos[f], enc)
+            keys, vals, used = store(keys, vals, used, st_pos[f], enc, packed)
             depth -= 1
             if depth == 0:
                 return keys, vals, used, OK, root, 0
