@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("gamedp.games.placement")
 
-from gamedp.database import Reader, find  # noqa: E402
+from gamedp.database import Reader  # noqa: E402
 from gamedp.games.indexed import table_spec  # noqa: E402
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
@@ -90,18 +90,34 @@ def test_full_database_is_one_bit_per_board_plus_a_small_header(full_db):
         db.verify()
 
 
-def test_judge_lookup_path_answers_the_official_sample(full_db, monkeypatch):
-    """The judge's database path (see the report): parse, find, one look-up per board."""
-    from gamedp.judge.blockgame import parse
+def test_judge_answers_from_the_database(full_db, tmp_path):
+    """The judge reads a saved table when there is one; its answers equal those computed without it."""
+    import random
 
-    monkeypatch.setenv("GAMEDP_DB_DIR", str(full_db))
-    spec = table_spec("blockgame")
-    db = find(spec.game_id, spec.variant)
-    assert db is not None
-    boards = parse((VECTORS / "blockgame-sample.in").read_text())
-    out = "".join("WINNING\n" if db.code(spec.index(b)) else "LOSING\n" for b in boards)
-    assert out == (VECTORS / "blockgame-sample.out").read_text()
-    db.close()
+    rng = random.Random(5)
+    boards = [board_text(frozenset((r, c) for r in range(5) for c in range(5) if rng.random() < p), 5, 5)
+              for p in [0.0, 0.05, 0.2, 0.4, 0.6] * 20]
+    text = f"{len(boards)}\n" + "\n".join(boards) + "\n"
+    sample = (VECTORS / "blockgame-sample.in").read_text()
+    for judge_input in (sample, text):
+        with_db = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=judge_input,
+                                 capture_output=True, text=True, env={**os.environ, "GAMEDP_DB_DIR": str(full_db)})
+        without = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=judge_input,
+                                 capture_output=True, text=True, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+        assert with_db.returncode == 0 and with_db.stdout == without.stdout
+    assert with_db.stdout.count("\n") == 100
+    # Proof that the database was read: damage every block, and the judge refuses instead of answering.
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (path,) = full_db.glob("*.gdb")
+    data = bytearray(path.read_bytes())
+    for offset in range(4096, len(data), 65536):
+        data[offset] ^= 0x55
+    (damaged / path.name).write_bytes(bytes(data))
+    proc = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=sample, capture_output=True,
+                          text=True, env={**os.environ, "GAMEDP_DB_DIR": str(damaged)})
+    assert proc.returncode == 2 and "solve again: gamedp solve blockgame" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
 
 
 def test_query_answers_the_official_sample(full_db):
