@@ -312,7 +312,7 @@ class Container:
         return self._fix() if callable(self._fix) else self._fix
 
     def _damaged(self, what: str) -> None:
-        raise DatabaseError(f"the database {self.path} {what} and cannot be trusted; {self.fix}", damaged=True)
+        raise DatabaseError(f"the database {self.path} {what}: it is damaged; {self.fix}", damaged=True)
 
     def _read_header(self) -> dict:
         m = self._map
