@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
 from blockgame_as_game import PLACEMENTS, BlockGame, format_board, parse_board  # noqa: E402
 
-from gamedp import Outcome, check_game, solve  # noqa: E402
+from gamedp import Outcome, Solution, check_game  # noqa: E402
 
 
 def brute_force_wins(board: int) -> bool:
@@ -24,15 +24,15 @@ def random_boards(count: int, seed: int) -> list[int]:
     rng = random.Random(seed)
     boards = []
     for _ in range(count):
-        filled = rng.randint(13, 25)  # sparse boards would make the brute force slow
+        filled = rng.randint(14, 25)  # the brute force has no memo: sparser boards take minutes
         boards.append(sum(1 << c for c in rng.sample(range(25), filled)))
     return boards
 
 
 @pytest.mark.parametrize("outcomes_only", [False, True])
 def test_python_game_matches_brute_force(outcomes_only):
-    solution = solve(BlockGame(), outcomes_only=outcomes_only)
-    for board in random_boards(300, 1):
+    solution = Solution(BlockGame(), outcomes_only=outcomes_only)  # searched only from the boards asked
+    for board in random_boards(1000, 1):
         expected = Outcome.WIN if brute_force_wins(board) else Outcome.LOSE
         assert solution.value(board).outcome is expected, format_board(board)
 
@@ -43,8 +43,8 @@ def test_compiled_game_matches_brute_force_and_python_game():
     from gamedp.solvers.compiled import solve_compiled
 
     compiled = solve_compiled(game, (1 << 25) - 1)
-    python = solve(BlockGame())
-    for board in random_boards(300, 2):
+    python = Solution(BlockGame())
+    for board in random_boards(1000, 2):
         expected = Outcome.WIN if brute_force_wins(board) else Outcome.LOSE
         assert compiled.value(board).outcome is expected, format_board(board)
         assert compiled.value(board) == python.value(board)
