@@ -135,3 +135,14 @@ def test_blockgame_bad_requests(full_db):
     proc = gamedp("query", "blockgame", "-V", "rows=2", ".." * 5, db_dir=full_db)
     assert proc.returncode == 2 and "no database of" in proc.stderr
     assert proc.stderr.rstrip().endswith("create it with: gamedp solve blockgame -V rows=2")
+
+
+def test_judge_answers_from_the_database_without_numpy_or_numba(full_db):
+    """Start-up is most of a look-up's cost: the database path imports neither numpy nor numba."""
+    code = ("import sys; from gamedp.judge.blockgame import run; "
+            "out = run(sys.stdin.read()); "
+            "print(out, 'numpy' in sys.modules, 'numba' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], input=(VECTORS / "blockgame-sample.in").read_text(),
+                          capture_output=True, text=True, env={**os.environ, "GAMEDP_DB_DIR": str(full_db)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == (VECTORS / "blockgame-sample.out").read_text().split() + ["False", "False"]

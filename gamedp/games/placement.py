@@ -271,18 +271,24 @@ def parse_row(line: str, cols: int, line_no: int, source: str = "input") -> int:
     return bits
 
 
+def byte_table_lists(maps: Sequence[Sequence[int]], n: int) -> list[list[list[int]]]:
+    """[map][chunk][byte value]: the image of every byte value of the board under each cell map, in plain
+    lists (a database look-up translates boards with these without importing numpy)."""
+    tables = []
+    for cells in maps:
+        per_chunk = []
+        for k in range((n + 7) // 8):
+            bits = [1 << cells[i] if i < n else 0 for i in range(8 * k, 8 * k + 8)]
+            per_chunk.append([sum(b for j, b in enumerate(bits) if v >> j & 1) for v in range(256)])
+        tables.append(per_chunk)
+    return tables
+
+
 def byte_tables(maps: Sequence[Sequence[int]], n: int):
-    """uint64 (maps, ceil(n / 8), 256): the image of every byte value of the board under each cell map."""
+    """uint64 (maps, ceil(n / 8), 256): :func:`byte_table_lists` as the kernels take it."""
     import numpy as np
 
-    chunks = (n + 7) // 8
-    t = np.zeros((len(maps), chunks, 256), np.uint64)
-    v = np.arange(256)
-    for s, cells in enumerate(maps):
-        for i in range(n):
-            k, j = divmod(i, 8)
-            t[s, k, (v >> j & 1) == 1] |= np.uint64(1 << cells[i])
-    return t
+    return np.array(byte_table_lists(maps, n), np.uint64)
 
 
 # -- the games ---------------------------------------------------------------------------------------------
@@ -500,7 +506,7 @@ class TableSpec:
         inverse = [0] * rules.n
         for k, cell in enumerate(self.order):
             inverse[cell] = k
-        self._to_index, self._to_board = byte_tables([inverse, self.order], rules.n)
+        self._to_index, self._to_board = byte_table_lists([inverse, self.order], rules.n)
 
     def _lanes(self) -> list[int]:
         """Up to 6 cells that hold no whole piece between them, spread over the board (even rows and columns
@@ -633,7 +639,7 @@ def expand_codes(bits):
 def _lookup(table, x: int) -> int:
     t, k = 0, 0
     while x:
-        t |= int(table[k, x & 255])
+        t |= table[k][x & 255]
         x >>= 8
         k += 1
     return t
