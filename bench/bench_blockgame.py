@@ -72,8 +72,6 @@ print(*times)
 
 
 # Python contenders run as a user's would, from compiled bytecode (the warm-up run writes it): a session that sets
-# PYTHONDONTWRITEBYTECODE would otherwise make every timed run compile gamedp's sources again.
-BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
 
 
 def main() -> None:
@@ -88,10 +86,9 @@ def main() -> None:
     hard = BUILD / "blockgame-hard50.in"
     hard.write_text(judge_input(hard_boards()))
     judges = [Contender("C++ memo DFS (char cache 2^25)", [memo]),
-              Contender("gamedp judge blockgame", GAMEDP + ["judge", "blockgame"], BYTECODE)]
+              Contender("gamedp judge blockgame", GAMEDP + ["judge", "blockgame"])]
     if args_plain:
-        judges.append(Contender("CPython dict memo", PYTHON + [str(BENCH / "reference" / "blockgame_plain.py")],
-                                BYTECODE))
+        judges.append(Contender("CPython dict memo", PYTHON + [str(BENCH / "reference" / "blockgame_plain.py")]))
     compare("BLOCKGAME judge, official sample", judges, stdin_path=SAMPLE, rounds=args.rounds)
     compare("BLOCKGAME judge, 50 hard boards", judges, stdin_path=hard, rounds=args.rounds)
     if args.quick:
@@ -99,9 +96,9 @@ def main() -> None:
     solver = PYTHON + ["-m", "gamedp.games.placement"]
     compare("BLOCKGAME strong solve, all 2^25 boards, win/lose",
             [Contender("C++ one board at a time", [table]), Contender("C++ 64 boards per word", [table, "--words"]),
-             Contender("gamedp (python -m gamedp.games.placement)", solver, BYTECODE)], rounds=args.rounds)
+             Contender("gamedp (python -m gamedp.games.placement)", solver)], rounds=args.rounds)
     compare("BLOCKGAME strong solve with remoteness",
-            [Contender("C++ one board at a time", [remoteness]), Contender("gamedp -r", solver + ["-r"], BYTECODE)],
+            [Contender("C++ one board at a time", [remoteness]), Contender("gamedp -r", solver + ["-r"])],
             rounds=args.rounds)
     cpp = compute_seconds([table, "--words"], r"compute ([\d.]+) s", args.rounds)
     inside = [[], [], [], []]

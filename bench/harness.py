@@ -69,7 +69,9 @@ def _run_once(c: Contender, stdin_path: Path | None) -> tuple[float, bytes, int 
     time_bin = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
     with tempfile.NamedTemporaryFile() as rss_file:
         argv = [time_bin, "-f", "%M", "-o", rss_file.name, *c.argv] if time_bin else c.argv
-        env = {**os.environ, **c.env}
+        # Installed software caches its bytecode: PYTHONDONTWRITEBYTECODE (set on these machines) would make
+        # every timed run of a Python contender compile its sources again.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | c.env
         with open(stdin_path, "rb") if stdin_path else open(os.devnull, "rb") as stdin:
             t0 = time.perf_counter()
             proc = subprocess.run(argv, stdin=stdin, capture_output=True, env=env)
