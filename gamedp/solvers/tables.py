@@ -37,6 +37,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 from gamedp.compiled import CompiledGame
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+from gamedp.memory import available_memory
 
 Progress = Callable[[int, int], None]
 CODE_NAMES = ("LOSE", "WIN", "TIE", "DRAW")
@@ -441,18 +442,6 @@ def compact(outcomes: Any, size: int) -> tuple[Any, int]:
     padded[:len(outcomes)] = outcomes
     bits = nibble[padded[0::2]] | (nibble[padded[1::2]] << 4)
     return bits[:-(-size // 8)], 1
-
-
-def available_memory() -> int:
-    """Bytes of memory available now (MemAvailable), or the free physical pages where /proc is missing."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 def memory_needed(spec: TableSpec, remoteness: bool) -> int:

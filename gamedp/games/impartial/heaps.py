@@ -26,6 +26,7 @@ from typing import Any, Iterable, Sequence
 
 from gamedp.errors import InputError, ResourceError
 from gamedp.game import Game
+from gamedp.memory import available_memory
 from gamedp.values import LOSE, Outcome, nim_sum
 
 Heaps = tuple[int, ...]
@@ -68,23 +69,10 @@ class GrundySequence:
 def check_terms(n: int, what: str = "a Grundy sequence") -> None:
     """Refuse, with a clear message, a sequence up to ``n`` that would not fit in memory."""
     need = (n + 1) * BYTES_PER_TERM
-    available = _available_memory()
+    available = available_memory()
     if need > available:
         raise ResourceError(f"{what} up to n = {n} needs about {need / 2**30:.1f} GiB of memory; "
                             f"this machine has {available / 2**30:.1f} GiB available")
-
-
-def _available_memory() -> int:
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    import os
-
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
