@@ -164,12 +164,15 @@ class Rules:
 
     @cached_property
     def sym_table(self):
-        """uint64 (symmetries, bytes of the board, 256): the image of each byte value under each symmetry."""
-        return byte_tables(self.symmetries, self.n)
+        """uint64 (symmetries, bytes of the board, 256): :attr:`sym_tables_py` as the kernels take it."""
+        import numpy as np
+
+        return np.array(self.sym_tables_py, np.uint64)
 
     @cached_property
     def sym_tables_py(self) -> list[list[list[int]]]:
-        return [[[int(x) for x in chunk] for chunk in s] for s in self.sym_table]
+        """[symmetry][byte of the board][byte value]: the image of each byte value under each symmetry."""
+        return byte_table_lists(self.symmetries, self.n)
 
     def image(self, board: int, s: int) -> int:
         """``board`` under symmetry ``s``: a few table look-ups.
@@ -178,13 +181,7 @@ class Rules:
         >>> rules.image(0b111, 1) == rules.map_board(0b111, rules.symmetries[1])
         True
         """
-        table = self.sym_tables_py[s]
-        t, k = 0, 0
-        while board:
-            t |= table[k][board & 255]
-            board >>= 8
-            k += 1
-        return t
+        return _lookup(self.sym_tables_py[s], board)
 
     def live(self, board: int) -> int:
         """The empty cells some player could still cover; the others are as good as filled."""
@@ -282,13 +279,6 @@ def byte_table_lists(maps: Sequence[Sequence[int]], n: int) -> list[list[list[in
             per_chunk.append([sum(b for j, b in enumerate(bits) if v >> j & 1) for v in range(256)])
         tables.append(per_chunk)
     return tables
-
-
-def byte_tables(maps: Sequence[Sequence[int]], n: int):
-    """uint64 (maps, ceil(n / 8), 256): :func:`byte_table_lists` as the kernels take it."""
-    import numpy as np
-
-    return np.array(byte_table_lists(maps, n), np.uint64)
 
 
 # -- the games ---------------------------------------------------------------------------------------------
