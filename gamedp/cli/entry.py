@@ -16,22 +16,20 @@ def main(argv: list[str] | None = None) -> None:
         from gamedp.judge import JUDGES
 
         if args[1] in JUDGES:
-            _judge(JUDGES[args[1]])
+            _judge(args[1])
             return
     from gamedp.cli.main import main as full_cli
 
     full_cli(argv)
 
 
-def _judge(module_name: str) -> None:
-    import importlib
-
+def _judge(problem: str) -> None:
     from gamedp.errors import GamedpError
+    from gamedp.judge import answer
 
     try:
-        module = importlib.import_module(module_name)
         text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-        sys.stdout.write(module.run(text))
+        sys.stdout.write(answer(problem, text))
         sys.stdout.flush()
     except GamedpError as e:
         sys.stderr.write(f"gamedp: error: {e}\n")

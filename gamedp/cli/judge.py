@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 import click
 
-from gamedp.errors import GamedpError
-from gamedp.judge import JUDGES
+from gamedp.judge import JUDGES, answer
 
 
 @click.command()
@@ -19,9 +17,4 @@ def judge(problem: str, source) -> None:
 
     Problems: blockgame (algospot BLOCKGAME), cardgame (Baekjoon 11062), gridgame (Baekjoon 28218).
     """
-    try:
-        module = importlib.import_module(JUDGES[problem])
-    except ModuleNotFoundError:
-        raise GamedpError(f"the {problem} judge is not built into this version of gamedp yet") from None
-    text = source.read()
-    sys.stdout.write(module.run(text))
+    sys.stdout.write(answer(problem, source.read()))

@@ -12,3 +12,10 @@ JUDGES: dict[str, str] = {
     "cardgame": "gamedp.judge.cardgame",
     "gridgame": "gamedp.judge.gridgame",
 }
+
+
+def answer(problem: str, text: str) -> str:
+    """``problem``'s exact output for its whole input ``text``."""
+    import importlib
+
+    return importlib.import_module(JUDGES[problem]).run(text)

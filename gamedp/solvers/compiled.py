@@ -59,12 +59,12 @@ class CompiledSolution:
         if self._cyclic is not None:
             return self._cyclic.value(position)
         self.game.check_position(position)
-        code = self.kernels.lookup(self.keys, self.vals, np.int64(position), self.packed)
+        code = self.kernels.read(self.keys, self.vals, np.int64(position), self.packed)
         if code <= 0:
             self._search(position)
             if self._cyclic is not None:
                 return self._cyclic.value(position)
-            code = self.kernels.lookup(self.keys, self.vals, np.int64(position), self.packed)
+            code = self.kernels.read(self.keys, self.vals, np.int64(position), self.packed)
         outcome = _OUTCOME[code & 3]
         return Value(outcome) if self.outcomes_only else Value(outcome, int(code >> 2))
 

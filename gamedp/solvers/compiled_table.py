@@ -72,11 +72,6 @@ def store(keys, vals, used, position, value, packed):
 
 
 @njit(cache=True, nogil=True)
-def lookup(keys, vals, position, packed):
-    return read(keys, vals, position, packed)
-
-
-@njit(cache=True, nogil=True)
 def grown(a, size):
     b = np.empty(size, a.dtype)
     b[: a.shape[0]] = a
