@@ -22,16 +22,9 @@ import sys
 import types
 from pathlib import Path
 
+from gamedp.kernel_cache import cache_dir, machine_tag
+
 _loaded: dict[str, types.SimpleNamespace] = {}
-
-
-def cache_dir() -> Path:
-    """Where compiled kernels live: $GAMEDP_CACHE_DIR, else the user's cache directory (XDG)."""
-    env = os.environ.get("GAMEDP_CACHE_DIR")
-    if env:
-        return Path(env) / "kernels"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gamedp" / "kernels"
 
 
 def load_kernels(module_name: str) -> types.SimpleNamespace:
@@ -50,9 +43,8 @@ def _load(module_name: str) -> types.SimpleNamespace:
     if os.environ.get("GAMEDP_JIT") == "1":
         return _jitted(module_name)
     ext_name = "_k_" + module_name.rsplit(".", 1)[-1]
-    # Kernels are built for this CPU (target "host"), so the CPU is part of the key too.
-    tag = hashlib.sha256(source + sys.version.encode() + _numba_version().encode() + _cpu().encode()).hexdigest()[:16]
-    folder = cache_dir() / tag
+    tag = hashlib.sha256(source + machine_tag().encode()).hexdigest()[:16]
+    folder = Path(cache_dir()) / tag
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     path = folder / (ext_name + suffix)
     if not path.exists():
@@ -69,24 +61,6 @@ def _load(module_name: str) -> types.SimpleNamespace:
     loader.exec_module(ext)
     module = importlib.import_module(module_name)
     return types.SimpleNamespace(**{name: getattr(ext, name) for name in module.EXPORTS}, compiled="aot")
-
-
-def _cpu() -> str:
-    machine = os.uname().machine
-    try:
-        with open("/proc/cpuinfo") as f:
-            return next((line for line in f if line.startswith(("model name", "flags"))), machine)
-    except OSError:
-        return machine
-
-
-def _numba_version() -> str:
-    # Where numba lives and when it was installed: enough to notice an upgrade, and cheap; importing numba
-    # (or even importlib.metadata) here would cost what this module exists to save.
-    spec = importlib.util.find_spec("numba")
-    if spec is None or spec.origin is None:
-        return "none"
-    return f"{spec.origin}:{os.stat(spec.origin).st_mtime_ns}"
 
 
 def _jit_helpers(module: types.ModuleType) -> None:
