@@ -32,17 +32,18 @@ EXPORTS = {
 ILLEGAL = -(2**63)
 
 
-def _fill(row, n, take, discard, layers, prefix, codes, move_values):
-    """Fill the ring ``layers`` for every length 1..n (length L in row L % depth). When not empty, ``codes``
-    gets each interval's first best move (by length, then start) and ``move_values`` the value of every move
-    from the whole row (ILLEGAL where a move is not allowed)."""
-    depth = layers.shape[0]
-    ring = np.empty(depth, np.int64)
+def _fill(row, n, take, discard, layers, prefix, ring, codes, move_values):
+    """Fill the ring ``layers`` (depth rows of width >= n + 1, one after the other) for every length 1..n
+    (length L in row L % depth). When not empty, ``codes`` gets each interval's first best move (by length,
+    then start) and ``move_values`` the value of every move from the whole row (ILLEGAL where a move is not
+    allowed). ``ring`` (size depth) is scratch."""
+    depth = ring.shape[0]
+    width = layers.shape[0] // depth
     prefix[0] = 0
     for i in range(n):
         prefix[i + 1] = prefix[i] + row[i]
     for i in range(n + 1):
-        layers[0, i] = 0
+        layers[i] = 0
     record = codes.shape[0] > 0
     for code in range(move_values.shape[0]):
         move_values[code] = ILLEGAL
@@ -53,8 +54,8 @@ def _fill(row, n, take, discard, layers, prefix, codes, move_values):
         if take == 1 and discard == 0 and not record and not root:
             # The judged rule: a branch-free loop over two rows that LLVM vectorises, ~25x the general loop
             # (written as a conditional expression: the builtin max() on int64 is 3.5x slower here).
-            now = layers[cur]
-            prev = layers[(length - 1) % depth]
+            now = layers[cur * width:(cur + 1) * width]
+            prev = layers[(length - 1) % depth * width:((length - 1) % depth + 1) * width]
             last = length - 1
             for i in range(n - length + 1):
                 left = row[i] - prev[i + 1]
@@ -63,15 +64,15 @@ def _fill(row, n, take, discard, layers, prefix, codes, move_values):
             continue
         # Helpers taking arrays are not inlined and cost refcounting per call: the moves are spelled out here.
         for t in range(min(length, depth - 1) + 1):
-            ring[t] = (length - t) % depth
+            ring[t] = (length - t) % depth * width  # where the row of length - t starts
         for i in range(n - length + 1):
             j = i + length
             best = ILLEGAL
             best_code = 0
             for t in range(1, min(take, length) + 1):
                 r = ring[t]
-                left = prefix[i + t] - prefix[i] - layers[r, i + t]
-                right = prefix[j] - prefix[j - t] - layers[r, i]
+                left = prefix[i + t] - prefix[i] - layers[r + i + t]
+                right = prefix[j] - prefix[j - t] - layers[r + i]
                 if root:
                     move_values[2 * t - 2] = left
                     move_values[2 * t - 1] = right
@@ -83,8 +84,8 @@ def _fill(row, n, take, discard, layers, prefix, codes, move_values):
                     best_code = 2 * t - 1
             if 0 < discard <= length:
                 r = ring[discard]
-                left = -layers[r, i + discard]
-                right = -layers[r, i]
+                left = -layers[r + i + discard]
+                right = -layers[r + i]
                 if root:
                     move_values[2 * take] = left
                     move_values[2 * take + 1] = right
@@ -94,38 +95,86 @@ def _fill(row, n, take, discard, layers, prefix, codes, move_values):
                 if right > best:
                     best = right
                     best_code = 2 * take + 1
-            layers[cur, i] = best
+            layers[cur * width + i] = best
             if record:
                 codes[base + i] = best_code
         base += n - length + 1
 
 
+def depth_of(longest, take, discard):
+    """How many rows of the table a rule keeps for rows of up to ``longest`` cards."""
+    return max(min(take, longest), min(discard, longest)) + 1
+
+
+def work_size(longest, take, discard):
+    """The scratch :func:`margins_into` needs for rows of up to ``longest`` cards."""
+    depth = depth_of(longest, take, discard)
+    return (depth + 1) * (longest + 1) + depth
+
+
+def longest_row(bounds):
+    longest = 0
+    for c in range(bounds.shape[0] - 1):
+        longest = max(longest, bounds[c + 1] - bounds[c])
+    return longest
+
+
 def margins(values, bounds, take, discard, out):
     """``out[c]`` = the first player's margin on ``values[bounds[c]:bounds[c+1]]``, for every case c."""
-    cases = bounds.shape[0] - 1
-    longest = 0
-    for c in range(cases):
-        longest = max(longest, bounds[c + 1] - bounds[c])
-    depth = max(min(take, longest), min(discard, longest)) + 1
-    layers = np.empty((depth, longest + 1), np.int64)
-    prefix = np.empty(longest + 1, np.int64)
-    no_codes = np.empty(0, np.uint16)
-    no_moves = np.empty(0, np.int64)
-    for c in range(cases):
+    margins_into(values, bounds, take, discard, out,
+                 np.empty(work_size(longest_row(bounds), take, discard), np.int64))
+
+
+def margins_into(values, bounds, take, discard, out, work):
+    """:func:`margins` in the scratch ``work`` (at least :func:`work_size` long), allocating nothing: this is
+    what the native card-game judge calls."""
+    longest = longest_row(bounds)
+    depth = depth_of(longest, take, discard)
+    layers = work[:depth * (longest + 1)]
+    prefix = work[depth * (longest + 1):(depth + 1) * (longest + 1)]
+    ring = work[(depth + 1) * (longest + 1):(depth + 1) * (longest + 1) + depth]
+    for c in range(bounds.shape[0] - 1):
         n = bounds[c + 1] - bounds[c]
-        _fill(values[bounds[c]:bounds[c + 1]], n, take, discard, layers, prefix, no_codes, no_moves)
-        out[c] = layers[n % depth, 0]
+        _fill(values[bounds[c]:bounds[c + 1]], n, take, discard, layers, prefix, ring, work[:0].view(np.uint16),
+              work[:0])
+        out[c] = layers[n % depth * (longest + 1)]
 
 
 def solve_row(row, take, discard, move_values, codes):
     """The mover's margin on the whole ``row``. ``move_values`` (size 2 take + 2) gets each first move's
     margin or ILLEGAL; ``codes``, unless empty (else size n(n+1)/2), every interval's first best move."""
     n = row.shape[0]
-    depth = max(min(take, n), min(discard, n)) + 1
-    layers = np.empty((depth, n + 1), np.int64)
+    depth = depth_of(n, take, discard)
+    layers = np.empty(depth * (n + 1), np.int64)
     prefix = np.empty(n + 1, np.int64)
-    _fill(row, n, take, discard, layers, prefix, codes, move_values)
-    return layers[n % depth, 0]
+    _fill(row, n, take, discard, layers, prefix, np.empty(depth, np.int64), codes, move_values)
+    return layers[n % depth * (n + 1)]
+
+
+def is_space(c):
+    """The whitespace bytes of ``bytes.split()``."""
+    return c == 32 or 9 <= c <= 13
+
+
+def read_word(text, i):
+    """The integer written at ``text[i:]`` (a non-space byte) up to the next space: ``(value, end, ok)``, where
+    ``ok`` is false for a stray character, a sign without digits, or a value beyond +-(2**63 - 1)."""
+    n = text.shape[0]
+    negative = text[i] == 45
+    if text[i] == 43 or text[i] == 45:
+        i += 1
+    value = 0
+    digits = 0
+    ok = True
+    while i < n and not is_space(text[i]):
+        d = int(text[i]) - 48
+        if d < 0 or d > 9 or value > (9223372036854775807 - d) // 10:
+            ok = False
+        else:
+            value = value * 10 + d
+            digits += 1
+        i += 1
+    return -value if negative else value, i, ok and digits > 0
 
 
 def read_integers(text, values, lines):
@@ -135,35 +184,20 @@ def read_integers(text, values, lines):
     count = 0
     line = 0
     i = 0
-    n = text.shape[0]
-    while i < n:
+    while i < text.shape[0]:
         c = text[i]
         if c == 10:
             line += 1
             i += 1
-            continue
-        if c == 32 or 9 <= c <= 13:
+        elif is_space(c):
             i += 1
-            continue
-        negative = c == 45
-        if c == 43 or c == 45:
-            i += 1
-        value = 0
-        digits = 0
-        ok = True
-        while i < n and not (text[i] == 32 or 9 <= text[i] <= 13):
-            d = int(text[i]) - 48
-            if d < 0 or d > 9 or value > (9223372036854775807 - d) // 10:
-                ok = False
-            else:
-                value = value * 10 + d
-                digits += 1
-            i += 1
-        if not ok or digits == 0:
-            return -1 - count
-        values[count] = -value if negative else value
-        lines[count] = line
-        count += 1
+        else:
+            value, i, ok = read_word(text, i)
+            if not ok:
+                return -1 - count
+            values[count] = value
+            lines[count] = line
+            count += 1
     return count
 
 
@@ -171,23 +205,19 @@ def write_integers(values, out):
     """Write ``values`` in decimal, one per line, into ``out`` (at least 21 bytes per value); returns the length.
     (|value| < 2**63: the judge's totals are within 2**62.)"""
     k = 0
-    digits = np.empty(20, np.uint8)
     for v in values:
         if v < 0:
             out[k] = 45
             k += 1
             v = -v
-        d = 0
-        while True:
-            digits[d] = 48 + v % 10
+        end = k + 1
+        rest = v // 10
+        while rest > 0:
+            end += 1
+            rest //= 10
+        for at in range(end - 1, k - 1, -1):  # the digits, last first
+            out[at] = 48 + v % 10
             v //= 10
-            d += 1
-            if v == 0:
-                break
-        while d > 0:
-            d -= 1
-            out[k] = digits[d]
-            k += 1
-        out[k] = 10
-        k += 1
+        out[end] = 10
+        k = end + 1
     return k
