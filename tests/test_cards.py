@@ -3,6 +3,7 @@ against brute force written here from the rules alone (plain recursion, no memo,
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -356,3 +357,84 @@ def test_judge_path_does_not_import_numba():
             f"out = cardgame.run({text!r}); print('numba' in sys.modules, len(out.split()))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "3"], done.stderr
+
+
+def test_judge_path_imports_neither_numpy_nor_numba():
+    from gamedp.native import load_native
+
+    assert load_native("gamedp.kernels.cardgame_judge") is not None  # built into the cache if needed
+    code = ("import sys; from gamedp.judge import cardgame; "
+            f"out = cardgame.run({SAMPLE_IN!r}); print('numpy' in sys.modules, 'numba' in sys.modules, out.split())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "False", "['6',", "'8']"], done.stderr
+
+
+def layouts(rows: list[list[int]], rng: random.Random) -> str:
+    """A judge input with the liberties any reader must take: blank lines, CRLF, tabs, spaces, + signs."""
+    def line(words: list[int]) -> str:
+        gap = rng.choice([" ", " ", "\t", "  "])
+        text = gap.join(f"+{w}" if w >= 0 and rng.random() < 0.05 else str(w) for w in words)
+        return rng.choice(["", " ", "\t"]) * (rng.random() < 0.1) + text + rng.choice(["", " ", "\r"]) * (rng.random() < 0.2)
+    lines = [line([len(rows)])]
+    for row in rows:
+        lines += [line([len(row)]), line(row)]
+    lines = [x for piece in lines for x in ([piece, ""] if rng.random() < 0.05 else [piece])]
+    return "\n".join(lines) + rng.choice(["\n", "", "\n\n"])
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """The text with one small slip: a character changed, dropped or added, or a line dropped or repeated."""
+    lines = text.split("\n")
+    kind = rng.randrange(5)
+    if kind == 3 and len(lines) > 1:
+        del lines[rng.randrange(len(lines))]
+        return "\n".join(lines)
+    if kind == 4:
+        k = rng.randrange(len(lines))
+        return "\n".join(lines[:k + 1] + lines[k:])
+    at = rng.randrange(len(text) + 1)
+    char = rng.choice("0123456789 \n-+x.\t\u00e9")
+    if kind == 0:
+        return text[:at] + char + text[at:]
+    if kind == 1:
+        return text[:at] + text[at + 1:]
+    return text[:at] + char + text[at + 1:]
+
+
+def test_native_reader_accepts_exactly_what_the_checked_reader_accepts():
+    """The native kernels answer what they accept exactly as the checked (numpy) path does, and hand back
+    everything the checked path refuses: on well-formed inputs with varied layouts, and on slips of them."""
+    from gamedp.errors import InputError
+
+    rng = random.Random(28)
+    accepted = refused = 0
+    for trial in range(1500):
+        low, high = rng.choice([(1, 10_000), (-9, 9), (-10**9, 10**9), (-2**61, 2**61)])
+        rows = [[rng.randint(low, high) for _ in range(rng.randint(1, 12))] for _ in range(rng.randint(1, 5))]
+        text = layouts(rows, rng)
+        if trial % 2:
+            text = mutate(text, rng)
+        native = cardgame._native_run(text.encode())
+        try:
+            checked = cardgame.checked_run(text)
+        except InputError:
+            assert native is None, text
+            refused += 1
+            continue
+        assert native == checked, text
+        accepted += 1
+        if trial % 2 == 0 and high <= 2**61 // 12:
+            assert native is not None, text  # well formed and in range: the fast path must take it
+    assert accepted > 700 and refused > 300
+
+
+def test_without_a_c_compiler_the_judge_answers_by_the_checked_path(tmp_path):
+    env = {**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path), "CC": str(tmp_path / "no-such-compiler")}
+    for first in (True, False):  # the second run finds the failure remembered: no build, no warning
+        done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=SAMPLE_IN, env=env,
+                              capture_output=True, text=True)
+        assert (done.returncode, done.stdout) == (0, SAMPLE_OUT)
+        assert ("could not build the native kernels" in done.stderr) == first and done.stderr.count("\n") == first
+    failed = list(tmp_path.glob("kernels/*/libcardgame_judge.failed"))
+    assert len(failed) == 1 and "no-such-compiler" in failed[0].read_text()
+    assert not list(tmp_path.glob("kernels/*/*.so"))

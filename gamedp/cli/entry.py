@@ -28,8 +28,7 @@ def _judge(problem: str) -> None:
     from gamedp.judge import answer
 
     try:
-        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-        sys.stdout.write(answer(problem, text))
+        sys.stdout.write(answer(problem, sys.stdin.buffer.read()))
         sys.stdout.flush()
     except GamedpError as e:
         sys.stderr.write(f"gamedp: error: {e}\n")

@@ -11,7 +11,7 @@ from gamedp.judge import JUDGES, answer
 
 @click.command()
 @click.argument("problem", type=click.Choice(sorted(JUDGES)))
-@click.option("--input", "-i", "source", type=click.File("r"), default="-", help="Read this file instead of stdin.")
+@click.option("--input", "-i", "source", type=click.File("rb"), default="-", help="Read this file instead of stdin.")
 def judge(problem: str, source) -> None:
     """Read PROBLEM's judge input and print exactly the judge's output.
 

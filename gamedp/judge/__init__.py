@@ -1,7 +1,7 @@
 """Judge adapters: one thin module per judge problem.
 
-Each module exposes ``run(text: str) -> str``: the judge's whole input in, its exact output out, raising
-:class:`gamedp.errors.InputError` (with the line number) on malformed input.
+Each module exposes ``run(text: str | bytes) -> str``: the judge's whole input in (bytes are read as UTF-8),
+its exact output out, raising :class:`gamedp.errors.InputError` (with the line number) on malformed input.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ JUDGES: dict[str, str] = {
 }
 
 
-def answer(problem: str, text: str) -> str:
+def answer(problem: str, text: str | bytes) -> str:
     """``problem``'s exact output for its whole input ``text``."""
     import importlib
 

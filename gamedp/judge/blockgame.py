@@ -45,8 +45,8 @@ def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
     return boards
 
 
-def run(text: str) -> str:
-    boards = parse(text)
+def run(text: str | bytes) -> str:
+    boards = parse(text if isinstance(text, str) else text.decode("utf-8", "replace"))
     if not boards:
         return ""
     spec = blockgame_table_spec()

@@ -1,0 +1,179 @@
+"""Kernels as plain C functions in a shared library, for runs that cannot wait for numpy.
+
+:mod:`gamedp.aot` spares a judge run numba's start-up, but its extensions still import numpy (0.07-0.12 s here,
+more than a whole C++ run of some judge problems). A *native module* goes one step further: a kernel module
+whose ``NATIVE = {name: signature}`` entry points take only integers and raw pointers, allocate nothing and
+raise nothing. :func:`load_native` builds it once per machine and kernel source — numba's ahead-of-time code
+generator emits the object code of each entry point's C wrapper, the C compiler links it into
+``lib<module>.so`` in the kernel cache — and later runs load that library with :mod:`ctypes`, importing neither
+numpy nor numba.
+
+Entry points return ``i8``; their arguments are ``i8`` or ``CPointer(...)`` (passed from Python as a ``bytes``,
+a ctypes array or an address). Inside, ``numba.carray`` turns a pointer into an array, so the entry point can
+call the ordinary kernels of other kernel modules, which are jitted for the build.
+
+The build runs in a child process (its jitting replaces functions in the kernel modules it compiles, which must
+not happen to the caller's modules). When it fails — no C compiler, a numba without the AOT code generator, or
+generated code that needs numba's runtime — the failure is remembered beside the library and
+:func:`load_native` returns None: callers then take their numpy path, which gives the same answers.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import importlib.util
+import os
+import sys
+
+from gamedp.kernel_cache import cache_dir, machine_tag
+
+# The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
+# numba's runtime: these functions. Native kernels raise nothing (error model "numpy", no bounds checks), so
+# the stubs below only stop the process loudly, should that ever be wrong, rather than let it answer wrongly.
+# A kernel that allocates needs NRT_MemInfo_alloc*, which stays undefined: its library fails to load, and the
+# build is refused.
+_NEVER_CALLED = ("numba_do_raise", "numba_gil_ensure", "numba_gil_release", "numba_unpickle",
+                 "numba_runtime_build_excinfo_struct", "NRT_Free", "NRT_MemInfo_call_dtor")
+_STUBS = "#include <stdio.h>\n#include <stdlib.h>\n" + "".join(
+    f'void *{name}(void) {{ fputs("gamedp: internal error: a native kernel reached {name}\\n", stderr); abort(); }}\n'
+    for name in _NEVER_CALLED)
+
+_CTYPES = {"p": ctypes.c_void_p, "i8": ctypes.c_int64}
+_loaded: dict[str, ctypes.CDLL | None] = {}
+
+
+def load_native(module_name: str) -> ctypes.CDLL | None:
+    """The library of native module ``module_name`` with its entry points typed, or None where it cannot be
+    built here (or ``GAMEDP_JIT=1`` asks for numba's JIT everywhere)."""
+    if module_name not in _loaded:
+        _loaded[module_name] = None if os.environ.get("GAMEDP_JIT") == "1" else _load(module_name)
+    return _loaded[module_name]
+
+
+def _load(module_name: str) -> ctypes.CDLL | None:
+    # A judge run passes here: os.path rather than pathlib, subprocess only to build (each costs milliseconds).
+    folder = os.path.join(cache_dir(), _tag(module_name))
+    stem = os.path.join(folder, "lib" + module_name.rsplit(".", 1)[-1])
+    library, failed = stem + ".so", stem + ".failed"
+    if os.path.exists(failed):
+        return None
+    if not os.path.exists(library):
+        import subprocess
+
+        result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, folder],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            _remember_failure(failed, result.stderr.strip().splitlines()[-3:] or ["the build failed"])
+            return None
+    try:
+        lib = ctypes.CDLL(library)
+        with open(stem + ".sig") as signatures:
+            for line in signatures:
+                name, *args = line.split()
+                entry = getattr(lib, name)
+                entry.restype = ctypes.c_int64
+                entry.argtypes = [_CTYPES[a] for a in args]
+    except (OSError, AttributeError, KeyError) as e:  # e.g. code that needs numba's runtime: refuse it for good
+        _remember_failure(failed, [str(e)])
+        return None
+    return lib
+
+
+def _tag(module_name: str) -> str:
+    # Entry points call kernels of other kernel modules, so every kernel source is part of the key.
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        raise ImportError(f"no native module {module_name}")
+    kernels = os.path.dirname(spec.origin)
+    digest = hashlib.sha256((machine_tag() + module_name).encode())
+    for source in [__file__] + sorted(os.path.join(kernels, f) for f in os.listdir(kernels) if f.endswith(".py")):
+        with open(source, "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:16]
+
+
+def _remember_failure(marker: str, reason: list[str]) -> None:
+    sys.stderr.write(f"gamedp: warning: could not build the native kernels, so runs take the slower numpy path "
+                     f"(same answers). Why: {reason[-1]} (kept in {marker}; delete it to try again)\n")
+    try:
+        os.makedirs(os.path.dirname(marker), exist_ok=True)
+        with open(marker, "w") as f:
+            f.write("\n".join(reason) + "\n")
+    except OSError:  # a read-only cache: the build is retried next time, which is slow but correct
+        pass
+
+
+def build(module_name: str, folder: str) -> None:
+    """Compile ``module_name``'s NATIVE entry points into ``folder``/lib<name>.so (atomically: temp dir, then
+    rename), with ``lib<name>.sig`` naming each entry point's argument types for the loader."""
+    import inspect
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from numba import njit
+    from numba.core import sigutils, types
+    from numba.core.compiler import Flags, compile_extra
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.registry import cpu_target
+    from numba.core.runtime import nrtdynmod
+
+    module = importlib.import_module(module_name)
+    for name, mod in list(sys.modules.items()):  # the kernel modules the entry points call into
+        if name.startswith("gamedp.kernels.") and mod is not None:
+            for attr, fn in list(vars(mod).items()):
+                if inspect.isfunction(fn) and fn.__module__ == name and not (mod is module and attr in module.NATIVE):
+                    setattr(mod, attr, njit(nogil=True)(fn))
+
+    stem = "lib" + module_name.rsplit(".", 1)[-1]
+    context = cpu_target.target_context.with_aot_codegen(stem, cpu_name="host")
+    flags = Flags()
+    flags.no_compile = True
+    flags.no_cpython_wrapper = True
+    flags.nrt = True  # numba.carray is written for the runtime; no allocation may reach it (see _STUBS)
+    flags.error_model = "numpy"  # no exceptions: a zero division gives a value, not a raise
+    signatures = []
+    with global_compiler_lock:
+        library = context.codegen().create_library(stem)
+        library.add_ir_module(nrtdynmod.create_nrt_module(context)[0])
+        for name, signature in module.NATIVE.items():
+            args, result = sigutils.normalize_signature(signature)
+            if result != types.int64:
+                raise TypeError(f"{module_name}.{name} must return i8, not {result}")
+            kinds = ["p" if isinstance(a, (types.CPointer, types.RawPointer)) else "i8" if a == types.int64 else "?"
+                     for a in args]
+            if any(kind not in _CTYPES for kind in kinds):
+                raise TypeError(f"{module_name}.{name}: arguments must be i8 or pointers, not {signature}")
+            compiled = compile_extra(cpu_target.typing_context, context, getattr(module, name), args, result, flags,
+                                     locals={}, library=library)
+            compiled.library.get_function(compiled.fndesc.llvm_cfunc_wrapper_name).name = name
+            signatures.append(" ".join([name, *kinds]))
+        library.finalize()
+        for fn in library.get_defined_functions():
+            if fn.name not in module.NATIVE and fn.linkage.name not in ("private", "internal"):
+                fn.visibility = "hidden"
+        code = library.emit_native_object()
+
+    final = Path(folder)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".native-", dir=final.parent))
+    try:
+        (tmp / "kernels.o").write_bytes(code)
+        (tmp / "stubs.c").write_text(_STUBS)
+        compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or "cc"
+        linked = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(tmp / (stem + ".so")),
+                                 str(tmp / "kernels.o"), str(tmp / "stubs.c")], capture_output=True, text=True)
+        if linked.returncode != 0:
+            raise RuntimeError(f"{compiler} failed: {linked.stderr.strip()}")
+        (tmp / (stem + ".sig")).write_text("\n".join(signatures) + "\n")
+        final.mkdir(exist_ok=True)
+        os.replace(tmp / (stem + ".sig"), final / (stem + ".sig"))
+        os.replace(tmp / (stem + ".so"), final / (stem + ".so"))  # last: its presence means the build is whole
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":  # the build, in a child process of load_native
+    build(sys.argv[1], sys.argv[2])
