@@ -14,7 +14,8 @@ from right to left: every child of a cell is then already known.
   values present, so the mex of (window + down + right) is found with a few word operations:
   O(n*m * (1 + min(k, n, m) / 4096)) word operations, i.e. O(n*m) for every window below 4096 cells, and
   memory O(n*m) words.
-- :func:`parse_uints`, :func:`query_cells` and :func:`write_answers`: the judge's queries in, its answers out.
+- :func:`parse_uints`, :func:`query_cells` and :func:`write_answers`: the judge's queries in, its answers out
+  (also called by the native judge, :mod:`gamedp.kernels.gridgame_judge`).
 """
 
 import numpy as np
@@ -22,8 +23,6 @@ import numpy as np
 EXPORTS = {
     "solve_outcomes": "i8(u1[:], i8, i8, i8, i8, i8, b1, u1[:])",
     "grundy": "void(u1[:], i8, i8, i8, i8, i8, i4[:])",
-    "parse_uints": "i8(u1[:], i8, i8[:])",
-    "query_cells": "b1(u1[:], i8, i8, i8, i8, i8[:], i8[:])",
     "write_answers": "i8(u1[:], i8[:], u1[:])",
 }
 
@@ -43,8 +42,16 @@ def solve_outcomes(cells, off, stride, n, m, k, misere, lose):
     That is not the complement of normal play: only the dead ends flip, and the flip propagates.
     Returns how many cells are neither '#' nor '.' (treated as open).
     """
-    near_lose = np.full(n + m - 1, FAR, dtype=np.int64)
-    near_open = np.full(n + m - 1, FAR, dtype=np.int64)
+    return solve_outcomes_into(cells, off, stride, n, m, k, misere, lose, np.empty(2 * (n + m - 1), np.int64))
+
+
+def solve_outcomes_into(cells, off, stride, n, m, k, misere, lose, work):
+    """:func:`solve_outcomes` in the scratch ``work`` (2 (n + m - 1) numbers), allocating nothing: this is what
+    the native grid-game judge calls."""
+    near_lose = work[:n + m - 1]
+    near_open = work[n + m - 1:2 * (n + m - 1)]
+    near_lose[:] = FAR
+    near_open[:] = FAR
     strange = 0
     # One pass, the likeliest test first: most cells of a typical board win by a diagonal jump, so the branches
     # predict well. Indices are unsigned: signed ones cost wraparound checks (3x slower here).
