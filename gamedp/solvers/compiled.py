@@ -61,10 +61,9 @@ class CompiledSolution:
         self.game.check_position(position)
         code = self.kernels.read(self.keys, self.vals, np.int64(position), self.packed)
         if code <= 0:
-            self._search(position)
+            code = self._search(position)
             if self._cyclic is not None:
                 return self._cyclic.value(position)
-            code = self.kernels.read(self.keys, self.vals, np.int64(position), self.packed)
         outcome = _OUTCOME[code & 3]
         return Value(outcome) if self.outcomes_only else Value(outcome, int(code >> 2))
 
@@ -77,17 +76,18 @@ class CompiledSolution:
         best = self.analyze(position).best
         return None if best is None else best.move
 
-    def _search(self, root: int) -> None:
+    def _search(self, root: int) -> int:
+        """Search from ``root``; its encoded value (0 when a cycle sends the game to the retrograde path)."""
         g, k = self.game, self.kernels
         limit = -1 if g.num_positions is None else g.num_positions
         self.keys, self.vals, self.used, status, pos, detail = k.searcher(self.vals.dtype)(
             self._children, self._primitive, g.primitive_kernel is not None, root, self.keys, self.vals,
             self.used, g.max_children, limit, self.outcomes_only, g.misere, self.packed)
         if status == k.OK:
-            return
+            return detail
         if status == k.CYCLE:
             self._cyclic = Solution(g.as_python_game(), outcomes_only=self.outcomes_only)
-            return
+            return 0
         problem = {
             k.OUT_OF_RANGE: f"position {pos} has a child {detail} out of range (positions must be non-negative"
                             + ("" if limit < 0 else f" and below num_positions={limit}") + ")",

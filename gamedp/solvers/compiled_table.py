@@ -19,7 +19,7 @@ from numba import njit, types
 
 CHILDREN_SIGNATURE = types.int64(types.int64, types.int64[::1])
 PRIMITIVE_SIGNATURE = types.int64(types.int64)
-OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE = range(6)
+OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE, NEED_ROOM = range(7)
 # Ranks order the mover's options: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
 RANK_BASE = 1 << 40
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -46,34 +46,41 @@ def read(keys, vals, position, packed):
 
 
 @njit(cache=True, nogil=True)
-def store(keys, vals, used, position, value, packed):
-    """Set ``position``'s value; a hash table grows first when it would pass half full."""
+def store(keys, vals, position, value, packed):
+    """Set ``position``'s value (a hash table must have room: see :func:`doubled`)."""
     if packed:
         shift = (position & 1) << 2
-        old = (vals[position >> 1] >> shift) & 15
         vals[position >> 1] = (vals[position >> 1] & ~(15 << shift)) | ((value + 1) << shift)
-        return keys, vals, used + (1 if old == 0 else 0)
-    if keys.shape[0] != 0 and 2 * (used + 1) > keys.shape[0]:
-        new_keys = np.full(keys.shape[0] * 2, -1, np.int64)
-        new_vals = np.full(keys.shape[0] * 2, -1, vals.dtype)
-        for i in range(keys.shape[0]):
-            if keys[i] != -1:
-                s = slot(new_keys, new_vals, keys[i])
-                new_keys[s] = keys[i]
-                new_vals[s] = vals[i]
-        keys, vals = new_keys, new_vals
-    s = slot(keys, vals, position)
-    if vals[s] == -1:
-        used += 1
-    if keys.shape[0] != 0:
-        keys[s] = position
-    vals[s] = value
-    return keys, vals, used
+    else:
+        vals[claim(keys, vals, position)] = value
 
 
 @njit(cache=True, nogil=True)
-def grown(a, size):
-    b = np.empty(size, a.dtype)
+def claim(keys, vals, position):
+    """``position``'s slot, holding its key in a hash table."""
+    s = slot(keys, vals, position)
+    if keys.shape[0] != 0:
+        keys[s] = position
+    return s
+
+
+@njit(cache=True, nogil=True)
+def doubled(keys, vals):
+    """The hash table rehashed into twice the room."""
+    new_keys = np.full(keys.shape[0] * 2, -1, np.int64)
+    new_vals = np.full(keys.shape[0] * 2, -1, vals.dtype)
+    for i in range(keys.shape[0]):
+        if keys[i] != -1:
+            s = slot(new_keys, new_vals, keys[i])
+            new_keys[s] = keys[i]
+            new_vals[s] = vals[i]
+    return new_keys, new_vals
+
+
+@njit(cache=True, nogil=True)
+def grown(a):
+    """``a`` with twice the rows."""
+    b = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
     b[: a.shape[0]] = a
     return b
 
@@ -122,84 +129,94 @@ def searcher(value_dtype):
 
 
 def search(children, primitive, has_primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere, packed):
-    """Depth-first search from ``root``; returns the table and (status, position, detail) for errors."""
-    cap = 64
-    st_pos = np.empty(cap, np.int64)  # frame: position, child count, next child, best rank so far
-    st_n = np.empty(cap, np.int64)
-    st_i = np.empty(cap, np.int64)
-    st_best = np.empty(cap, np.int64)
-    kids = np.empty(cap * maxc, np.int64)
+    """Depth-first search from ``root``, not yet searched; returns the table and (status, position, detail):
+    ``detail`` is the root's value when the status is OK, else what went wrong."""
+    frames = np.empty((64, 4), np.int64)
+    kids = np.empty((64, maxc), np.int64)
     buf = np.empty(maxc + 1, np.int64)
-    depth = 0
-    pos = root
+    pos, depth = root, 0
     while True:
-        # Expand `pos`: a terminal value, or a new frame on the stack.
+        status, pos, detail, depth, used = walk(children, primitive, has_primitive, root, pos, depth, frames, kids,
+                                                buf, keys, vals, used, maxc, limit, outcomes_only, misere, packed)
+        if status != NEED_ROOM:
+            return keys, vals, used, status, pos, detail
+        if depth == frames.shape[0]:
+            frames, kids = grown(frames), grown(kids)
+        else:
+            keys, vals = doubled(keys, vals)
+
+
+@njit(cache=True, nogil=True)
+def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf, keys, vals, used, maxc, limit,
+         outcomes_only, misere, packed):
+    """The search's loop, from expanding ``pos`` above ``depth`` frames: (position, child count, next child,
+    best rank so far), the children in ``kids``. It returns NEED_ROOM before a step that would overflow the
+    stack or fill the hash table more than half; growing them is left to the caller, because arrays
+    reassigned inside this loop would cost reference counting on every step."""
+    while True:
+        if depth == frames.shape[0] or (keys.shape[0] != 0 and 2 * (used + 1) > keys.shape[0]):
+            return NEED_ROOM, pos, 0, depth, used
+        # Expand `pos`: its value at once (primitive, no moves, or a child already known lost when only
+        # outcomes are wanted), else a new frame on the stack.
         n = children(pos, buf)
         if n > maxc:
-            return keys, vals, used, TOO_MANY_CHILDREN, pos, n
+            return TOO_MANY_CHILDREN, pos, n, depth, used
         code = primitive(pos) if has_primitive else 0
         if code < 0 or code > 3:
-            return keys, vals, used, BAD_PRIMITIVE, pos, code
+            return BAD_PRIMITIVE, pos, code, depth, used
         if code != 0 and n > 0:
-            return keys, vals, used, PRIMITIVE_WITH_MOVES, pos, n
+            return PRIMITIVE_WITH_MOVES, pos, n, depth, used
         if code == 0 and n == 0:
             code = 2 if misere else 1
-        if code != 0:
-            keys, vals, used = store(keys, vals, used, pos, code, packed)
-            if depth == 0:
-                return keys, vals, used, OK, pos, 0
-            st_best[depth - 1] = max(st_best[depth - 1], rank_of_child(code, outcomes_only))
-            st_i[depth - 1] += 1
-        else:
-            if depth == cap:
-                cap *= 2
-                st_pos, st_n = grown(st_pos, cap), grown(st_n, cap)
-                st_i, st_best = grown(st_i, cap), grown(st_best, cap)
-                kids = grown(kids, cap * maxc)
-            base = depth * maxc
-            for j in range(n):
-                c = buf[j]
-                if c < 0 or (limit >= 0 and c >= limit):
-                    return keys, vals, used, OUT_OF_RANGE, pos, c
-                kids[base + j] = c
-            st_pos[depth], st_n[depth], st_i[depth], st_best[depth] = pos, n, 0, -1
+        for j in range(n):
+            c = buf[j]
+            if c < 0 or (limit >= 0 and c >= limit):
+                return OUT_OF_RANGE, pos, c, depth, used
+            kids[depth, j] = c
+            # A child already known to be lost wins at once, without looking at the others (on BLOCKGAME
+            # this cuts the positions searched from the empty board by a quarter).
             if outcomes_only:
-                # A child already known to be lost wins at once, without searching the others first
-                # (on BLOCKGAME this cuts the positions searched from the empty board by a quarter).
-                for j in range(n):
-                    v = read(keys, vals, kids[base + j], packed)
-                    if v > 0 and v & 3 == 1:
-                        st_best[depth] = 3 * RANK_BASE
-                        break
-            keys, vals, used = store(keys, vals, used, pos, 0, packed)
+                v = read(keys, vals, c, packed)
+                if v > 0 and v & 3 == 1:
+                    code = 2
+                    break
+        used += 1
+        store(keys, vals, pos, code, packed)  # 0 (under way) unless the value is known already
+        if code != 0:
+            if depth == 0:
+                return OK, pos, code, depth, used
+            frames[depth - 1, 3] = max(frames[depth - 1, 3], rank_of_child(code, outcomes_only))
+            frames[depth - 1, 2] += 1
+        else:
+            frames[depth, 0], frames[depth, 1], frames[depth, 2], frames[depth, 3] = pos, n, 0, -1
             depth += 1
         # Scan the top frame's children; finish frames until one needs a child expanded.
         while True:
             f = depth - 1
-            best, i, base = st_best[f], st_i[f], f * maxc
+            best, i = frames[f, 3], frames[f, 2]
             descend = False
             c = 0
-            while i < st_n[f] and not (outcomes_only and best > 2 * RANK_BASE):
-                c = kids[base + i]
+            while i < frames[f, 1] and not (outcomes_only and best > 2 * RANK_BASE):
+                c = kids[f, i]
                 v = read(keys, vals, c, packed)
                 if v == -1:
                     descend = True
                     break
                 if v == 0:
-                    return keys, vals, used, CYCLE, st_pos[f], c
+                    return CYCLE, frames[f, 0], c, depth, used
                 best = max(best, rank_of_child(v, outcomes_only))
                 i += 1
-            st_best[f], st_i[f] = best, i
+            frames[f, 3], frames[f, 2] = best, i
             if descend:
                 pos = c
                 break
             enc = encode_rank(best)
-            keys, vals, used = store(keys, vals, used, st_pos[f], enc, packed)
+            store(keys, vals, frames[f, 0], enc, packed)
             depth -= 1
             if depth == 0:
-                return keys, vals, used, OK, root, 0
-            st_best[depth - 1] = max(st_best[depth - 1], rank_of_child(enc, outcomes_only))
-            st_i[depth - 1] += 1
+                return OK, root, enc, depth, used
+            frames[depth - 1, 3] = max(frames[depth - 1, 3], rank_of_child(enc, outcomes_only))
+            frames[depth - 1, 2] += 1
 
 
 @njit(PRIMITIVE_SIGNATURE, cache=True, nogil=True)
