@@ -454,13 +454,22 @@ SEARCH_BUDGET = 1 << 14
 FEW_FILLED = 3
 
 
+def search_first(boards: Sequence[int]) -> bool:
+    """Whether the memo search (within :data:`SEARCH_BUDGET`) may answer ``boards`` before a whole-table solve.
+
+    >>> search_first([0b1111, 0b11110000]), search_first([0b1111, 0b111])
+    (True, False)
+    """
+    return all(b.bit_count() > FEW_FILLED for b in boards)
+
+
 def wins(rules: Rules, boards: Sequence[int]):
     """Win/lose of each board (numpy bool array): a memo search for easy inputs, else the whole table."""
     import numpy as np
 
     if rules.n > MAX_TABLE_CELLS:
         return MemoSearch(rules).wins(boards)
-    if all(b.bit_count() > FEW_FILLED for b in boards):
+    if search_first(boards):
         found = MemoSearch(rules, SEARCH_BUDGET).wins(boards, max_capacity=SEARCH_BUDGET)
         if found is not None:
             return found
@@ -496,7 +505,8 @@ class TableSpec:
         inverse = [0] * rules.n
         for k, cell in enumerate(self.order):
             inverse[cell] = k
-        self._to_index, self._to_board = byte_table_lists([inverse, self.order], rules.n)
+        #: [chunk][byte value]: the table bits of each byte of a board, and the reverse (see :func:`_lookup`)
+        self.to_index, self.to_board = byte_table_lists([inverse, self.order], rules.n)
 
     def _lanes(self) -> list[int]:
         """Up to 6 cells that hold no whole piece between them, spread over the board (even rows and columns
@@ -515,7 +525,7 @@ class TableSpec:
         return cells
 
     def index(self, board_bits: int) -> int:
-        return _lookup(self._to_index, board_bits)
+        return _lookup(self.to_index, board_bits)
 
     def format_position(self, board: int) -> str:
         return self.rules.draw(board)
@@ -524,7 +534,13 @@ class TableSpec:
         return self.rules.parse_board(text)
 
     def position(self, index: int) -> int:
-        return _lookup(self._to_board, index)
+        return _lookup(self.to_board, index)
+
+    def outcome_arrays(self):
+        """(hi, lo, mask, lanes, compat): the pieces as :func:`~gamedp.kernels.blockgame.table_outcomes` takes
+        them."""
+        hi, lo, mask, lanes = self._pieces()
+        return hi, lo, mask, lanes, _compat(hi, (self.size >> len(self.lanes)).bit_length() - 1)
 
     def _pieces(self):
         import numpy as np
@@ -549,7 +565,6 @@ class TableSpec:
         from gamedp.aot import load_kernels
 
         k = load_kernels("gamedp.kernels.blockgame")
-        hi, lo, mask, lanes = self._pieces()
         nl = len(self.lanes)
         nwords = self.size >> nl
         win = np.empty(nwords, np.uint64)
@@ -560,12 +575,12 @@ class TableSpec:
             planes = _aligned(nwords * stride)
             rem = np.empty(self.size, np.uint8)
             within = np.zeros(2 * nm + 2, np.uint64)
-            k.table_remoteness(hi, lo, mask, lanes, nm, stride, planes, rem, win, within)
+            k.table_remoteness(*self._pieces(), nm, stride, planes, rem, win, within)
             del planes
             counts = [int(c) for c in within]
             self.by_remoteness = {r: counts[r] - (counts[r - 2] if r >= 2 else 0) for r in range(len(counts))}
         else:
-            k.table_outcomes(hi, lo, mask, lanes, _compat(hi, nwords.bit_length() - 1), win)
+            k.table_outcomes(*self.outcome_arrays(), win)
         if progress:
             progress(self.size, self.size)
         return (win.view(np.uint8) if nl == 6 else _repack(win, nl)), rem

@@ -3,7 +3,9 @@
 Input: the number of cases C, then C boards of 5 lines of 5 characters (``#`` filled, ``.`` empty). Output:
 ``WINNING`` or ``LOSING`` per case. More than the judge's 50 cases are fine. Blank lines are ignored.
 Where ``gamedp solve blockgame`` has saved the table, the answers are read from it; otherwise they are
-computed (memo search, or the whole table when the boards are nearly empty).
+computed (memo search, or the whole table when the boards are nearly empty) by the native kernels of
+:mod:`gamedp.kernels.blockgame_judge`, which load without numpy (it alone takes longer to import than the
+whole solve); where those cannot be built, by the numpy kernels, with the same answers.
 
 >>> [bin(b) for b in parse("1\\n#....\\n.....\\n.....\\n.....\\n....#\\n")]   # bit r * 5 + c: filled
 ['0b1000000000000000000000001']
@@ -11,9 +13,14 @@ computed (memo search, or the whole table when the boards are nearly empty).
 
 from __future__ import annotations
 
+import ctypes
+
 from gamedp.database import find
 from gamedp.errors import InputError
-from gamedp.games.placement import blockgame_rules, blockgame_table_spec, parse_row, wins
+from gamedp.games.placement import blockgame_rules, blockgame_table_spec, parse_row, search_first, wins
+
+#: the native kernels' code of a won board (1: lost)
+WIN_CODE = 2
 
 SOURCE = "blockgame input"
 
@@ -53,4 +60,34 @@ def run(text: str | bytes) -> str:
     db = find(spec.game_id, spec.variant)  # a damaged database raises with the fix rather than answering
     if db is not None:
         return "".join("WINNING\n" if db.code(spec.index(b)) == 1 else "LOSING\n" for b in boards)
-    return "".join("WINNING\n" if w else "LOSING\n" for w in wins(blockgame_rules(), boards))
+    won = _native_wins(boards)
+    if won is None:
+        won = checked_wins(boards)
+    return "".join("WINNING\n" if w else "LOSING\n" for w in won)
+
+
+def checked_wins(boards: list[int]) -> list[bool]:
+    """Does the player to move win on each board? By the numpy kernels: slower to start than the native ones."""
+    return [bool(w) for w in wins(blockgame_rules(), boards)]
+
+
+def _native_wins(boards: list[int]) -> list[bool] | None:
+    """:func:`checked_wins` by the native kernels (no numpy), the same way (the memo search first where
+    :func:`search_first` allows, else the whole table), or None when they are not available here."""
+    from gamedp.native import load_native
+
+    lib = load_native("gamedp.kernels.blockgame_judge")
+    if lib is None:
+        return None
+    sizes = (ctypes.c_int64 * 4)()
+    lib.sizes(sizes)
+    search_words, numbers, scratch_bytes, table_words = sizes
+    n = len(boards)
+    array = (ctypes.c_uint64 * n)(*boards)
+    out = ctypes.create_string_buffer(n)
+    searched = search_first(boards) and lib.search(array, n, (ctypes.c_uint64 * search_words)(),
+                                                   (ctypes.c_int64 * numbers)(),
+                                                   ctypes.create_string_buffer(scratch_bytes), out) >= 0
+    if not searched:  # the scratch is allocated only for the way taken: the table's is 4 MiB
+        lib.table(array, n, (ctypes.c_uint64 * table_words)(), out)
+    return [code == WIN_CODE for code in out.raw]

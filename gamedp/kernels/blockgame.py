@@ -30,6 +30,10 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 LOSE_CODE = np.uint8(1)
 WIN_CODE = np.uint8(2)
+#: the index of a lone set bit ``b`` is ``BIT_INDEX[(b * DEBRUIJN) >> 58]``
+BIT_INDEX = np.argsort([((1 << i) * int(DEBRUIJN) % 2**64) >> 58 for i in range(64)]).astype(np.int64)
+#: entries of the memo search's stacks: the root, then one per move (each fills a cell of at most 64)
+DEPTH = 66
 
 #: one row of ``orient`` per piece orientation: shape at anchor 0, anchor mask, cell count, cell offsets...
 SHAPE, ANCHORS, NCELLS, OFFSETS = 0, 1, 2, 3
@@ -95,8 +99,9 @@ def dfs_one(root, full, orient, sym, keys, vals, used, limit, sb, sc, sn, si):
 
     At each node all children are normalised first and checked in the memo (a known lost child wins at once);
     only then does the search descend into the unknown ones. sb/sc/sn/si are the explicit stack: the board, its
-    children, their count and the next child to try.
+    children (``sc[d * nmax:]``, room for ``nmax`` at each depth), their count and the next child to try.
     """
+    nmax = sc.shape[0] // sb.shape[0]
     r = normalise(root, full, orient, sym)
     if r == full:
         return LOSE_CODE, used
@@ -128,7 +133,7 @@ def dfs_one(root, full, orient, sym, keys, vals, used, limit, sb, sc, sn, si):
                             result = WIN_CODE
                             break
                     else:
-                        sc[d, n] = c
+                        sc[d * nmax + n] = c
                         n += 1
                 if result != 0:
                     break
@@ -141,7 +146,7 @@ def dfs_one(root, full, orient, sym, keys, vals, used, limit, sb, sc, sn, si):
                 result = LOSE_CODE
                 break
             si[d] = i + 1
-            c = sc[d, i]
+            c = sc[d * nmax + i]
             cs = slot(keys, c)
             if keys[cs] == c:  # solved meanwhile, under another parent
                 if vals[cs] == LOSE_CODE:
@@ -170,18 +175,27 @@ def dfs_one(root, full, orient, sym, keys, vals, used, limit, sb, sc, sn, si):
                 break  # the parent tries its next child
 
 
+def children_bound(orient):
+    """At most this many children of one board: 64 anchors per orientation."""
+    return 64 * orient.shape[0]
+
+
 def dfs_outcomes(boards, orient, full, sym, keys, vals, out):
     """Win/lose of each board into ``out`` (2 = WIN, 1 = LOSE), sharing one memo (keys/vals, sized by the caller).
 
     Returns the number of states stored, or -1 if the memo filled up to 3/4 (the caller doubles it and retries).
     """
+    sb = np.empty(DEPTH, np.uint64)
+    sc = np.empty(DEPTH * children_bound(orient), np.uint64)
+    sn = np.empty(DEPTH, np.int64)
+    si = np.empty(DEPTH, np.int64)
+    return dfs_outcomes_into(boards, orient, full, sym, keys, vals, out, sb, sc, sn, si)
+
+
+def dfs_outcomes_into(boards, orient, full, sym, keys, vals, out, sb, sc, sn, si):
+    """:func:`dfs_outcomes` with its stacks from the caller: ``DEPTH`` entries each in sb/sn/si, ``DEPTH *
+    children_bound(orient)`` in sc."""
     limit = keys.shape[0] * 3 // 4
-    nmax = 64 * orient.shape[0]  # children of one board: at most 64 anchors per orientation
-    depth = 65  # every move fills a cell
-    sb = np.empty(depth + 1, np.uint64)
-    sc = np.empty((depth + 1, nmax), np.uint64)
-    sn = np.empty(depth + 1, np.int64)
-    si = np.empty(depth + 1, np.int64)
     used = 0
     for k in range(boards.shape[0]):
         code, used = dfs_one(boards[k], full, orient, sym, keys, vals, used, limit, sb, sc, sn, si)
@@ -201,9 +215,6 @@ def table_outcomes(hi, lo, mask, lanes, compat, win):
     """
     nchunks = compat.shape[0]
     groups = compat.shape[2]
-    debruijn = np.empty(64, np.int64)  # the index of a lone set bit, by multiplication
-    for i in range(64):
-        debruijn[((ONE << np.uint64(i)) * DEBRUIJN) >> np.uint64(58)] = i
     seven = np.uint64(127)
     w = np.uint64(win.shape[0])
     while w != ZERO:
@@ -216,7 +227,7 @@ def table_outcomes(hi, lo, mask, lanes, compat, win):
             while fit != ZERO:
                 low = fit & (~fit + ONE)
                 fit ^= low
-                k = g * 64 + debruijn[(low * DEBRUIJN) >> np.uint64(58)]
+                k = g * 64 + BIT_INDEX[(low * DEBRUIJN) >> np.uint64(58)]
                 acc |= (~win[w | hi[k]] >> lo[k]) & mask[k]
         win[w] = acc & lanes
 

@@ -1,0 +1,111 @@
+"""BLOCKGAME's judge on its native kernels (gamedp.kernels.blockgame_judge): each kernel against the brute force,
+the native run against the numpy path on many board sets (both ways of deciding: memo search, whole table), and a
+judge run without numpy or numba."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from test_blockgame import VECTORS, boards_5x5, brute
+
+from gamedp import native
+from gamedp.games.placement import search_first
+from gamedp.judge import blockgame
+
+NAME = "gamedp.kernels.blockgame_judge"
+
+
+@pytest.fixture(scope="module")
+def lib():
+    lib = native.load_native(NAME)
+    assert lib is not None, "the native kernels should build here"
+    return lib
+
+
+def scratch(lib) -> list[int]:
+    sizes = (ctypes.c_int64 * 4)()
+    assert lib.sizes(sizes) == 4
+    return list(sizes)
+
+
+def by_search(lib, boards: list[int]) -> list[bool] | None:
+    """The memo search's answers, or None if it gave up (its budget is the judge's)."""
+    words, numbers, nbytes, _ = scratch(lib)
+    out = ctypes.create_string_buffer(len(boards))
+    used = lib.search((ctypes.c_uint64 * len(boards))(*boards), len(boards), (ctypes.c_uint64 * words)(),
+                      (ctypes.c_int64 * numbers)(), ctypes.create_string_buffer(nbytes), out)
+    assert set(out.raw) <= {1, 2} or used < 0
+    return None if used < 0 else [code == 2 for code in out.raw]
+
+
+def by_table(lib, boards: list[int]) -> list[bool]:
+    out = ctypes.create_string_buffer(len(boards))
+    assert lib.table((ctypes.c_uint64 * len(boards))(*boards), len(boards), (ctypes.c_uint64 * scratch(lib)[3])(),
+                     out) == 0
+    assert set(out.raw) <= {1, 2}
+    return [code == 2 for code in out.raw]
+
+
+def few_filled(rng: random.Random, low: int, high: int) -> int:
+    return sum(1 << c for c in rng.sample(range(25), rng.randint(low, high)))
+
+
+def test_each_kernel_against_brute_force(lib):
+    boards = boards_5x5(2500, seed=21) + [0, (1 << 25) - 1]
+    want = [brute(b)[0] for b in boards[:-2]] + [False, False]  # the empty board is lost in 12 (the sample)
+    assert by_table(lib, boards) == want
+    searched = 0
+    for k in range(0, 2500, 50):  # the judge's 50 boards a run, one memo each
+        got = by_search(lib, boards[k:k + 50])
+        if got is not None:
+            assert got == want[k:k + 50]
+            searched += 1
+    assert searched > 40
+    assert by_search(lib, [0]) is None  # the empty board takes more states than the budget
+
+
+def board_sets(rng: random.Random, count: int):
+    """Sets of 1-50 boards: mostly full ones (the search answers), with a nearly empty one (straight to the
+    table), or with 4-9 of 4 filled cells (the search may give up, then the table answers)."""
+    for k in range(count):
+        boards = boards_5x5(rng.randint(1, 50), seed=rng.randrange(10**9))
+        extra = [few_filled(rng, 0, 3)] if k % 3 == 1 else [few_filled(rng, 4, 4) for _ in range(rng.randint(4, 9))]
+        for board in extra if k % 3 else []:
+            boards.insert(rng.randrange(len(boards) + 1), board)
+        yield boards
+
+
+def test_native_and_numpy_paths_agree(lib):
+    rng = random.Random(17)
+    ways = {"search": 0, "table": 0, "search, then table": 0}
+    for boards in board_sets(rng, 90):
+        got = blockgame._native_wins(boards)
+        assert got == blockgame.checked_wins(boards), boards
+        if not search_first(boards):
+            ways["table"] += 1
+        else:
+            ways["search" if by_search(lib, boards) is not None else "search, then table"] += 1
+    assert min(ways.values()) >= 5, ways
+
+
+def test_without_native_kernels_the_numpy_path_answers(monkeypatch):
+    sample_in = (VECTORS / "blockgame-sample.in").read_text()
+    with_native = blockgame.run(sample_in)
+    monkeypatch.setitem(native._loaded, NAME, None)  # as where no library can be built
+    assert blockgame._native_wins([0]) is None
+    assert blockgame.run(sample_in) == with_native == (VECTORS / "blockgame-sample.out").read_text().rstrip() + "\n"
+
+
+def test_judge_path_imports_neither_numpy_nor_numba(lib, tmp_path):
+    sample_in = (VECTORS / "blockgame-sample.in").read_text()
+    code = ("import sys; from gamedp.judge import blockgame; "
+            f"out = blockgame.run({sample_in!r}); print('numpy' in sys.modules, 'numba' in sys.modules, *out.split())")
+    env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path)}  # no saved database: the kernels answer
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    want = (VECTORS / "blockgame-sample.out").read_text().split()
+    assert done.stdout.split() == ["False", "False", *want], done.stderr
