@@ -1,8 +1,9 @@
 """BLOCKGAME side by side: the judge (sample, 50 hard boards) and the strong solve of all 2^25 boards.
 
 Contenders, whole process, same input:
-- judge: C++ memoised DFS (char cache of 2^25, the contestants' way) = 1.00; `gamedp judge blockgame`; the plain
-  CPython dict-memo search (skip with --no-plain: it takes ~15 s a run);
+- judge: C++ memoised DFS (char cache of 2^25, the contestants' way) = 1.00; `gamedp judge blockgame` (native
+  kernels, no numpy); the same on its numpy path, which machines without a C compiler take; the plain CPython
+  dict-memo search (skip with --no-plain: it takes ~15 s a run);
 - strong solve, win/lose: straightforward C++ (one board at a time) = 1.00; C++ with 64 boards per word;
   `python -m gamedp.games.placement`;
 - strong solve with remoteness: straightforward C++ = 1.00; `python -m gamedp.games.placement -r`.
@@ -71,7 +72,13 @@ print(*times)
 """
 
 
-# Python contenders run as a user's would, from compiled bytecode (the warm-up run writes it): a session that sets
+# `gamedp judge blockgame` as where the native kernels cannot be built: the numpy kernels answer
+NUMPY_PATH = """
+import gamedp.native
+from gamedp.cli.entry import main
+gamedp.native._loaded["gamedp.kernels.blockgame_judge"] = None
+main(["judge", "blockgame"])
+"""
 
 
 def main() -> None:
@@ -86,7 +93,8 @@ def main() -> None:
     hard = BUILD / "blockgame-hard50.in"
     hard.write_text(judge_input(hard_boards()))
     judges = [Contender("C++ memo DFS (char cache 2^25)", [memo]),
-              Contender("gamedp judge blockgame", GAMEDP + ["judge", "blockgame"])]
+              Contender("gamedp judge blockgame", GAMEDP + ["judge", "blockgame"]),
+              Contender("gamedp judge blockgame, numpy path", PYTHON + ["-c", NUMPY_PATH])]
     if args_plain:
         judges.append(Contender("CPython dict memo", PYTHON + [str(BENCH / "reference" / "blockgame_plain.py")]))
     compare("BLOCKGAME judge, official sample", judges, stdin_path=SAMPLE, rounds=args.rounds)
