@@ -3,10 +3,12 @@
 :mod:`gamedp.aot` spares a judge run numba's start-up, but its extensions still import numpy (0.07-0.12 s here,
 more than a whole C++ run of some judge problems). A *native module* goes one step further: a kernel module
 whose ``NATIVE = {name: signature}`` entry points take only integers and raw pointers, allocate nothing and
-raise nothing. :func:`load_native` builds it once per machine and kernel source — numba's ahead-of-time code
+raise nothing. :func:`load_native` builds it once per machine and source — numba's ahead-of-time code
 generator emits the object code of each entry point's C wrapper, the C compiler links it into
 ``lib<module>.so`` in the kernel cache — and later runs load that library with :mod:`ctypes`, importing neither
-numpy nor numba.
+numpy nor numba. The kernel sources name the library's folder; any other gamedp module the build read (a
+ruleset whose tables are compiled in as constants, say) is listed beside the library with its checksum, and a
+change there builds the library again.
 
 Entry points return ``i8``; their arguments are ``i8`` or ``CPointer(...)`` (passed from Python as a ``bytes``,
 a ctypes array or an address). Inside, ``numba.carray`` turns a pointer into an array, so the entry point can
@@ -21,10 +23,10 @@ generated code that needs numba's runtime — the failure is remembered beside t
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import importlib.util
 import os
 import sys
+import zlib
 
 from gamedp.kernel_cache import cache_dir, machine_tag
 
@@ -52,13 +54,14 @@ def load_native(module_name: str) -> ctypes.CDLL | None:
 
 
 def _load(module_name: str) -> ctypes.CDLL | None:
-    # A judge run passes here: os.path rather than pathlib, subprocess only to build (each costs milliseconds).
+    # A judge run passes here: os.path rather than pathlib, crc32 rather than hashlib, subprocess only to build
+    # (each costs milliseconds).
     folder = os.path.join(cache_dir(), _tag(module_name))
     stem = os.path.join(folder, "lib" + module_name.rsplit(".", 1)[-1])
     library, failed = stem + ".so", stem + ".failed"
     if os.path.exists(failed):
         return None
-    if not os.path.exists(library):
+    if not (os.path.exists(library) and _sources_unchanged(stem + ".deps")):
         import subprocess
 
         result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, folder],
@@ -81,16 +84,30 @@ def _load(module_name: str) -> ctypes.CDLL | None:
 
 
 def _tag(module_name: str) -> str:
-    # Entry points call kernels of other kernel modules, so every kernel source is part of the key.
+    # Entry points call kernels of other kernel modules, so every kernel source is part of the folder's name;
+    # other gamedp modules the build read (constants made by a ruleset, say) are checked through the .deps file.
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.origin is None:
         raise ImportError(f"no native module {module_name}")
     kernels = os.path.dirname(spec.origin)
-    digest = hashlib.sha256((machine_tag() + module_name).encode())
+    crc = zlib.crc32((machine_tag() + module_name).encode())
     for source in [__file__] + sorted(os.path.join(kernels, f) for f in os.listdir(kernels) if f.endswith(".py")):
-        with open(source, "rb") as f:
-            digest.update(f.read())
-    return digest.hexdigest()[:16]
+        crc = _crc(source, crc)
+    return f"{crc:08x}"
+
+
+def _crc(path: str, crc: int = 0) -> int:
+    with open(path, "rb") as f:
+        return zlib.crc32(f.read(), crc)
+
+
+def _sources_unchanged(deps: str) -> bool:
+    """Whether every gamedp source the build read still reads the same (a missing list means: build again)."""
+    try:
+        with open(deps) as f:
+            return all(_crc(path) == int(crc, 16) for crc, path in (line.rstrip("\n").split(" ", 1) for line in f))
+    except (OSError, ValueError):
+        return False
 
 
 def _remember_failure(marker: str, reason: list[str]) -> None:
@@ -168,7 +185,11 @@ def build(module_name: str, folder: str) -> None:
         if linked.returncode != 0:
             raise RuntimeError(f"{compiler} failed: {linked.stderr.strip()}")
         (tmp / (stem + ".sig")).write_text("\n".join(signatures) + "\n")
+        sources = sorted({m.__file__ for name, m in list(sys.modules.items())
+                          if (name == "gamedp" or name.startswith("gamedp.")) and getattr(m, "__file__", None)})
+        (tmp / (stem + ".deps")).write_text("".join(f"{_crc(path):08x} {path}\n" for path in sources))
         final.mkdir(exist_ok=True)
+        os.replace(tmp / (stem + ".deps"), final / (stem + ".deps"))
         os.replace(tmp / (stem + ".sig"), final / (stem + ".sig"))
         os.replace(tmp / (stem + ".so"), final / (stem + ".so"))  # last: its presence means the build is whole
     finally:

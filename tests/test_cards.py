@@ -428,3 +428,28 @@ def test_without_a_c_compiler_the_judge_answers_by_the_checked_path(tmp_path):
     failed = list(tmp_path.glob("kernels/*/libcardgame_judge.failed"))
     assert len(failed) == 1 and "no-such-compiler" in failed[0].read_text()
     assert not list(tmp_path.glob("kernels/*/*.so"))
+
+
+def test_a_library_is_built_again_when_a_source_its_build_read_changes(tmp_path):
+    """The native library lists the gamedp sources its build read: editing one (here: a copy of the package
+    whose judge module gains a comment) builds the library again, and an unchanged one does not."""
+    import shutil
+
+    package = tmp_path / "src" / "gamedp"
+    shutil.copytree(Path(cardgame.__file__).parents[1], package, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(package.parent)}
+
+    def run() -> float:
+        done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=SAMPLE_IN, env=env,
+                              capture_output=True, text=True, cwd=tmp_path)
+        assert (done.returncode, done.stdout, done.stderr) == (0, SAMPLE_OUT, "")
+        [library] = (tmp_path / "cache").glob("kernels/*/libcardgame_judge.so")
+        return library.stat().st_mtime_ns
+
+    first = run()
+    deps = next((tmp_path / "cache").glob("kernels/*/libcardgame_judge.deps")).read_text()
+    assert str(package / "judge" / "cardgame.py") in deps  # read by the build (MAX_N), not a kernel module
+    assert run() == first
+    judge = package / "judge" / "cardgame.py"
+    judge.write_text(judge.read_text() + "# an edit\n")
+    assert run() != first

@@ -3,9 +3,8 @@ neither numpy nor numba.
 
 The 5 x 5 game's arrays (orientations, symmetry tables, the table's pieces and index tables) are made here when
 the library is built, by the same code that makes them for the numpy path, and numba compiles them into the
-library as constants: a run passes only the boards and the scratch. (A library is rebuilt when a kernel source
-changes, not when placement.py does; that is safe, as its constants agree with one another and with its kernels
-whatever the version, as long as BLOCKGAME's rules stay the rules.) The caller (:mod:`gamedp.judge.blockgame`)
+library as constants: a run passes only the boards and the scratch (a change to placement.py builds the library
+again, as a change to any kernel does). The caller (:mod:`gamedp.judge.blockgame`)
 reads the input and decides as :func:`gamedp.games.placement.wins` does: :func:`search` first when
 :func:`~gamedp.games.placement.search_first` allows, :func:`table` when it does not or the search gives up.
 """
