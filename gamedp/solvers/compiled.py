@@ -41,8 +41,7 @@ class CompiledSolution:
         self.outcomes_only = outcomes_only
         dense = game.num_positions is not None and game.num_positions <= DENSE_LIMIT
         self.keys = np.empty(0, np.int64) if dense else np.full(1 << 16, -1, np.int64)
-        self.packed = dense and outcomes_only  # no remoteness to store: a nibble per position is enough
-        if self.packed:
+        if dense and outcomes_only:  # no remoteness to store: a nibble per position is enough
             self.vals = np.zeros((game.num_positions + 1) // 2, np.uint8)
         else:
             self.vals = np.full(game.num_positions if dense else 1 << 16, -1, np.int32)
@@ -59,7 +58,7 @@ class CompiledSolution:
         if self._cyclic is not None:
             return self._cyclic.value(position)
         self.game.check_position(position)
-        code = self.kernels.read(self.keys, self.vals, np.int64(position), self.packed)
+        code = self.kernels.read.py_func(self.keys, self.vals, np.int64(position))  # see read: no kernel to load
         if code <= 0:
             code = self._search(position)
             if self._cyclic is not None:
@@ -82,7 +81,7 @@ class CompiledSolution:
         limit = -1 if g.num_positions is None else g.num_positions
         self.keys, self.vals, self.used, status, pos, detail = k.searcher(self.vals.dtype)(
             self._children, self._primitive, g.primitive_kernel is not None, root, self.keys, self.vals,
-            self.used, g.max_children, limit, self.outcomes_only, g.misere, self.packed)
+            self.used, g.max_children, limit, self.outcomes_only, g.misere)
         if status == k.OK:
             return detail
         if status == k.CYCLE:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.extending import overload
 
 CHILDREN_SIGNATURE = types.int64(types.int64, types.int64[::1])
 PRIMITIVE_SIGNATURE = types.int64(types.int64)
@@ -37,18 +38,32 @@ def slot(keys, vals, position):
     return np.int64(s)
 
 
+def is_packed(vals) -> bool:
+    """Whether the table packs two values a byte (in compiled code, a constant of the table's type)."""
+    return vals.dtype == np.uint8
+
+
+@overload(is_packed)
+def _is_packed(vals):
+    packed = vals.dtype == types.uint8
+    return lambda vals: packed
+
+
 @njit(cache=True, nogil=True)
-def read(keys, vals, position, packed):
-    """``position``'s value (-1: not searched)."""
-    if packed:
+def read(keys, vals, position):
+    """``position``'s value (-1: not searched). Python may call ``read.py_func``: on a dense table that is a
+    numpy index, and cheaper than loading the compiled kernel."""
+    if is_packed(vals):
         return np.int64((vals[position >> 1] >> ((position & 1) << 2)) & 15) - 1
+    if keys.shape[0] == 0:
+        return np.int64(vals[position])
     return np.int64(vals[slot(keys, vals, position)])
 
 
 @njit(cache=True, nogil=True)
-def store(keys, vals, position, value, packed):
+def store(keys, vals, position, value):
     """Set ``position``'s value (a hash table must have room: see :func:`doubled`)."""
-    if packed:
+    if is_packed(vals):
         shift = (position & 1) << 2
         vals[position >> 1] = (vals[position >> 1] & ~(15 << shift)) | ((value + 1) << shift)
     else:
@@ -111,8 +126,7 @@ def _search_signature(value_type):
     vals = value_type[::1]
     return types.Tuple((types.int64[::1], vals, types.int64, types.int64, types.int64, types.int64))(
         types.FunctionType(CHILDREN_SIGNATURE), types.FunctionType(PRIMITIVE_SIGNATURE), types.boolean,
-        types.int64, types.int64[::1], vals, types.int64, types.int64, types.int64, types.boolean, types.boolean,
-        types.boolean)
+        types.int64, types.int64[::1], vals, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 
 
 _searches: dict = {}
@@ -128,7 +142,7 @@ def searcher(value_dtype):
     return _searches[key]
 
 
-def search(children, primitive, has_primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere, packed):
+def search(children, primitive, has_primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere):
     """Depth-first search from ``root``, not yet searched; returns the table and (status, position, detail):
     ``detail`` is the root's value when the status is OK, else what went wrong."""
     frames = np.empty((64, 4), np.int64)
@@ -137,7 +151,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
     pos, depth = root, 0
     while True:
         status, pos, detail, depth, used = walk(children, primitive, has_primitive, root, pos, depth, frames, kids,
-                                                buf, keys, vals, used, maxc, limit, outcomes_only, misere, packed)
+                                                buf, keys, vals, used, maxc, limit, outcomes_only, misere)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
         if depth == frames.shape[0]:
@@ -148,7 +162,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
 
 @njit(cache=True, nogil=True)
 def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf, keys, vals, used, maxc, limit,
-         outcomes_only, misere, packed):
+         outcomes_only, misere):
     """The search's loop, from expanding ``pos`` above ``depth`` frames: (position, child count, next child,
     best rank so far), the children in ``kids``. It returns NEED_ROOM before a step that would overflow the
     stack or fill the hash table more than half; growing them is left to the caller, because arrays
@@ -176,12 +190,12 @@ def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf
             # A child already known to be lost wins at once, without looking at the others (on BLOCKGAME
             # this cuts the positions searched from the empty board by a quarter).
             if outcomes_only:
-                v = read(keys, vals, c, packed)
+                v = read(keys, vals, c)
                 if v > 0 and v & 3 == 1:
                     code = 2
                     break
         used += 1
-        store(keys, vals, pos, code, packed)  # 0 (under way) unless the value is known already
+        store(keys, vals, pos, code)  # 0 (under way) unless the value is known already
         if code != 0:
             if depth == 0:
                 return OK, pos, code, depth, used
@@ -198,7 +212,7 @@ def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf
             c = 0
             while i < frames[f, 1] and not (outcomes_only and best > 2 * RANK_BASE):
                 c = kids[f, i]
-                v = read(keys, vals, c, packed)
+                v = read(keys, vals, c)
                 if v == -1:
                     descend = True
                     break
@@ -211,7 +225,7 @@ def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf
                 pos = c
                 break
             enc = encode_rank(best)
-            store(keys, vals, frames[f, 0], enc, packed)
+            store(keys, vals, frames[f, 0], enc)
             depth -= 1
             if depth == 0:
                 return OK, root, enc, depth, used
