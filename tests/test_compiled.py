@@ -50,11 +50,12 @@ def _graph(g):
 
 
 @pytest.mark.parametrize("outcomes_only", [False, True])
-def test_compiled_matches_oracles_on_random_graphs(outcomes_only):
+@pytest.mark.parametrize("bounded", [True, False], ids=["dense", "hash"])  # outcomes only and dense: packed
+def test_compiled_matches_oracles_on_random_graphs(outcomes_only, bounded):
     checked = 0
     for g in range(GRAPHS):
         game = CompiledGame("graphs", g * NODES, graph_children, 3, primitive=graph_primitive,
-                            num_positions=GRAPHS * NODES)
+                            num_positions=GRAPHS * NODES if bounded else None)
         solution = solve_compiled(game, outcomes_only=outcomes_only)
         children, leaf = _graph(g)
         expected = ({i: minimax(children, leaf, i) for i in range(len(children))} if ACYCLIC[g]
