@@ -48,8 +48,8 @@ class CompiledSolution:
         self.used = 0
         self._cyclic: Solution | None = None  # set once a cycle forces the retrograde path
         self._children = _compiled_for(game.children_kernel, kernels.CHILDREN_SIGNATURE, "children")
-        self._primitive = _compiled_for(game.primitive_kernel or kernels.no_primitive, kernels.PRIMITIVE_SIGNATURE,
-                                        "primitive")
+        self._primitive = (None if game.primitive_kernel is None else
+                           _compiled_for(game.primitive_kernel, kernels.PRIMITIVE_SIGNATURE, "primitive"))
 
     def __len__(self) -> int:
         return len(self._cyclic) if self._cyclic is not None else self.used
@@ -79,9 +79,10 @@ class CompiledSolution:
         """Search from ``root``; its encoded value (0 when a cycle sends the game to the retrograde path)."""
         g, k = self.game, self.kernels
         limit = -1 if g.num_positions is None else g.num_positions
-        self.keys, self.vals, self.used, status, pos, detail = k.searcher(self.vals.dtype)(
-            self._children, self._primitive, g.primitive_kernel is not None, root, self.keys, self.vals,
-            self.used, g.max_children, limit, self.outcomes_only, g.misere)
+        search = k.searcher(self.vals.dtype, self._primitive is not None)
+        self.keys, self.vals, self.used, status, pos, detail = search(
+            self._children, self._primitive, root, self.keys, self.vals, self.used, g.max_children, limit,
+            self.outcomes_only, g.misere)
         if status == k.OK:
             return detail
         if status == k.CYCLE:

@@ -122,27 +122,28 @@ def encode_rank(rank):
     return 1 | (rank << 2)
 
 
-def _search_signature(value_type):
+def _search_signature(value_type, primitive_type):
     vals = value_type[::1]
     return types.Tuple((types.int64[::1], vals, types.int64, types.int64, types.int64, types.int64))(
-        types.FunctionType(CHILDREN_SIGNATURE), types.FunctionType(PRIMITIVE_SIGNATURE), types.boolean,
-        types.int64, types.int64[::1], vals, types.int64, types.int64, types.int64, types.boolean, types.boolean)
+        types.FunctionType(CHILDREN_SIGNATURE), primitive_type, types.int64, types.int64[::1], vals, types.int64,
+        types.int64, types.int64, types.boolean, types.boolean)
 
 
 _searches: dict = {}
 
 
-def searcher(value_dtype):
-    """The search compiled for tables of ``value_dtype``: uint8 (packed) or int32. Each is loaded from the
-    cache only when first used."""
-    key = np.dtype(value_dtype)
+def searcher(value_dtype, has_primitive: bool):
+    """The search compiled for tables of ``value_dtype`` (uint8: packed, or int32) and games with or without
+    a primitive kernel (without, it is passed as None). Each is loaded from the cache only when first used."""
+    key = (np.dtype(value_dtype), has_primitive)
     if key not in _searches:
-        value_type = types.uint8 if key == np.uint8 else types.int32
-        _searches[key] = njit(_search_signature(value_type), cache=True, nogil=True)(search)
+        value_type = types.uint8 if key[0] == np.uint8 else types.int32
+        primitive_type = types.FunctionType(PRIMITIVE_SIGNATURE) if has_primitive else types.none
+        _searches[key] = njit(_search_signature(value_type, primitive_type), cache=True, nogil=True)(search)
     return _searches[key]
 
 
-def search(children, primitive, has_primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere):
+def search(children, primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere):
     """Depth-first search from ``root``, not yet searched; returns the table and (status, position, detail):
     ``detail`` is the root's value when the status is OK, else what went wrong."""
     frames = np.empty((64, 4), np.int64)
@@ -150,7 +151,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
     buf = np.empty(maxc + 1, np.int64)
     pos, depth = root, 0
     while True:
-        status, pos, detail, depth, used = walk(children, primitive, has_primitive, root, pos, depth, frames, kids,
+        status, pos, detail, depth, used = walk(children, primitive, root, pos, depth, frames, kids,
                                                 buf, keys, vals, used, maxc, limit, outcomes_only, misere)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
@@ -161,7 +162,7 @@ def search(children, primitive, has_primitive, root, keys, vals, used, maxc, lim
 
 
 @njit(cache=True, nogil=True)
-def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf, keys, vals, used, maxc, limit,
+def walk(children, primitive, root, pos, depth, frames, kids, buf, keys, vals, used, maxc, limit,
          outcomes_only, misere):
     """The search's loop, from expanding ``pos`` above ``depth`` frames: (position, child count, next child,
     best rank so far), the children in ``kids``. It returns NEED_ROOM before a step that would overflow the
@@ -175,7 +176,7 @@ def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf
         n = children(pos, buf)
         if n > maxc:
             return TOO_MANY_CHILDREN, pos, n, depth, used
-        code = primitive(pos) if has_primitive else 0
+        code = 0 if primitive is None else primitive(pos)
         if code < 0 or code > 3:
             return BAD_PRIMITIVE, pos, code, depth, used
         if code != 0 and n > 0:
@@ -231,8 +232,3 @@ def walk(children, primitive, has_primitive, root, pos, depth, frames, kids, buf
                 return OK, root, enc, depth, used
             frames[depth - 1, 3] = max(frames[depth - 1, 3], rank_of_child(enc, outcomes_only))
             frames[depth - 1, 2] += 1
-
-
-@njit(PRIMITIVE_SIGNATURE, cache=True, nogil=True)
-def no_primitive(position):
-    return 0
