@@ -7,9 +7,9 @@ outcome code in the low 2 bits (1 LOSE, 2 WIN, 3 TIE), remoteness above. When on
 dense table is *packed*: value + 1 in a nibble, two positions a byte, so that BLOCKGAME's 2^25 boards take
 16 MiB and stay in the processor's last-level cache.
 
-The search takes the game's kernels as first-class function values with fixed signatures, so one compiled
-search (cached on disk like any kernel) serves every game: nothing is compiled per game but the game's own
-kernels.
+The search takes the game's kernels as first-class function values with fixed signatures, so the compiled
+search (one per table type, and with or without a primitive kernel; cached on disk like any kernel) serves
+every game: nothing is compiled per game but the game's own kernels.
 """
 
 from __future__ import annotations
@@ -188,8 +188,8 @@ def walk(children, primitive, root, pos, depth, frames, kids, buf, keys, vals, u
             if c < 0 or (limit >= 0 and c >= limit):
                 return OUT_OF_RANGE, pos, c, depth, used
             kids[depth, j] = c
-            # A child already known to be lost wins at once, without looking at the others (on BLOCKGAME
-            # this cuts the positions searched from the empty board by a quarter).
+            # A child already known to be lost wins at once, the children after it not even looked at (on
+            # BLOCKGAME this cuts the positions searched from the empty board by a quarter).
             if outcomes_only:
                 v = read(keys, vals, c)
                 if v > 0 and v & 3 == 1:
