@@ -71,6 +71,9 @@ def _import_file(path: Path) -> Any:
         raise GamedpError(f"{path} is not a Python file that can be imported")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:  # as `python file.py` does: the file may import the modules beside it
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except SyntaxError as e:
@@ -90,8 +93,9 @@ def _is_game(obj: Any) -> bool:
 
 
 def _only_game_in(module: Any, spec: str) -> Any:
+    # Classes count where they are defined, not where they are imported; an instance's __module__ is its class's.
     found = {name: obj for name, obj in vars(module).items()
-             if _is_game(obj) and getattr(obj, "__module__", module.__name__) == module.__name__}
+             if _is_game(obj) and (not inspect.isclass(obj) or obj.__module__ == module.__name__)}
     instances = {n: o for n, o in found.items() if not inspect.isclass(o)}
     candidates = instances or found
     if len(candidates) != 1:

@@ -54,3 +54,15 @@ def test_example_passes_the_self_check_and_reads_back():
     board = parse_board("#.#..\n.....\n..#.#\n#....\n..##.")
     assert parse_board(format_board(board)) == board
     assert check_game(BlockGame((1 << 25) - 1 - 0b1111), max_positions=1000).ok
+
+
+def test_the_command_line_takes_the_example_files_as_they_are(tmp_path):
+    """Each example file, named by its path from anywhere: it may import the modules beside it, and the game
+    instance it defines is found (an instance's __module__ is its class's, which lives in gamedp)."""
+    import subprocess
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    for name, expected in [("blockgame_compiled.py", "blockgame-compiled: ok"), ("my_game.py", "toads-and-frogs: ok")]:
+        done = subprocess.run([sys.executable, "-m", "gamedp", "check", str(examples / name)], capture_output=True,
+                              text=True, cwd=tmp_path, timeout=600)
+        assert done.returncode == 0 and done.stdout.startswith(expected), done.stderr
