@@ -10,7 +10,9 @@ around your kernel, so the whole search is one machine-code loop. You write two 
   have no children.
 
 Positions are non-negative integers (a bitboard, or a rank in an index); give ``num_positions`` when they
-are below a known bound and the engine will refuse any child outside it.
+are below a known bound and the engine will refuse any child outside it that it looks at. (A search for
+outcomes only stops reading a position's children at the first one known to be lost, so a bad child after it
+goes unnoticed: it is never used. ``gamedp check`` looks at every child.)
 
 Worked example, a subtraction game: take 1, 3 or 4 stones; who cannot move loses.
 
