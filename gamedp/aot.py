@@ -22,7 +22,7 @@ import sys
 import types
 from pathlib import Path
 
-from gamedp.kernel_cache import cache_dir, machine_tag
+from gamedp.kernel_cache import CompilingNotice, cache_dir, machine_tag
 
 _loaded: dict[str, types.SimpleNamespace] = {}
 
@@ -49,7 +49,8 @@ def _load(module_name: str) -> types.SimpleNamespace:
     path = folder / (ext_name + suffix)
     if not path.exists():
         try:
-            _build(module_name, ext_name, folder)
+            with CompilingNotice():
+                _build(module_name, ext_name, folder)
         except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
             import warnings
 

@@ -21,6 +21,23 @@ def cache_dir() -> str:
     return os.path.join(base, "gamedp", "kernels")
 
 
+class CompilingNotice:
+    """A line on a terminal's stderr while kernels compile (a person is waiting); nothing for a pipe or a judge."""
+
+    TEXT = "gamedp: compiling the kernels for this machine, once (a few seconds)..."
+
+    def __enter__(self) -> None:
+        self.shown = sys.stderr.isatty()
+        if self.shown:
+            sys.stderr.write(self.TEXT)
+            sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * len(self.TEXT) + "\r")
+            sys.stderr.flush()
+
+
 def machine_tag() -> str:
     """What a compiled kernel depends on besides its source: Python, numba and, as kernels are built for this
     CPU (target "host"), the CPU."""

@@ -28,7 +28,7 @@ import os
 import sys
 import zlib
 
-from gamedp.kernel_cache import cache_dir, machine_tag
+from gamedp.kernel_cache import CompilingNotice, cache_dir, machine_tag
 
 # The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
 # numba's runtime: these functions. Native kernels raise nothing (error model "numpy", no bounds checks), so
@@ -64,8 +64,9 @@ def _load(module_name: str) -> ctypes.CDLL | None:
     if not (os.path.exists(library) and _sources_unchanged(stem + ".deps")):
         import subprocess
 
-        result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, folder],
-                                capture_output=True, text=True)
+        with CompilingNotice():
+            result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, folder],
+                                    capture_output=True, text=True)
         if result.returncode != 0:
             _remember_failure(failed, result.stderr.strip().splitlines()[-3:] or ["the build failed"])
             return None

@@ -453,3 +453,21 @@ def test_a_library_is_built_again_when_a_source_its_build_read_changes(tmp_path)
     judge = package / "judge" / "cardgame.py"
     judge.write_text(judge.read_text() + "# an edit\n")
     assert run() != first
+
+
+def test_a_first_run_on_a_terminal_says_it_is_compiling(tmp_path):
+    """A person at a terminal is told why the first run waits; the notice is erased before the answer (a pipe
+    gets no notice at all: see the tests above, whose stderr is empty)."""
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "gamedp", "judge", "cardgame"], timeout=300, echo=False,
+                          env={**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path)})
+    for line in SAMPLE_IN.splitlines():
+        child.sendline(line)
+    child.sendeof()
+    child.expect("compiling the kernels for this machine")
+    child.expect(pexpect.EOF)
+    from gamedp.kernel_cache import CompilingNotice
+
+    erased = b"\r" + b" " * len(CompilingNotice.TEXT) + b"\r"
+    assert child.before.endswith(b"(a few seconds)..." + erased + SAMPLE_OUT.replace("\n", "\r\n").encode())
