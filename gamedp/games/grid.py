@@ -88,32 +88,19 @@ class GridBoard:
         if bad.any():
             r, c = map(int, np.argwhere(bad)[0])
             raise GamedpError(f"grid cell {r + 1},{c + 1} is {chr(cells[r, c])!r}; cells are '.' (open) or '#'")
-        self._init(cells.reshape(-1), 0, cells.shape[1], cells.shape[0], cells.shape[1], k)
-
-    @classmethod
-    def from_buffer(cls, buf: np.ndarray, off: int, stride: int, n: int, m: int, k: int) -> GridBoard:
-        """A board read in place from a byte buffer: row r is ``buf[off + r*stride:][:m]`` (trusted, no copy).
-
-        Characters other than ``#`` count as open; :meth:`losing` reports how many there were.
-        """
-        board = cls.__new__(cls)
-        board._init(buf, off, stride, n, m, k)
-        return board
-
-    def _init(self, buf: np.ndarray, off: int, stride: int, n: int, m: int, k: int) -> None:
         if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 0:
             raise GamedpError(f"the longest diagonal jump K must be a non-negative integer, not {k!r}")
-        self._buf, self._off, self._stride = buf, int(off), int(stride)
-        self.n, self.m, self.k = int(n), int(m), int(k)
+        self._buf = cells.reshape(-1)  # row r at r * m: the kernels' (offset, stride) are (0, m)
+        self.n, self.m, self.k = int(cells.shape[0]), int(cells.shape[1]), int(k)
         self._losing: dict[bool, np.ndarray] = {}
-        self.strange = 0  # cells that were neither '.' nor '#' (from_buffer only)
 
     # -- the board -------------------------------------------------------------------------------------
     @cached_property
     def cells(self) -> np.ndarray:
         """The N x M uint8 array of cell characters (a read-only view of the board's buffer)."""
-        return np.lib.stride_tricks.as_strided(self._buf[self._off:], shape=(self.n, self.m),
-                                               strides=(self._stride, 1), writeable=False)
+        cells = self._buf.reshape(self.n, self.m).view()
+        cells.flags.writeable = False
+        return cells
 
     @property
     def rows(self) -> list[str]:
@@ -121,7 +108,7 @@ class GridBoard:
 
     def is_open(self, cell: Cell) -> bool:
         r, c = cell
-        return 0 <= r < self.n and 0 <= c < self.m and self._buf[self._off + r * self._stride + c] != BLOCKED
+        return 0 <= r < self.n and 0 <= c < self.m and self._buf[r * self.m + c] != BLOCKED
 
     def moves(self, cell: Cell) -> list[Cell]:
         """The cells one move away from ``cell``: down, right, then the diagonal jumps, shortest first."""
@@ -190,8 +177,8 @@ class GridBoard:
         if lose is None:
             lose = np.empty(self.n * self.m, dtype=np.uint8)
             kernels = _kernels()
-            self.strange = int(kernels.solve_outcomes(self._kernel_input(kernels), self._off, self._stride,
-                                                      self.n, self.m, self._jump, bool(misere), lose))
+            kernels.solve_outcomes(self._kernel_input(kernels), 0, self.m, self.n, self.m, self._jump, bool(misere),
+                                   lose)
             self._losing[misere] = lose
         return lose
 
@@ -205,8 +192,8 @@ class GridBoard:
         return min(self.k, max(self.n, self.m))
 
     def _kernel_input(self, kernels) -> np.ndarray:
-        # Ahead-of-time kernels read a read-only buffer (judge input bytes) in place; numba's JIT fallback
-        # insists on a writable array.
+        # Ahead-of-time kernels read a read-only buffer (the rows' text, seen by np.frombuffer) in place; numba's
+        # JIT fallback insists on a writable array.
         if kernels.compiled == "aot" or self._buf.flags.writeable:
             return self._buf
         self._buf = self._buf.copy()
@@ -221,7 +208,7 @@ class GridBoard:
     def _grundy(self) -> np.ndarray:
         g = np.empty(self.n * self.m, dtype=np.int32)
         kernels = _kernels()
-        kernels.grundy(self._kernel_input(kernels), self._off, self._stride, self.n, self.m, self._jump, g)
+        kernels.grundy(self._kernel_input(kernels), 0, self.m, self.n, self.m, self._jump, g)
         return g.reshape(self.n, self.m)
 
     def grundy(self) -> np.ndarray:
