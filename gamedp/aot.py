@@ -64,13 +64,15 @@ def _load(module_name: str) -> types.SimpleNamespace:
     return types.SimpleNamespace(**{name: getattr(ext, name) for name in module.EXPORTS}, compiled="aot")
 
 
-def _jit_helpers(module: types.ModuleType) -> None:
+def jit_functions(module: types.ModuleType, skip=()) -> None:
+    """Replace the functions ``module`` defines, but those named in ``skip``, by numba JIT kernels, so that
+    the entry points compiled from it can call them."""
     import inspect
 
     from numba import njit
 
     for name, fn in list(vars(module).items()):
-        if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in module.EXPORTS:
+        if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in skip:
             setattr(module, name, njit(cache=True, nogil=True)(fn))
 
 
@@ -78,7 +80,7 @@ def _jitted(module_name: str) -> types.SimpleNamespace:
     from numba import njit
 
     module = importlib.import_module(module_name)
-    _jit_helpers(module)
+    jit_functions(module, skip=module.EXPORTS)
     return types.SimpleNamespace(
         **{name: njit(sig, cache=True, nogil=True)(getattr(module, name)) for name, sig in module.EXPORTS.items()},
         compiled="jit",
@@ -97,7 +99,7 @@ def _build(module_name: str, ext_name: str, folder: Path) -> None:
         from numba.pycc import CC
 
     module = importlib.import_module(module_name)
-    _jit_helpers(module)
+    jit_functions(module, skip=module.EXPORTS)
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     try:

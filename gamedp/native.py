@@ -125,25 +125,23 @@ def _remember_failure(marker: str, reason: list[str]) -> None:
 def build(module_name: str, folder: str) -> None:
     """Compile ``module_name``'s NATIVE entry points into ``folder``/lib<name>.so (atomically: temp dir, then
     rename), with ``lib<name>.sig`` naming each entry point's argument types for the loader."""
-    import inspect
     import shutil
     import subprocess
     import tempfile
     from pathlib import Path
 
-    from numba import njit
     from numba.core import sigutils, types
     from numba.core.compiler import Flags, compile_extra
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.registry import cpu_target
     from numba.core.runtime import nrtdynmod
 
+    from gamedp.aot import jit_functions
+
     module = importlib.import_module(module_name)
-    for name, mod in list(sys.modules.items()):  # the kernel modules the entry points call into
+    for name, mod in list(sys.modules.items()):  # the kernel modules the entry points call into, exports and all
         if name.startswith("gamedp.kernels.") and mod is not None:
-            for attr, fn in list(vars(mod).items()):
-                if inspect.isfunction(fn) and fn.__module__ == name and not (mod is module and attr in module.NATIVE):
-                    setattr(mod, attr, njit(nogil=True)(fn))
+            jit_functions(mod, skip=module.NATIVE if mod is module else ())
 
     stem = "lib" + module_name.rsplit(".", 1)[-1]
     context = cpu_target.target_context.with_aot_codegen(stem, cpu_name="host")
