@@ -26,10 +26,13 @@ def load_game(spec: str) -> Any:
     An attribute that is a class is instantiated without arguments. A file without an attribute must hold
     exactly one game (a ``Game`` or ``CompiledGame`` instance, or a ``Game`` subclass).
     """
-    from gamedp.games import BUILTIN
+    from gamedp.games import BUILTIN, WITH_PARAMETERS
 
     if spec in BUILTIN:
         return _instantiate(_import_attribute(*BUILTIN[spec].split(":")), spec)
+    name, colon, parameters = spec.partition(":")
+    if colon and name in WITH_PARAMETERS:
+        return _instantiate(_import_attribute(*WITH_PARAMETERS[name].split(":"))(parameters), spec)
     from gamedp.games.impartial import PARAMETERS, family
 
     if spec.partition(":")[0] in PARAMETERS:  # a family with its parameter, e.g. octal:0.137

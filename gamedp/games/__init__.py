@@ -5,6 +5,7 @@ from __future__ import annotations
 #: name -> "module:factory"; imported only when asked for, so the command line starts fast.
 BUILTIN: dict[str, str] = {
     "tictactoe": "gamedp.games.tictactoe:TicTacToe",
+    "connect4": "gamedp.games.connect4:Connect4",
     "cards": "gamedp.games.cards:Cards",
     "cards-discard2": "gamedp.games.cards:CardsDiscard",
     "cards-upto3": "gamedp.games.cards:CardsUpTo3",
@@ -21,4 +22,8 @@ BUILTIN: dict[str, str] = {
     "grundy-game": "gamedp.games.impartial.grundy_game:GrundyGame",
     "lasker": "gamedp.games.impartial.lasker:Lasker",
     "wythoff": "gamedp.games.impartial.wythoff:Wythoff",
+}
+#: name -> "module:factory" of the built-in games that take parameters after a colon (``connect4:5x4``).
+WITH_PARAMETERS: dict[str, str] = {
+    "connect4": "gamedp.games.connect4:from_spec",
 }

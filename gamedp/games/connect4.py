@@ -1,0 +1,327 @@
+"""Connect-N with gravity: players drop stones into the columns of a W x H board; K in a row wins.
+
+``connect4`` is the classic 7 x 6 board with 4 to connect; ``connect4:WxH`` and ``connect4:WxH:K`` name other
+boards (any W <= 9 with W * (H + 1) <= 63). A full board with no line is a TIE. X moves first.
+
+A position is one integer, the *key* of a column-major bitboard with H + 1 bits per column: column c holds, from
+its lowest bit, the stones of the player to move among its h stones, then a 1 at bit h marking the height. So the
+empty board is one bit per column, and the key says both the stones and whose turn it is (the parity of the
+stones). The spare bit at the top of each column keeps line tests from wrapping into the next column.
+
+Positions are written as the columns played, ``4453`` (columns 1..W from the left; the empty text is the start),
+or as the drawn board, top row first, ``X``/``O``/``.`` cells (spaces, ``/`` between rows, a trailing
+column-number line and "X to move" are ignored). Moves are column numbers.
+
+>>> game = Connect4(4, 4)
+>>> p = game.parse_position("1213")
+>>> print(game.format_position(p))
+. . . .
+. . . .
+X . . .
+X O O .
+1 2 3 4
+X to move
+>>> [game.format_move(p, m) for m in game.moves(p)]
+['1', '2', '3', '4']
+>>> game.parse_position(game.format_position(p)) == p
+True
+>>> game.primitive(game.parse_position("121212")) is None              # X has three in column 1
+True
+>>> game.primitive(game.parse_position("1212121"))                    # X's fourth: O, to move, has lost
+Outcome.LOSE
+>>> game.parse_position("5")
+Traceback (most recent call last):
+...
+gamedp.errors.GamedpError: connect4 4x4: column 5 at move 1 is not a column of this board (1..4)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gamedp.errors import GamedpError
+from gamedp.game import Game
+from gamedp.values import LOSE, TIE, Outcome
+
+MAX_BITS = 63  # keys are non-negative int64
+MAX_WIDTH = 9  # columns are named by one digit
+
+
+# -- the rules on integer keys: plain functions that numba also compiles (see :meth:`Connect4.compiled`) --------
+def has_line(stones: int, height: int, connect: int) -> bool:
+    """Whether ``stones`` (a bitboard with H + 1 bits per column, top bit clear) hold ``connect`` in a row."""
+    stride = height + 1
+    for shift in (1, stride - 1, stride, stride + 1):  # vertical, anti-diagonal, horizontal, diagonal
+        if (connect - 1) * shift >= MAX_BITS:
+            continue
+        run = stones
+        for k in range(1, connect):
+            run &= stones >> (k * shift)
+        if run != 0:
+            return True
+    return False
+
+
+def split_key(key: int, width: int, height: int) -> tuple[int, int]:
+    """The mover's stones and the occupied cells of the position ``key``."""
+    stride = height + 1
+    column_bits = (1 << stride) - 1
+    mover = 0
+    mask = 0
+    for c in range(width):
+        segment = (key >> (c * stride)) & column_bits
+        top = 0
+        while segment >> (top + 1):
+            top += 1
+        mover |= (segment ^ (1 << top)) << (c * stride)
+        mask |= ((1 << top) - 1) << (c * stride)
+    return mover, mask
+
+
+def primitive_code(key: int, width: int, height: int, connect: int) -> int:
+    """0 while the game goes on; 1 (LOSE) when the player who just moved made a line; 3 (TIE) on a full board."""
+    mover, mask = split_key(key, width, height)
+    if has_line(mover ^ mask, height, connect):
+        return 1
+    if mask == full_mask(width, height):
+        return 3
+    return 0
+
+
+def full_mask(width: int, height: int) -> int:
+    stride = height + 1
+    return bottom_mask(width, height) * ((1 << height) - 1)
+
+
+def bottom_mask(width: int, height: int) -> int:
+    stride = height + 1
+    bottom = 0
+    for c in range(width):
+        bottom |= 1 << (c * stride)
+    return bottom
+
+
+def children_into(key: int, width: int, height: int, connect: int, out: Any) -> int:
+    """Write the positions one move from ``key`` into ``out`` (one per open column, left to right)."""
+    mover, mask = split_key(key, width, height)
+    if has_line(mover ^ mask, height, connect):
+        return 0
+    stride = height + 1
+    bottom = bottom_mask(width, height)
+    opponent = mover ^ mask  # the next mover's stones: the new stone is not theirs
+    count = 0
+    for c in range(width):
+        cell = (mask + bottom) & (((1 << stride) - 1) << (c * stride))  # the lowest empty cell of column c
+        if cell >> (c * stride) >= 1 << height:
+            continue  # full
+        child_mask = mask | cell
+        out[count] = opponent + child_mask + bottom
+        count += 1
+    return count
+
+
+def drop(key: int, column: int, width: int, height: int) -> int:
+    """The position after the mover drops a stone into ``column`` (0-based; it must not be full)."""
+    mover, mask = split_key(key, width, height)
+    stride = height + 1
+    bottom = bottom_mask(width, height)
+    cell = (mask + bottom) & (((1 << stride) - 1) << (column * stride))
+    return (mover ^ mask) + (mask | cell) + bottom
+
+
+def mirror_key(key: int, width: int, height: int) -> int:
+    """The position seen in a mirror: column c becomes column W-1-c."""
+    stride = height + 1
+    column_bits = (1 << stride) - 1
+    mirrored = 0
+    for c in range(width):
+        mirrored |= ((key >> (c * stride)) & column_bits) << ((width - 1 - c) * stride)
+    return mirrored
+
+
+class Connect4(Game):
+    """Connect-N with gravity on a ``width`` x ``height`` board, ``connect`` in a row to win."""
+
+    def __init__(self, width: int = 7, height: int = 6, connect: int = 4, symmetry: bool = True):
+        for label, value in (("width", width), ("height", height), ("connect", connect)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise GamedpError(f"connect4: {label} must be a whole number >= 1, not {value!r}")
+        if width > MAX_WIDTH or width * (height + 1) > MAX_BITS:
+            raise GamedpError(f"connect4: a {width}x{height} board is too big; width is at most {MAX_WIDTH} and "
+                              f"width * (height + 1) at most {MAX_BITS} (7x6 is the classic board)")
+        self.width, self.height, self.connect = width, height, connect
+        self.symmetry = symmetry
+        self.name = "connect4" if (width, height, connect) == (7, 6, 4) else \
+            f"connect4:{width}x{height}" + ("" if connect == 4 else f":{connect}")
+        self.stride = height + 1
+        self.bottom = bottom_mask(width, height)
+        self.full = full_mask(width, height)
+
+    @property
+    def label(self) -> str:
+        """The board in words, for messages: ``connect4 7x6`` (and the line length when not 4)."""
+        return f"connect4 {self.width}x{self.height}" + ("" if self.connect == 4 else f" connect {self.connect}")
+
+    # -- rules ---------------------------------------------------------------------------------------------------
+    def start(self) -> int:
+        return self.bottom
+
+    def moves(self, key: int) -> list[int]:
+        if self.primitive(key) is not None:
+            return []
+        return [c for c in range(self.width) if self.column_height(key, c) < self.height]
+
+    def do_move(self, key: int, column: int) -> int:
+        return drop(key, column, self.width, self.height)
+
+    def primitive(self, key: int) -> Outcome | None:
+        code = primitive_code(key, self.width, self.height, self.connect)
+        return LOSE if code == 1 else TIE if code == 3 else None
+
+    def canonical(self, key: int) -> int:
+        return min(key, mirror_key(key, self.width, self.height)) if self.symmetry else key
+
+    def column_height(self, key: int, column: int) -> int:
+        segment = (key >> (column * self.stride)) & ((1 << self.stride) - 1)
+        return segment.bit_length() - 1
+
+    def stones(self, key: int) -> int:
+        return sum(self.column_height(key, c) for c in range(self.width))
+
+    def cells(self, key: int) -> list[list[str]]:
+        """The board as rows of ``X``/``O``/``.``, top row first."""
+        mover, mask = split_key(key, self.width, self.height)
+        mine, theirs = ("X", "O") if self.stones(key) % 2 == 0 else ("O", "X")
+        rows = []
+        for r in range(self.height - 1, -1, -1):
+            row = []
+            for c in range(self.width):
+                bit = 1 << (c * self.stride + r)
+                row.append(mine if mover & bit else theirs if mask & bit else ".")
+            rows.append(row)
+        return rows
+
+    # -- text ----------------------------------------------------------------------------------------------------
+    def format_position(self, key: int) -> str:
+        rows = [" ".join(row) for row in self.cells(key)]
+        rows.append(" ".join(str(c + 1) for c in range(self.width)))
+        rows.append(f"{'X' if self.stones(key) % 2 == 0 else 'O'} to move")
+        return "\n".join(rows)
+
+    def format_position_line(self, key: int) -> str:
+        """The board on one line, rows top first separated by ``/`` (what the JSON and ``--line`` show).
+
+        >>> Connect4(4, 4).format_position_line(Connect4(4, 4).parse_position("12"))
+        '..../..../..../XO..'
+        """
+        return "/".join("".join(row) for row in self.cells(key))
+
+    def format_move(self, key: int, column: int) -> str:
+        return str(column + 1)
+
+    def parse_position(self, text: str) -> int:
+        """A position from the columns played (``4453``) or from its drawing (rows of ``X``/``O``/``.``)."""
+        compact = "".join(text.split())
+        if re.fullmatch(r"[0-9]*", compact):
+            return self._play(compact)
+        return self._read_board(text)
+
+    def _play(self, columns: str) -> int:
+        key = self.start()
+        for i, ch in enumerate(columns, 1):
+            column = int(ch) - 1
+            if not 0 <= column < self.width:
+                raise GamedpError(f"{self.label}: column {ch} at move {i} is not a column of this board "
+                                  f"(1..{self.width})")
+            if self.primitive(key) is not None:
+                raise GamedpError(f"{self.label}: the game is over before move {i} ({columns[:i - 1]} ends it)")
+            if self.column_height(key, column) >= self.height:
+                raise GamedpError(f"{self.label}: column {ch} at move {i} is full")
+            key = self.do_move(key, column)
+        return key
+
+    def _read_board(self, text: str) -> int:
+        compact = "".join(text.split()).replace("/", "").upper()
+        compact = re.sub(r"[XO]TOMOVE$", "", compact)
+        labels = "".join(str(c + 1) for c in range(self.width))
+        if compact.endswith(labels):
+            compact = compact[:-len(labels)]
+        cells = self.width * self.height
+        if len(compact) != cells or set(compact) - set("XO."):
+            raise GamedpError(f"{self.label}: a position is the columns played (e.g. 4453) or the board drawn as "
+                              f"{self.height} rows of {self.width} cells X, O or '.', top row first")
+        x = o = mask = 0
+        for i, ch in enumerate(compact):
+            r, c = self.height - 1 - i // self.width, i % self.width
+            bit = 1 << (c * self.stride + r)
+            if ch != ".":
+                mask |= bit
+                if ch == "X":
+                    x |= bit
+                else:
+                    o |= bit
+        if mask & ~self.full or ((mask + self.bottom) & mask):  # a stone above an empty cell
+            for c in range(self.width):
+                column = (mask >> (c * self.stride)) & ((1 << self.height) - 1)
+                if column & (column + 1):
+                    raise GamedpError(f"{self.label}: column {c + 1} has a stone above an empty cell; stones fall "
+                                      "to the bottom")
+        nx, no = x.bit_count(), o.bit_count()
+        if nx - no not in (0, 1):
+            raise GamedpError(f"{self.label}: {nx} X and {no} O cannot happen: X moves first, so X has as many "
+                              "stones as O or one more")
+        mover, other = (x, o) if nx == no else (o, x)
+        if has_line(mover, self.height, self.connect):
+            raise GamedpError(f"{self.label}: the player to move already has {self.connect} in a row, so the game "
+                              "ended before this position")
+        if has_line(other, self.height, self.connect) and self._still_won_without_last(other, mask):
+            raise GamedpError(f"{self.label}: {'X' if other is x else 'O'} has {self.connect} in a row without "
+                              "their last stone, so the game ended before this position")
+        return mover + mask + self.bottom
+
+    def _still_won_without_last(self, stones: int, mask: int) -> bool:
+        """Whether every top stone of ``stones`` could be removed and a line would remain (an ended game)."""
+        for c in range(self.width):
+            column = (mask >> (c * self.stride)) & ((1 << self.stride) - 1)
+            if column:
+                top = 1 << (c * self.stride + column.bit_length() - 1)
+                if stones & top and not has_line(stones & ~top, self.height, self.connect):
+                    return False
+        return True
+
+    # -- compiled ------------------------------------------------------------------------------------------------
+    def compiled(self) -> Any:
+        """The same rules as a :class:`~gamedp.compiled.CompiledGame` (numba kernels over the same keys)."""
+        from numba import njit
+
+        from gamedp.compiled import CompiledGame
+        from gamedp.solvers.tables import _jit
+
+        width, height, connect = self.width, self.height, self.connect
+        children, primitive = _jit(children_into), _jit(primitive_code)
+
+        @njit(nogil=True)
+        def kernel_children(key, out):
+            return children(key, width, height, connect, out)
+
+        @njit(nogil=True)
+        def kernel_primitive(key):
+            return primitive(key, width, height, connect)
+
+        return CompiledGame(self.name, self.start(), kernel_children, self.width, primitive=kernel_primitive,
+                            format_position=self.format_position, parse_position=self.parse_position)
+
+
+def from_spec(parameters: str) -> Connect4:
+    """The board named after ``connect4:``: ``WxH`` or ``WxH:K``.
+
+    >>> from_spec("5x4").label, from_spec("6x5:3").label
+    ('connect4 5x4', 'connect4 6x5 connect 3')
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*(?::\s*(\d+)\s*)?", parameters)
+    if not match:
+        raise GamedpError(f"connect4:{parameters} is not a board: write connect4:WxH or connect4:WxH:K "
+                          "(e.g. connect4:5x4, connect4:6x5:3)")
+    width, height, connect = match.groups()
+    return Connect4(int(width), int(height), int(connect or 4))
