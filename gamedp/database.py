@@ -179,7 +179,7 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
     check_regular(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temporaries(path)
+        remove_stale_temporaries(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise GamedpError(f"cannot write {path}: {e.strerror or e}") from None
@@ -283,15 +283,20 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def _remove_stale_temporaries(path: Path) -> None:
-    """Delete temporary files that killed writers left for ``path`` (their process is gone)."""
-    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+def remove_stale_temporaries(path: str | os.PathLike) -> None:
+    """Delete the temporary files that killed writers of ``path`` left: named as :func:`write_container` names
+    them, regular files of this user, and of a process that is gone. Anything else is left alone."""
+    from glob import escape
+
+    path = Path(path)
+    for tmp in path.parent.glob(f".{escape(path.name)}.*.tmp"):
         pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            try:
+        try:
+            st = tmp.lstat()
+            if pid.isdigit() and stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not _alive(int(pid)):
                 tmp.unlink()
-            except OSError:
-                pass
+        except OSError:
+            pass
 
 
 def _alive(pid: int) -> bool:
