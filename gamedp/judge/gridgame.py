@@ -6,7 +6,8 @@ numpy): the board rows are read where they are in the input, newlines and all. T
 well-formed input; anything it does not like is read again, line by line, by a plain parser that either
 accepts it too (e.g. trailing spaces on a row) or names the first problem with its line number.
 
-Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows). Checked: K in
+Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows), but a header is believed
+only as far as the input backs it: nothing sized N * M is made before the N rows are there. Checked: K in
 0..min(N-1, M-1), (N, M) open, every query on an open cell of the board. A query may be (N, M) itself: its
 mover has no move and loses. That every open cell reaches (N, M) is the judge's promise, not checked: a cell
 without moves is lost by its mover like any other.
