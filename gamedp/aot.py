@@ -22,7 +22,7 @@ import sys
 import types
 from pathlib import Path
 
-from gamedp.kernel_cache import CompilingNotice, cache_dir, machine_tag
+from gamedp.kernel_cache import CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
 
 _loaded: dict[str, types.SimpleNamespace] = {}
 
@@ -44,24 +44,43 @@ def _load(module_name: str) -> types.SimpleNamespace:
         return _jitted(module_name)
     ext_name = "_k_" + module_name.rsplit(".", 1)[-1]
     tag = hashlib.sha256(source + machine_tag().encode()).hexdigest()[:16]
-    folder = Path(cache_dir()) / tag
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    path = folder / (ext_name + suffix)
-    if not path.exists():
+    folder = Path(kernel_folder(tag))
+    ext = _open(ext_name, folder)
+    if ext is None:  # missing, damaged or not this user's: built once more, never run as it is
         try:
             with CompilingNotice():
                 _build(module_name, ext_name, folder)
         except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
-            import warnings
-
-            warnings.warn(f"gamedp: ahead-of-time build of {module_name} failed ({e}); using numba JIT", stacklevel=3)
-            return _jitted(module_name)
-    loader = importlib.machinery.ExtensionFileLoader(ext_name, str(path))
-    ext_spec = importlib.util.spec_from_file_location(ext_name, path, loader=loader)
-    ext = importlib.util.module_from_spec(ext_spec)
-    loader.exec_module(ext)
+            return _jit_instead(module_name, f"ahead-of-time build of {module_name} failed ({e})")
+        ext = _open(ext_name, folder)
+        if ext is None:
+            return _jit_instead(module_name, f"the ahead-of-time build of {module_name} cannot be loaded")
     module = importlib.import_module(module_name)
     return types.SimpleNamespace(**{name: getattr(ext, name) for name in module.EXPORTS}, compiled="aot")
+
+
+def _open(ext_name: str, folder: Path) -> types.ModuleType | None:
+    """The extension module ``ext_name`` built into ``folder``, if it is this user's and whole (its checksum,
+    written by :func:`_build`, holds), else None."""
+    path = folder / (ext_name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    code, crc = read_trusted(str(path)), read_trusted(str(folder / (ext_name + ".crc")))
+    if code is None or crc != checksum(code).encode():
+        return None
+    loader = importlib.machinery.ExtensionFileLoader(ext_name, str(path))
+    ext_spec = importlib.util.spec_from_file_location(ext_name, path, loader=loader)
+    try:
+        ext = importlib.util.module_from_spec(ext_spec)
+        loader.exec_module(ext)
+    except ImportError:
+        return None
+    return ext
+
+
+def _jit_instead(module_name: str, why: str) -> types.SimpleNamespace:
+    import warnings
+
+    warnings.warn(f"gamedp: {why}; using numba JIT", stacklevel=4)
+    return _jitted(module_name)
 
 
 def jit_functions(module: types.ModuleType, skip=()) -> None:
@@ -100,7 +119,7 @@ def _build(module_name: str, ext_name: str, folder: Path) -> None:
 
     module = importlib.import_module(module_name)
     jit_functions(module, skip=module.EXPORTS)
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(str(folder.parent))
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     try:
         cc = CC(ext_name)
@@ -113,7 +132,11 @@ def _build(module_name: str, ext_name: str, folder: Path) -> None:
             warnings.simplefilter("ignore")
             cc.compile()
         built = next(tmp.glob(ext_name + "*" + sysconfig.get_config_var("EXT_SUFFIX")))
-        folder.mkdir(exist_ok=True)
+        os.chmod(built, 0o700)  # loaded as code later: this user's alone (see kernel_cache.read_trusted)
+        (tmp / "crc").write_text(checksum(built.read_bytes()))
+        os.chmod(tmp / "crc", 0o600)
+        make_private_dir(str(folder))
+        os.replace(tmp / "crc", folder / (ext_name + ".crc"))
         final = folder / (ext_name + importlib.machinery.EXTENSION_SUFFIXES[0])
         os.replace(built, final)  # atomic: a concurrent loader sees the old state or the whole file
     finally:

@@ -59,6 +59,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import stat
 import struct
 import zlib
 from pathlib import Path
@@ -175,9 +176,10 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
     head += bytes(_align(len(head)) - len(head))
     import tempfile  # only writers pay for it
 
+    check_regular(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temporaries(path)
+        remove_stale_temporaries(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise GamedpError(f"cannot write {path}: {e.strerror or e}") from None
@@ -224,8 +226,7 @@ def check_writable(path: str | os.PathLike) -> None:
     import tempfile
 
     path = Path(path)
-    if path.is_dir():
-        raise GamedpError(f"cannot write the database {path}: it is a directory")
+    check_regular(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
@@ -233,6 +234,30 @@ def check_writable(path: str | os.PathLike) -> None:
         os.unlink(tmp)
     except OSError as e:
         raise GamedpError(f"cannot write the database {path}: {e.strerror or e}") from None
+
+
+def check_regular(path: str | os.PathLike) -> None:
+    """Refuse, with a clear error, a ``path`` that is there but is not a regular file (links are followed): a
+    database is only ever read from, or written over, a regular file, never a device, FIFO, socket or directory.
+
+    >>> check_regular("/dev/null")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.GamedpError: /dev/null is a character device, not a regular file: ...
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # missing (or unreachable: opening it says why)
+    if not stat.S_ISREG(mode):
+        raise GamedpError(f"{path} is {_kind(mode)}, not a regular file: a database is a regular file; "
+                          "choose another --db")
+
+
+def _kind(mode: int) -> str:
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _umask() -> int:
@@ -258,15 +283,20 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def _remove_stale_temporaries(path: Path) -> None:
-    """Delete temporary files that killed writers left for ``path`` (their process is gone)."""
-    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+def remove_stale_temporaries(path: str | os.PathLike) -> None:
+    """Delete the temporary files that killed writers of ``path`` left: named as :func:`write_container` names
+    them, regular files of this user, and of a process that is gone. Anything else is left alone."""
+    from glob import escape
+
+    path = Path(path)
+    for tmp in path.parent.glob(f".{escape(path.name)}.*.tmp"):
         pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            try:
+        try:
+            st = tmp.lstat()
+            if pid.isdigit() and stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not _alive(int(pid)):
                 tmp.unlink()
-            except OSError:
-                pass
+        except OSError:
+            pass
 
 
 def _alive(pid: int) -> bool:
@@ -286,13 +316,21 @@ class Container:
     def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again"):
         self.path = Path(path)
         self._fix = fix
-        try:
-            with open(self.path, "rb") as f:
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(f.fileno()).st_size else b""
+        try:  # without blocking, so that a FIFO is refused rather than waited on
+            with open(os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as f:
+                st = os.fstat(f.fileno())
+                if not stat.S_ISREG(st.st_mode):
+                    raise DatabaseError(self._not_regular(st.st_mode))
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if st.st_size else b""
         except FileNotFoundError:
             raise DatabaseError(f"no database at {self.path}; {self.fix}") from None
-        except OSError as e:
-            raise DatabaseError(f"cannot read {self.path}: {e.strerror or e}") from None
+        except OSError as e:  # a socket cannot even be opened
+            try:
+                mode = os.stat(self.path).st_mode
+            except OSError:
+                mode = stat.S_IFREG
+            raise DatabaseError(self._not_regular(mode) if not stat.S_ISREG(mode)
+                                else f"cannot read {self.path}: {e.strerror or e}") from None
         try:
             self.meta = self._read_header()
             self._sections = {s["name"]: s for s in self.meta["sections"]}
@@ -305,6 +343,9 @@ class Container:
         except BaseException:
             self.close()
             raise
+
+    def _not_regular(self, mode: int) -> str:
+        return f"cannot read {self.path}: it is {_kind(mode)}, not a regular file (a database is a regular file)"
 
     @property
     def fix(self) -> str:

@@ -28,3 +28,32 @@ class GameDefinitionError(GamedpError):
 
 class ResourceError(GamedpError):
     """A request that would not fit in memory or on disk."""
+
+
+#: The most digits a count or coordinate in judge input may have: every such number fits in 64 bits, and
+#: int() never meets the interpreter's limit on digits (sys.get_int_max_str_digits()).
+MAX_DIGITS = 18
+
+
+def parse_count(word: str, what: str, line: int, column: int | None = None, source: str = "input") -> int:
+    """``word`` as a non-negative integer written in ASCII digits, else an :class:`InputError` at (line, column).
+
+    Python's int() also reads other scripts' digits (``'٣'`` is 3), which a judge's C reader refuses, and
+    raises ValueError on ``'²'`` (a digit to str.isdigit()) or past the interpreter's limit on digits.
+
+    >>> parse_count("042", "Q", 3)
+    42
+    >>> parse_count("٣", "Q", 3, 1)
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.InputError: input, line 3, column 1: expected Q in digits 0-9, found '٣'
+    >>> parse_count("9" * 5000, "N", 1)
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.InputError: input, line 1: N has 5000 digits; at most 18 are accepted
+    """
+    if not (word.isascii() and word.isdigit()):
+        raise InputError(f"expected {what} in digits 0-9, found {word[:40]!r}", line, column, source)
+    if len(word.lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"{what} has {len(word)} digits; at most {MAX_DIGITS} are accepted", line, column, source)
+    return int(word)

@@ -2,23 +2,134 @@
 
 Both kinds of built kernels — extension modules (:mod:`gamedp.aot`) and plain shared libraries
 (:mod:`gamedp.native`) — live in one cache directory, in folders named by a hash of their source and of
-:func:`machine_tag`. This module uses nothing but ``os``: a judge run reads it before anything else.
+:func:`machine_tag`. This module uses nothing but ``os`` and ``zlib``: a judge run reads it before anything else.
+
+A built kernel is run code, so the cache is trusted only as far as only this user could have written it: the
+cache directory, each folder and each file loaded must be owned by the current user and writable by no one
+else (:func:`read_trusted`). A cache directory that is not is left alone with one warning, and kernels are
+built in a private directory for the run instead. Each build also records a CRC-32 of what it wrote, checked
+before loading (:func:`checksum`), so that a damaged file (a flipped bit, a truncated copy) is built again
+rather than run.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import stat
 import sys
+import zlib
 
 
-def cache_dir() -> str:
-    """Where compiled kernels live: $GAMEDP_CACHE_DIR/kernels, else the user's cache directory (XDG)."""
+def configured_dir() -> str:
+    """Where compiled kernels are kept: $GAMEDP_CACHE_DIR/kernels, else the user's cache directory (XDG)."""
     env = os.environ.get("GAMEDP_CACHE_DIR")
     if env:
         return os.path.join(env, "kernels")
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "gamedp", "kernels")
+
+
+_dirs: dict[str, str] = {}
+
+
+def cache_dir() -> str:
+    """:func:`configured_dir`, created private (mode 700) if missing, when it is trusted; else, after one
+    warning, a private directory of this process (removed at exit), so kernels are built rather than loaded
+    from where another user could have put them."""
+    path = configured_dir()
+    if path not in _dirs:
+        why = _make_trusted(path)
+        _dirs[path] = path if why is None else _private_dir(path, why)
+    return _dirs[path]
+
+
+def kernel_folder(tag: str) -> str:
+    """The folder of the kernels whose key is ``tag``: in :func:`cache_dir`, unless a folder of that name is
+    there and not trusted (then, after one warning, in a private directory)."""
+    path = os.path.join(cache_dir(), tag)
+    try:
+        st = os.stat(path)
+    except OSError:  # missing: the build makes it, private
+        return path
+    why = untrusted(st) if stat.S_ISDIR(st.st_mode) else "it is not a directory"
+    return path if why is None else os.path.join(_private_dir(path, why), tag)
+
+
+def untrusted(st: os.stat_result) -> str | None:
+    """Why a file or folder with status ``st`` must not be trusted to hold code, or None if it may be."""
+    if st.st_uid != os.getuid():
+        return f"it is owned by uid {st.st_uid}, not by this user ({os.getuid()})"
+    writable = st.st_mode & 0o022
+    if writable:
+        who = {0o020: "its group", 0o002: "others"}.get(writable, "its group and others")
+        return f"it is writable by {who} (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def read_trusted(path: str) -> bytes | None:
+    """The bytes of regular file ``path`` if it is trusted (see :func:`untrusted`), else None (missing,
+    unreadable, a symbolic link, a FIFO, someone else's, or writable by others). The check is on the open
+    file, so it is the file read that was checked."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or untrusted(st) is not None:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def checksum(*parts: bytes) -> str:
+    """The CRC-32 of ``parts`` one after the other, as 8 hex digits: cheap (a cached library of 0.1-0.7 MB
+    takes well under a millisecond), and enough to notice damage; ownership guards against malice.
+
+    >>> checksum(b"gamed", b"p") == checksum(b"gamedp")
+    True
+    """
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return f"{crc:08x}"
+
+
+def make_private_dir(path: str) -> None:
+    """Create folder ``path`` (and its parents) if missing, the folder itself readable by this user only."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+
+
+def _make_trusted(path: str) -> str | None:
+    """Create ``path`` if missing; why it must not be used, or None."""
+    try:
+        make_private_dir(path)
+        st = os.stat(path)
+    except OSError:
+        return None  # cannot even be made: every build there fails and says so, and nothing is loaded from it
+    return untrusted(st) if stat.S_ISDIR(st.st_mode) else "it is not a directory"
+
+
+def _private_dir(refused: str, why: str) -> str:
+    """The private directory of this process (made once, removed at exit), after one warning naming what was
+    refused and why."""
+    if "" not in _dirs:
+        import atexit
+        import shutil
+        import tempfile
+
+        sys.stderr.write(f"gamedp: warning: not loading kernels from {refused}: {why}, so another user could have "
+                         f"put code there. Kernels are built for this run only (slow); to fix, make the cache "
+                         f"yours and private (chown, chmod 700) or set GAMEDP_CACHE_DIR to a directory of your "
+                         f"own\n")
+        _dirs[""] = tempfile.mkdtemp(prefix="gamedp-kernels-")
+        atexit.register(shutil.rmtree, _dirs[""], ignore_errors=True)
+    return _dirs[""]
 
 
 class CompilingNotice:

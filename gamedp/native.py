@@ -28,7 +28,7 @@ import os
 import sys
 import zlib
 
-from gamedp.kernel_cache import CompilingNotice, cache_dir, machine_tag
+from gamedp.kernel_cache import CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
 
 # The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
 # numba's runtime: these functions. Native kernels raise nothing (error model "numpy", no bounds checks), so
@@ -56,32 +56,49 @@ def load_native(module_name: str) -> ctypes.CDLL | None:
 def _load(module_name: str) -> ctypes.CDLL | None:
     # A judge run passes here: os.path rather than pathlib, crc32 rather than hashlib, subprocess only to build
     # (each costs milliseconds).
-    folder = os.path.join(cache_dir(), _tag(module_name))
-    stem = os.path.join(folder, "lib" + module_name.rsplit(".", 1)[-1])
-    library, failed = stem + ".so", stem + ".failed"
-    if os.path.exists(failed):
+    stem = os.path.join(kernel_folder(_tag(module_name)), "lib" + module_name.rsplit(".", 1)[-1])
+    failed = stem + ".failed"
+    if read_trusted(failed) is not None:
         return None
-    if not (os.path.exists(library) and _sources_unchanged(stem + ".deps")):
+    lib, why = _open(stem)
+    if lib is None:  # missing, stale, damaged or refused by the loader: built once more, never run as it is
         import subprocess
 
         with CompilingNotice():
-            result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, folder],
+            result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, os.path.dirname(stem)],
                                     capture_output=True, text=True)
         if result.returncode != 0:
             _remember_failure(failed, result.stderr.strip().splitlines()[-3:] or ["the build failed"])
             return None
-    try:
-        lib = ctypes.CDLL(library)
-        with open(stem + ".sig") as signatures:
-            for line in signatures:
-                name, *args = line.split()
-                entry = getattr(lib, name)
-                entry.restype = ctypes.c_int64
-                entry.argtypes = [_CTYPES[a] for a in args]
-    except (OSError, AttributeError, KeyError) as e:  # e.g. code that needs numba's runtime: refuse it for good
-        _remember_failure(failed, [str(e)])
-        return None
+        lib, why = _open(stem)
+        if lib is None:  # e.g. code that needs numba's runtime: refuse it for good
+            _remember_failure(failed, [why])
     return lib
+
+
+def _open(stem: str) -> tuple[ctypes.CDLL | None, str]:
+    """The library ``stem``.so with its entry points typed as ``stem``.sig says, if it and its metadata are
+    this user's, whole (their checksum, written by :func:`build`, holds) and built from the current sources;
+    else None and why not."""
+    library = stem + ".so"
+    code, sig, deps = (read_trusted(stem + ext) for ext in (".so", ".sig", ".deps"))
+    if code is None or sig is None or deps is None:
+        return None, f"{library} is missing or not this user's"
+    crc, _, signatures = sig.partition(b"\n")
+    if crc != b"crc32 " + checksum(code, deps, signatures).encode():
+        return None, f"{library} or its metadata is damaged (checksum)"
+    try:
+        if not _sources_unchanged(deps.decode()):
+            return None, f"{library} was built from other sources"
+        lib = ctypes.CDLL(library)
+        for line in signatures.decode().splitlines():
+            name, *args = line.split()
+            entry = getattr(lib, name)
+            entry.restype = ctypes.c_int64
+            entry.argtypes = [_CTYPES[a] for a in args]
+    except (OSError, AttributeError, KeyError, ValueError) as e:
+        return None, str(e)
+    return lib, ""
 
 
 def _tag(module_name: str) -> str:
@@ -103,10 +120,9 @@ def _crc(path: str, crc: int = 0) -> int:
 
 
 def _sources_unchanged(deps: str) -> bool:
-    """Whether every gamedp source the build read still reads the same (a missing list means: build again)."""
+    """Whether every gamedp source the build read (listed in ``deps``) still reads the same."""
     try:
-        with open(deps) as f:
-            return all(_crc(path) == int(crc, 16) for crc, path in (line.rstrip("\n").split(" ", 1) for line in f))
+        return all(_crc(path) == int(crc, 16) for crc, path in (line.split(" ", 1) for line in deps.splitlines()))
     except (OSError, ValueError):
         return False
 
@@ -124,7 +140,8 @@ def _remember_failure(marker: str, reason: list[str]) -> None:
 
 def build(module_name: str, folder: str) -> None:
     """Compile ``module_name``'s NATIVE entry points into ``folder``/lib<name>.so (atomically: temp dir, then
-    rename), with ``lib<name>.sig`` naming each entry point's argument types for the loader."""
+    rename), with ``lib<name>.sig`` naming each entry point's argument types for the loader, after a first line
+    with the checksum of the library, its ``.deps`` and those entry points (the loader runs nothing damaged)."""
     import shutil
     import subprocess
     import tempfile
@@ -173,7 +190,7 @@ def build(module_name: str, folder: str) -> None:
         code = library.emit_native_object()
 
     final = Path(folder)
-    final.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(str(final.parent))
     tmp = Path(tempfile.mkdtemp(prefix=".native-", dir=final.parent))
     try:
         (tmp / "kernels.o").write_bytes(code)
@@ -183,11 +200,14 @@ def build(module_name: str, folder: str) -> None:
                                  str(tmp / "kernels.o"), str(tmp / "stubs.c")], capture_output=True, text=True)
         if linked.returncode != 0:
             raise RuntimeError(f"{compiler} failed: {linked.stderr.strip()}")
-        (tmp / (stem + ".sig")).write_text("\n".join(signatures) + "\n")
         sources = sorted({m.__file__ for name, m in list(sys.modules.items())
                           if (name == "gamedp" or name.startswith("gamedp.")) and getattr(m, "__file__", None)})
-        (tmp / (stem + ".deps")).write_text("".join(f"{_crc(path):08x} {path}\n" for path in sources))
-        final.mkdir(exist_ok=True)
+        deps = "".join(f"{_crc(path):08x} {path}\n" for path in sources).encode()
+        entry_points = ("\n".join(signatures) + "\n").encode()
+        crc = checksum((tmp / (stem + ".so")).read_bytes(), deps, entry_points)
+        (tmp / (stem + ".deps")).write_bytes(deps)
+        (tmp / (stem + ".sig")).write_bytes(b"crc32 " + crc.encode() + b"\n" + entry_points)
+        make_private_dir(str(final))
         os.replace(tmp / (stem + ".deps"), final / (stem + ".deps"))
         os.replace(tmp / (stem + ".sig"), final / (stem + ".sig"))
         os.replace(tmp / (stem + ".so"), final / (stem + ".so"))  # last: its presence means the build is whole
@@ -196,4 +216,5 @@ def build(module_name: str, folder: str) -> None:
 
 
 if __name__ == "__main__":  # the build, in a child process of load_native
+    os.umask(0o077)  # what it writes is loaded as code later: this user's alone (see kernel_cache.read_trusted)
     build(sys.argv[1], sys.argv[2])

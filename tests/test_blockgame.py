@@ -85,6 +85,9 @@ def test_judge_takes_the_table_path_too(table_5x5):
 BAD_INPUTS = [
     ("", "line 1", "empty input"),
     ("two\n", "line 1", "number of cases"),
+    ("\u0661\n.....\n.....\n.....\n.....\n.....\n", "line 1", "digits 0-9"),   # Arabic-Indic 1, int() reads it
+    ("\u00b2\n", "line 1", "digits 0-9"),                                          # int() raises on it
+    ("9" * 5000 + "\n", "line 1", "5000 digits"),                                    # past int()'s digit limit
     ("1\n.....\n.....\n..x..\n.....\n.....\n", "line 4, column 3", "'x'"),
     ("1\n.....\n....\n.....\n.....\n.....\n", "line 3", "5 characters"),
     ("1\n.....\n.....\n.....\n.....\n......\n", "line 6", "5 characters"),

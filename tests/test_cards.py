@@ -280,6 +280,19 @@ def test_judge_matches_brute_force_and_cases_are_independent():
     assert mixed == [str(expected[0]), alone[0], str(expected[1])]
 
 
+def test_judge_under_numba_jit_reads_inputs_past_2000_bytes():
+    """GAMEDP_JIT=1 takes numba's JIT kernels; the integer reader is compiled from 2000 bytes on, and a
+    read-only view of the input must not be refused there."""
+    rng = random.Random(7)
+    rows = [[rng.randint(1, 10_000) for _ in range(rng.randint(1, 9))] for _ in range(300)]
+    text = judge_input(rows)
+    assert len(text) > 2000
+    done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=text, capture_output=True,
+                          text=True, env={**os.environ, "GAMEDP_JIT": "1"}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(brute_total(tuple(r), 1)) for r in rows]
+
+
 def test_judge_beyond_the_judge_limits_negative_and_huge_values():
     rng = random.Random(3)
     rows = [[rng.randint(-10**9, 10**9) for _ in range(rng.randint(1, 8))] for _ in range(200)]

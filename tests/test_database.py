@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import struct
 import subprocess
 import sys
@@ -199,7 +200,7 @@ def test_check_writable(tmp_path):
     blocker.write_text("x")
     with pytest.raises(GamedpError, match="cannot write the database"):
         database.check_writable(blocker / "sub" / "x.gdb")
-    with pytest.raises(GamedpError, match="is a directory"):
+    with pytest.raises(GamedpError, match="is a directory, not a regular file"):
         database.check_writable(tmp_path)
     database.check_writable(tmp_path / "new" / "x.gdb")
     assert list((tmp_path / "new").iterdir()) == []
@@ -305,3 +306,51 @@ def test_cli_bad_requests(tictactoe_db, tmp_path):
     one_clear_error(gamedp("solve", "tictactoe", "--db", str(blocker)), "not a gamedp database",
                     "refusing to overwrite")
     assert blocker.read_text() == "keep me"
+
+
+# -- special files: never replaced, never waited on ------------------------------------------------------------
+def special_files(tmp_path: Path) -> dict[str, Path]:
+    """A FIFO, a socket, a directory and (as root) a device node like /dev/null, each named like a database."""
+    import socket
+
+    made = {"FIFO": tmp_path / "fifo.gdb", "socket": tmp_path / "socket.gdb", "directory": tmp_path / "dir.gdb"}
+    os.mkfifo(made["FIFO"])
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(made["socket"]))
+    server.close()  # the socket file stays
+    made["directory"].mkdir()
+    if os.getuid() == 0:
+        made["character device"] = tmp_path / "null.gdb"
+        os.mknod(made["character device"], 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    return made
+
+
+def test_solve_query_and_judge_refuse_special_files_without_blocking(tmp_path):
+    """`solve --db /dev/null` as root once replaced the device node by a file; a FIFO made every command wait
+    for a writer. Now each is refused in one line, at once (the timeout of gamedp() catches a wait), and left
+    as it was."""
+    for kind, path in special_files(tmp_path).items():
+        if kind == "directory":  # given as --db, a directory is where the database goes: see the test below
+            continue
+        before = os.lstat(path)
+        for force in ([], ["--force"]):
+            one_clear_error(gamedp("solve", "tictactoe", "--db", str(path), *force), str(path), "not a regular file")
+        one_clear_error(gamedp("query", "tictactoe", "--db", str(path), "........."), "not a regular file")
+        after = os.lstat(path)
+        assert (after.st_mode, after.st_ino, after.st_rdev) == (before.st_mode, before.st_ino, before.st_rdev), kind
+    from gamedp.games.placement import blockgame_table_spec
+
+    spec = blockgame_table_spec()
+    os.mkfifo(tmp_path / database.file_name(spec.game_id, spec.variant))  # where the judge finds a saved table
+    proc = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], capture_output=True, text=True,
+                          input="1\n.....\n.....\n.....\n.....\n.....\n", timeout=120,
+                          env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+    one_clear_error(proc, "FIFO", "not a regular file")
+
+
+def test_a_database_is_never_written_over_a_special_file(tmp_path):
+    for path in special_files(tmp_path).values():
+        with pytest.raises(GamedpError, match="not a regular file"):
+            make(path, [0, 1])
+        with pytest.raises(DatabaseError, match="not a regular file"):
+            Reader(path)

@@ -137,7 +137,11 @@ def test_judge_path_imports_neither_numpy_nor_numba():
 BAD = [
     ("", "line 1:", "empty"),
     ("2 2\n..\n..\n1\n1 1\n", "line 1:", "N M K"),
-    ("2 x 1\n..\n..\n1\n1 1\n", "line 1:", "N M K"),
+    ("2 x 1\n..\n..\n1\n1 1\n", "line 1, column 3:", "expected M in digits 0-9"),
+    ("2 2 \u0661\n..\n..\n1\n1 1\n", "line 1, column 5:", "expected K in digits 0-9"),   # Arabic-Indic 1
+    ("2 2 1\n..\n..\n1\n1 \u00b2\n", "line 5, column 3:", "expected the column of query 1"),  # superscript 2
+    ("2 2 1\n..\n..\n" + "9" * 5000 + "\n", "line 4, column 1:", "5000 digits; at most 18"),
+    ("9" * 5000 + " 2 1\n..\n..\n1\n1 1\n", "line 1, column 1:", "5000 digits"),
     ("0 2 0\n1\n1 1\n", "line 1:", "at least 1"),
     ("2 2 2\n..\n..\n1\n1 1\n", "line 1, column 5:", "K = 2 is out of range"),
     ("3 3 1\n...\n...\n", "line 4:", "ended before row 3"),
@@ -172,3 +176,17 @@ def test_bad_input_in_process(text, where, words):
     with pytest.raises(InputError) as caught:
         gridgame.run(text)
     assert str(caught.value).startswith(f"input, {where}") and words in str(caught.value)
+
+
+@pytest.mark.parametrize("head", [b"1000000000 1 0\n", b"3000000000 3 0\n...\n", b"100000 100000 0\n" + b"." * 5000])
+def test_a_header_the_input_does_not_back_allocates_nothing(head):
+    """N * M comes from the header; a board the input does not hold must be refused before any buffer that
+    size is made (here under a 600 MB address-space limit, far below N * M)."""
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))\n"
+            "from gamedp.cli.entry import main\n"
+            "main(['judge', 'gridgame'])\n")
+    result = subprocess.run([sys.executable, "-c", code], input=head, capture_output=True, timeout=60)
+    err = result.stderr.decode()
+    assert result.returncode == 2 and err.count("\n") == 1, err
+    assert err.startswith("gamedp: error: input, line ") and "row " in err, err

@@ -176,14 +176,6 @@ def test_description_errors_are_named():
 def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, ttt_solved):
     monkeypatch.setenv(tables.PAUSE_ENV, "0.001")  # a checkpoint after every tier
     ckpt = tmp_path / "t.ckpt"
-
-    class Crash(Exception):
-        pass
-
-    def crash_after_half(done, total):
-        if done > total // 2:
-            raise Crash
-
     with pytest.raises(Crash):
         tictactoe_table().solve_table(True, crash_after_half, checkpoint=ckpt)
     assert ckpt.exists()
@@ -203,6 +195,101 @@ def test_damaged_checkpoint_means_a_clean_start(tmp_path, ttt_solved):
     spec = tictactoe_table()
     outcomes, _ = spec.solve_table(False, checkpoint=ckpt)
     assert spec.resumed_below_tier is None and np.array_equal(outcomes, ttt_solved[0])
+
+
+class Crash(Exception):
+    pass
+
+
+def crash_after_half(done, total):
+    if done > total // 2:
+        raise Crash
+
+
+@pytest.mark.parametrize("make, remoteness", [(tictactoe_table, False), (tictactoe_table, True),
+                                              (lambda: subtraction_table(n=300_000), False)])
+def test_a_checkpoint_takes_no_more_room_than_the_database(tmp_path, monkeypatch, make, remoteness):
+    """Checkpoints once kept a byte per position (four to eight times the database): now they are packed as
+    the database is, 2 bits a position, or 1 when no tie or draw is solved yet."""
+    if make is tictactoe_table:
+        monkeypatch.setenv(tables.PAUSE_ENV, "0.001")  # ten tiers: a checkpoint after each
+    else:
+        monkeypatch.setattr(tables, "CHECKPOINT_SECONDS", 0.0)  # 300,001 tiers: a checkpoint every kernel call
+    db = tmp_path / "x.gdb"
+    with pytest.raises(Crash):
+        make().solve_table(remoteness, crash_after_half, checkpoint=checkpoint_path(db))
+    checkpoint = checkpoint_path(db).stat().st_size
+    tables.build_database(make(), tmp_path / "whole.gdb", remoteness=remoteness)
+    assert checkpoint <= (tmp_path / "whole.gdb").stat().st_size
+    spec = make()  # and it still resumes, to the same table
+    tables.build_database(spec, db, remoteness=remoteness)
+    assert spec.resumed_below_tier is not None
+    with Reader(db) as resumed, Reader(tmp_path / "whole.gdb") as whole:
+        assert bytes(resumed.section("outcomes")) == bytes(whole.section("outcomes"))
+        assert resumed.has_remoteness == remoteness
+        if remoteness:
+            assert bytes(resumed.section("remoteness")) == bytes(whole.section("remoteness"))
+
+
+def test_stale_temporaries_of_killed_writes_are_removed_when_a_solve_starts(tmp_path):
+    """A killed checkpoint write left a temporary file (200 MB seen) that nothing removed; now a solve removes,
+    before it starts, the ones of its database and checkpoint whose writer is gone, and only those that are
+    this user's regular files."""
+    db = tmp_path / "t.gdb"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    stale = [tmp_path / f".t.gdb.checkpoint.{gone}.k1l2.tmp", tmp_path / f".t.gdb.{gone}.abcd.tmp"]
+    kept = [tmp_path / f".t.gdb.checkpoint.{os.getpid()}.live.tmp",  # a writer still running
+            tmp_path / f".other.gdb.{gone}.abcd.tmp",                  # another database's
+            tmp_path / f".t.gdb.checkpoint.{gone}.mine"]               # not a name gamedp gives
+    for f in stale + kept:
+        f.write_bytes(bytes(1 << 20))
+    os.symlink(tmp_path / "target", tmp_path / f".t.gdb.{gone}.link.tmp")
+    kept.append(tmp_path / f".t.gdb.{gone}.link.tmp")
+    if os.getuid() == 0:
+        theirs = tmp_path / f".t.gdb.{gone}.theirs.tmp"
+        theirs.write_bytes(b"x")
+        os.chown(theirs, 65534, 65534)
+        kept.append(theirs)
+    tables.build_database(subtraction_table(n=50), db)
+    assert not any(f.exists() for f in stale)
+    assert all(os.path.lexists(f) for f in kept)
+
+
+def test_a_checkpoint_that_does_not_fit_does_not_stop_the_solve(tmp_path, monkeypatch, capfd, ttt_solved):
+    """A disk with room for the database but not for a checkpoint: the solve warns once and goes on; and
+    where the database fits only once the checkpoint is gone, the checkpoint makes room for it."""
+    from gamedp import database
+
+    monkeypatch.setenv(tables.PAUSE_ENV, "0.001")
+    write = database.write_container
+
+    def no_room_for_checkpoints(path, meta, sections):
+        if str(path).endswith(".checkpoint"):
+            raise GamedpError(f"cannot write {path}: No space left on device")
+        write(path, meta, sections)
+
+    monkeypatch.setattr(database, "write_container", no_room_for_checkpoints)
+    db = tmp_path / "t.gdb"
+    tables.build_database(tictactoe_table(), db)
+    err = capfd.readouterr().err
+    assert err.count("warning") == 1 and "No space left on device" in err and "without checkpoints" in err
+    with Reader(db, "tictactoe", {}) as reader:
+        assert all(reader.code(i) == code_at(ttt_solved[0], i) for i in range(0, 3 ** 9, 5))
+
+    monkeypatch.setattr(database, "write_container", write)
+    db.unlink()
+    with pytest.raises(Crash):
+        tictactoe_table().solve_table(False, crash_after_half, checkpoint=checkpoint_path(db))
+
+    def room_for_one(path, meta, sections):
+        if path == db and checkpoint_path(db).exists():
+            raise GamedpError(f"cannot write {path}: No space left on device")
+        write(path, meta, sections)
+
+    monkeypatch.setattr(database, "write_container", room_for_one)
+    tables.build_database(tictactoe_table(), db)
+    assert db.exists() and not checkpoint_path(db).exists()
 
 
 def run_gamedp(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:

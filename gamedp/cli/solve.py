@@ -32,11 +32,12 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
     Games: blockgame, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and the
     longest win and loss. A solve that is killed resumes from its last checkpointed tier.
     """
-    from gamedp.database import MAGIC, DatabaseError, Reader, default_path
+    from gamedp.database import MAGIC, DatabaseError, Reader, check_regular, default_path
     from gamedp.games.indexed import label, parse_variant, table_spec
 
     spec = table_spec(game, **parse_variant(variant))
     path = default_path(spec.game_id, spec.variant, db)
+    check_regular(path)  # even with --force: only a regular file is ever replaced
     what = label(game, spec)
     if path.exists() and not force:
         try:

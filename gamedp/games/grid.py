@@ -39,7 +39,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from gamedp.errors import GamedpError, InputError
+from gamedp.errors import GamedpError, InputError, parse_count
 from gamedp.game import Game
 from gamedp.values import LOSE, WIN, Outcome
 
@@ -145,17 +145,16 @@ class GridBoard:
         lines = text.split("\n")  # only "\n" ends a line, as in the judge's fast reader; "\r" is trailing space
         if not text.strip():
             raise InputError("the input is empty; expected 'N M K' on the first line", 1, source=source)
-        head = lines[0].split()
-        if len(head) != 3 or not all(t.isdigit() for t in head):
-            raise InputError(f"expected 'N M K' (three non-negative integers), found {lines[0].strip()!r}", 1,
+        head = list(re.finditer(r"\S+", lines[0]))
+        if len(head) != 3:
+            raise InputError(f"expected 'N M K' (three non-negative integers), found {lines[0].strip()[:60]!r}", 1,
                              source=source)
-        n, m, k = map(int, head)
+        n, m, k = (parse_count(t.group(), name, 1, t.start() + 1, source) for t, name in zip(head, "NMK"))
         if n < 1 or m < 1:
             raise InputError(f"N and M must be at least 1, not N = {n}, M = {m}", 1, source=source)
         if k_within_board and k > min(n - 1, m - 1):
-            column = [t.start() + 1 for t in re.finditer(r"\S+", lines[0])][2]
-            raise InputError(f"K = {k} is out of range: 0 <= K <= min(N-1, M-1) = {min(n - 1, m - 1)}", 1, column,
-                             source=source)
+            raise InputError(f"K = {k} is out of range: 0 <= K <= min(N-1, M-1) = {min(n - 1, m - 1)}", 1,
+                             head[2].start() + 1, source=source)
         rows = []
         for i in range(1, n + 1):
             if i >= len(lines) or i == len(lines) - 1 and not lines[i].strip():

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 
 from gamedp.database import find
-from gamedp.errors import InputError
+from gamedp.errors import InputError, parse_count
 from gamedp.games.placement import blockgame_rules, blockgame_table_spec, parse_row, search_first, wins
 
 #: the native kernels' code of a won board (1: lost)
@@ -32,9 +32,7 @@ def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
         raise InputError("empty input: expected the number of cases, then 5 lines of 5 characters per case", 1,
                          None, SOURCE)
     no, first = lines[0]
-    if not first.isdigit():
-        raise InputError(f"the first line should be the number of cases, not {first[:20]!r}", no, None, SOURCE)
-    count = int(first)
+    count = parse_count(first, "the number of cases alone on the first line,", no, None, SOURCE)
     body = lines[1:]
     if len(body) != count * rows:
         whole, extra = divmod(len(body), rows)

@@ -87,7 +87,10 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
                          text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
     numbers = np.empty(data.size // 2 + 1, dtype=np.int64)
     token_line = np.empty(data.size // 2 + 1, dtype=np.int64)
-    count = _kernels(data.size).read_integers(data, numbers, token_line)
+    kernels = _kernels(data.size)
+    if getattr(kernels, "compiled", None) == "jit":  # numba's JIT kernels (GAMEDP_JIT=1) refuse a read-only array
+        data = data.copy()
+    count = kernels.read_integers(data, numbers, token_line)
     if count < 0:
         raise _bad_token(text, -1 - count)
     if count == 0:

@@ -6,7 +6,8 @@ numpy): the board rows are read where they are in the input, newlines and all. T
 well-formed input; anything it does not like is read again, line by line, by a plain parser that either
 accepts it too (e.g. trailing spaces on a row) or names the first problem with its line number.
 
-Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows). Checked: K in
+Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows), but a header is believed
+only as far as the input backs it: nothing sized N * M is made before the N rows are there. Checked: K in
 0..min(N-1, M-1), (N, M) open, every query on an open cell of the board. A query may be (N, M) itself: its
 mover has no move and loses. That every open cell reaches (N, M) is the judge's promise, not checked: a cell
 without moves is lost by its mover like any other.
@@ -22,7 +23,7 @@ import ctypes
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from gamedp.errors import InputError
+from gamedp.errors import MAX_DIGITS, InputError, parse_count
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,17 +65,18 @@ def _native_run(data: bytes) -> str | None:
     available here or the input is not laid out as the judge lays it out."""
     eol = data.find(b"\n")
     head = data[:eol].split()
-    if eol < 0 or len(head) != 3 or not all(t.isdigit() for t in head):
+    if eol < 0 or len(head) != 3 or not all(t.isdigit() and len(t) <= MAX_DIGITS for t in head):
         return None
     n, m, k = map(int, head)
-    if n < 1 or m < 1 or k > min(n - 1, m - 1):
+    off = eol + 1
+    # Nothing is allocated for a board the input does not hold: the rows come before any buffer sized by N * M.
+    if n < 1 or m < 1 or k > min(n - 1, m - 1) or off + n * (m + 1) > len(data):
         return None
     from gamedp.native import load_native
 
     lib = load_native("gamedp.kernels.gridgame_judge")
     if lib is None:
         return None
-    off = eol + 1
     stride = m + 1 if data[off + m:off + m + 1] == b"\n" else m + 2  # "\n" or "\r\n" after each row
     room = max(len(data) - off - n * stride, 0) // 2 + 1
     work = room + room // 2 + 1 + 2 * (n + m - 1)
@@ -101,18 +103,14 @@ def read(data: bytes) -> Problem:
     if not tokens:
         _fail("the input ended before Q, the number of queries", len(lines))
     word, line, column = tokens[0]
-    if not word.isdigit():
-        _fail(f"expected Q, the number of queries, found {word!r}", line, column)
-    q = int(word)
+    q = parse_count(word, "Q, the number of queries,", line, column, SOURCE)
     numbers = []
     for j in range(2 * q):
         what = f"the {'row' if j % 2 == 0 else 'column'} of query {j // 2 + 1} of {q}"
         if j + 1 >= len(tokens):
             _fail(f"the input ended before {what}", len(lines))
         word, line, column = tokens[j + 1]
-        if not word.isdigit():
-            _fail(f"expected {what}, found {word!r}", line, column)
-        numbers.append(int(word))
+        numbers.append(parse_count(word, what, line, column, SOURCE))
         if j % 2:
             x, y = numbers[-2], numbers[-1]
             if not (1 <= x <= n and 1 <= y <= m):

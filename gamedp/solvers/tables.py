@@ -184,11 +184,8 @@ class _TierSolver:
                 if self.pause:
                     time.sleep(self.pause)
         del order
-        padded = np.zeros(-(-size // 4) * 4, dtype=np.uint8)
-        padded[:size] = codes
+        packed = pack_codes(codes)
         del codes
-        quads = padded.reshape(-1, 4)
-        packed = quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
         return packed, (rem if self.want_rem else None)
 
     def _report(self, done: int, total: int) -> None:
@@ -218,10 +215,21 @@ class _TierSolver:
                 "remoteness": self.want_rem}
 
     def _save(self, codes: Any, rem: Any, top: int) -> None:
+        """Checkpoint the tiers from ``top`` up, packed as the database will be (so no bigger than it). One that
+        cannot be written (a full disk, say) only costs the resume: the solve goes on without checkpoints."""
+        import sys
+
         from gamedp.database import write_container
 
-        sections = [("codes", codes)] + ([("remoteness", rem)] if self.want_rem else [])
-        write_container(self.checkpoint, {**self._identity(), "checkpoint": {"solved_from_tier": top}}, sections)
+        outcomes, bits = compact(pack_codes(codes), len(codes))
+        sections = [("codes", outcomes)] + ([("remoteness", rem)] if self.want_rem else [])
+        try:
+            write_container(self.checkpoint, {**self._identity(), "checkpoint": {"solved_from_tier": top,
+                                                                                  "code_bits": bits}}, sections)
+        except GamedpError as e:
+            sys.stderr.write(f"gamedp: warning: {e}; going on without checkpoints (a killed solve would start "
+                             "again)\n")
+            self.checkpoint = None
 
     def _resume(self, np: Any) -> tuple[Any, Any, int]:
         """The codes, remoteness and lowest solved tier of a valid checkpoint, else a fresh start."""
@@ -237,7 +245,7 @@ class _TierSolver:
                 top = int(meta["checkpoint"]["solved_from_tier"])
                 if any(meta.get(key) != value for key, value in self._identity().items()) or not 0 < top < tiers:
                     return fresh
-                codes = np.frombuffer(c.section("codes"), dtype=np.uint8).copy()
+                codes = unpack_codes(c.section("codes"), int(meta["checkpoint"]["code_bits"]), size)
                 rem = (np.frombuffer(c.section("remoteness"), dtype=np.uint8).copy() if self.want_rem
                        else fresh[1])
         except (DatabaseError, KeyError, TypeError, ValueError):
@@ -429,6 +437,43 @@ def table_stats(outcomes: Any, remoteness: Any, size: int) -> dict:
     return stats
 
 
+def pack_codes(codes: Any) -> Any:
+    """Codes (one uint8 each) packed four to a byte, as ``solve_table`` returns them.
+
+    >>> import numpy as np
+    >>> pack_codes(np.array([0, 1, 2, 3, 1], dtype=np.uint8)).tolist()
+    [228, 1]
+    """
+    import numpy as np
+
+    padded = np.zeros(-(-len(codes) // 4) * 4, dtype=np.uint8)
+    padded[:len(codes)] = codes
+    quads = padded.reshape(-1, 4)
+    return quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
+
+
+def unpack_codes(data: Any, bits: int, size: int) -> Any:
+    """``size`` codes (one uint8 each) from ``data`` packed at ``bits`` (1 or 2) per position, as
+    :func:`compact` packs them.
+
+    >>> import numpy as np
+    >>> codes = np.array([0, 1, 1, 0, 1, 1, 1, 0, 1], dtype=np.uint8)
+    >>> all((unpack_codes(*compact(pack_codes(codes), 9), 9) == codes)), unpack_codes(bytes([228, 1]), 2, 5).tolist()
+    (True, [0, 1, 2, 3, 1])
+    """
+    import numpy as np
+
+    data = np.frombuffer(data, dtype=np.uint8)
+    if bits == 1:
+        return np.unpackbits(data, bitorder="little")[:size].copy()
+    if bits != 2 or len(data) * 4 < size:
+        raise ValueError(f"cannot unpack {size} codes at {bits} bits from {len(data)} bytes")
+    codes = np.empty(len(data) * 4, dtype=np.uint8)
+    for j in range(4):
+        codes[j::4] = (data >> 2 * j) & 3
+    return codes[:size]
+
+
 def compact(outcomes: Any, size: int) -> tuple[Any, int]:
     """The outcome section of a database: 1 bit per position when all are WIN or LOSE, else the 2-bit packing."""
     import numpy as np
@@ -473,12 +518,14 @@ def build_database(spec: TableSpec, path: str | os.PathLike, *, remoteness: bool
     Refuses up front a solve that would not fit in memory or a path that cannot be written; a failed solve
     leaves any existing database untouched.
     """
-    from gamedp.database import check_writable, write_database
+    from gamedp.database import check_writable, remove_stale_temporaries, write_database
 
     path = Path(path)
     check_memory(spec, remoteness)
     check_writable(path)
     resume = checkpoint_path(path)
+    for written in (path, resume):  # what killed writes left (a checkpoint's can be as big as the table)
+        remove_stale_temporaries(written)
     started = time.perf_counter()
     if isinstance(spec, CompiledTable):
         outcomes, rem = spec.solve_table(remoteness, progress, checkpoint=resume)
@@ -490,8 +537,18 @@ def build_database(spec: TableSpec, path: str | os.PathLike, *, remoteness: bool
     stats = table_stats(outcomes, rem, spec.size)
     stats["seconds"] = round(seconds, 3)
     data, bits = compact(outcomes, spec.size)
-    write_database(path, spec.game_id, spec.variant, spec.size, outcomes=data, outcome_bits=bits,
-                   remoteness=rem, stats=stats)
+
+    def write() -> None:
+        write_database(path, spec.game_id, spec.variant, spec.size, outcomes=data, outcome_bits=bits,
+                       remoteness=rem, stats=stats)
+
+    try:
+        write()
+    except GamedpError:
+        if not resume.exists():
+            raise
+        resume.unlink()  # the solve is whole: its checkpoint's space is better used for the database
+        write()
     try:
         resume.unlink()
     except FileNotFoundError:

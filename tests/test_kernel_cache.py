@@ -1,0 +1,241 @@
+"""The kernel cache runs nothing another user could have written, and nothing damaged: a planted library (in a
+folder writable by others, or owned by another user), a flipped bit, a truncated file or tampered metadata is
+refused, and the kernels are built again, never loaded as they are."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamedp import aot, kernel_cache, native
+
+GRID = "gamedp.kernels.gridgame_judge"
+SAMPLE = b"2 2 0\n.#\n..\n2\n1 1\n2 1\n"
+AS_ROOT = pytest.mark.skipif(os.getuid() != 0, reason="giving a file to another user takes root")
+NOBODY = 65534
+
+# A library an attacker might plant: its constructor runs on load, and its judge answers nothing.
+PLANTED_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((constructor)) static void planted(void) {
+    FILE *f = fopen(getenv("PLANTED_MARK"), "w");
+    if (f) { fputs("ran\n", f); fclose(f); }
+}
+long long judge(void) { return -1; }
+"""
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """A fresh cache directory for this test; the process forgets the libraries and folders it had."""
+    monkeypatch.setenv("GAMEDP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PLANTED_MARK", str(tmp_path / "planted-ran"))
+    monkeypatch.setattr(kernel_cache, "_dirs", {})
+    monkeypatch.setattr(native, "_loaded", {})
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def good_build(tmp_path_factory) -> Path:
+    """A folder holding a whole, honest build of the grid judge's library (built once for these tests)."""
+    folder = tmp_path_factory.mktemp("good") / native._tag(GRID)
+    done = subprocess.run([sys.executable, "-m", "gamedp.native", GRID, str(folder)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"native kernels cannot be built here: {done.stderr.strip()[-200:]}")
+    return folder
+
+
+def stem_in(folder: Path) -> str:
+    return str(folder / "libgridgame_judge")
+
+
+def copy_build(good_build: Path, fresh: Path) -> Path:
+    """The good build copied where the loader looks for it in ``fresh``'s cache directory."""
+    folder = Path(kernel_cache.cache_dir()) / good_build.name
+    shutil.copytree(good_build, folder)
+    assert folder.parent == fresh / "cache" / "kernels"
+    return folder
+
+
+def plant(folder: Path, tmp_path: Path) -> None:
+    """Replace the library in ``folder`` by PLANTED_C, with metadata whose checksum holds: only who wrote it
+    (not its content) can tell it from an honest build."""
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    (tmp_path / "planted.c").write_text(PLANTED_C)
+    library = folder / "libgridgame_judge.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(tmp_path / "planted.c")], check=True)
+    entry_points = b"judge\n"
+    crc = kernel_cache.checksum(library.read_bytes(), (folder / "libgridgame_judge.deps").read_bytes(), entry_points)
+    (folder / "libgridgame_judge.sig").write_bytes(b"crc32 " + crc.encode() + b"\n" + entry_points)
+
+
+def answers(lib) -> bytes:
+    """What library ``lib`` answers to SAMPLE (as gamedp.judge.gridgame._native_run calls it)."""
+    work = 64
+    out = ctypes.create_string_buffer(14)
+    size = lib.judge(SAMPLE, len(SAMPLE), 6, 3, 2, 2, 0, (ctypes.c_int64 * work)(), work,
+                     ctypes.create_string_buffer(4), out)
+    return out.raw[:size]
+
+
+def test_an_honest_build_loads(fresh, good_build):
+    folder = copy_build(good_build, fresh)
+    lib, why = native._open(stem_in(folder))
+    assert lib is not None, why
+    assert answers(lib) == b"Second\nFirst\n"
+
+
+def test_the_planted_library_would_run_were_it_not_for_its_owner(fresh, good_build):
+    """The control for the tests below: planted by this user in a private folder, it is loaded (and runs)."""
+    folder = copy_build(good_build, fresh)
+    plant(folder, fresh)
+    lib, _ = native._open(stem_in(folder))
+    assert lib is not None and (fresh / "planted-ran").exists()
+
+
+@AS_ROOT
+def test_a_library_owned_by_another_user_is_built_again_not_run(fresh, good_build, capfd):
+    folder = copy_build(good_build, fresh)
+    plant(folder, fresh)
+    for name in os.listdir(folder):
+        os.chown(folder / name, NOBODY, NOBODY)
+    lib, why = native._open(stem_in(folder))
+    assert lib is None and "not this user's" in why  # so load_native builds it again (see the flipped bit)
+    assert not (fresh / "planted-ran").exists()
+    assert kernel_cache.kernel_folder(folder.name) == str(folder)  # the folder is this user's: rebuilt in place
+    assert "warning" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("mode", [0o775, 0o757])
+def test_a_cache_writable_by_others_is_not_used(fresh, good_build, capfd, mode):
+    """A cache directory writable by group or others: one warning, then a private directory for the run."""
+    folder = copy_build(good_build, fresh)
+    plant(folder, fresh)
+    kernel_cache._dirs.clear()
+    os.chmod(folder.parent, mode)
+    used = kernel_cache.kernel_folder(folder.name)
+    kernel_cache.kernel_folder(folder.name)
+    err = capfd.readouterr().err
+    assert not used.startswith(str(fresh / "cache")) and stat.S_IMODE(os.stat(Path(used).parent).st_mode) == 0o700
+    assert err.count("\n") == 1 and err.startswith("gamedp: warning: not loading kernels from ")
+    assert "writable by" in err and "GAMEDP_CACHE_DIR" in err
+    assert not (fresh / "planted-ran").exists()
+
+
+@AS_ROOT
+def test_a_folder_owned_by_another_user_is_not_used(fresh, good_build, capfd):
+    folder = copy_build(good_build, fresh)
+    plant(folder, fresh)
+    os.chown(folder, NOBODY, NOBODY)
+    used = kernel_cache.kernel_folder(folder.name)
+    assert not used.startswith(str(fresh / "cache"))
+    assert f"owned by uid {NOBODY}" in capfd.readouterr().err
+
+
+def test_a_file_writable_by_others_is_refused(fresh, good_build):
+    folder = copy_build(good_build, fresh)
+    plant(folder, fresh)
+    os.chmod(folder / "libgridgame_judge.so", 0o777)
+    lib, why = native._open(stem_in(folder))
+    assert lib is None and "not this user's" in why
+    assert not (fresh / "planted-ran").exists()
+
+
+def flip_a_bit(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:len(path.read_bytes()) // 3])
+
+
+@pytest.mark.parametrize("damage", [
+    lambda f: flip_a_bit(f / "libgridgame_judge.so"),
+    lambda f: truncate(f / "libgridgame_judge.so"),
+    lambda f: (f / "libgridgame_judge.sig").write_bytes(b"judge i8 i8\n"),                  # no checksum
+    lambda f: (f / "libgridgame_judge.sig").write_bytes(b"crc32 00000000\n\n\x00\xff p\n"),  # garbage
+    lambda f: (f / "libgridgame_judge.sig").write_bytes(b""),
+    lambda f: (f / "libgridgame_judge.deps").write_text(""),                  # would say: nothing to check
+    lambda f: (f / "libgridgame_judge.deps").write_text("00000000 /dev/zero\n"),   # would read forever
+    lambda f: os.unlink(f / "libgridgame_judge.deps"),
+    lambda f: os.mkfifo(f / "libgridgame_judge.sig.fifo") or os.replace(f / "libgridgame_judge.sig.fifo",
+                                                                         f / "libgridgame_judge.sig"),
+    lambda f: os.symlink("/dev/zero", f / "x") or os.replace(f / "x", f / "libgridgame_judge.deps"),
+], ids=["flipped bit", "truncated", "sig without checksum", "garbage sig", "empty sig", "empty deps",
+        "deps naming /dev/zero", "deps missing", "sig a fifo", "deps a symlink"])
+def test_damaged_library_or_metadata_is_refused_not_loaded(fresh, good_build, damage):
+    folder = copy_build(good_build, fresh)
+    damage(folder)
+    lib, why = native._open(stem_in(folder))
+    assert lib is None and why
+
+
+def test_a_flipped_bit_is_built_again_and_answers_right(fresh, good_build, capfd):
+    """End to end: the damaged library is never run; the judge rebuilds it once and answers right."""
+    folder = copy_build(good_build, fresh)
+    flip_a_bit(folder / "libgridgame_judge.so")
+    lib = native.load_native(GRID)
+    assert lib is not None and answers(lib) == b"Second\nFirst\n"
+    assert (folder / "libgridgame_judge.so").read_bytes() == (good_build / "libgridgame_judge.so").read_bytes()
+    assert not (folder / "libgridgame_judge.failed").exists()
+    assert capfd.readouterr().err == ""
+
+
+def test_a_planted_failure_marker_is_ignored(fresh, good_build):
+    """A .failed marker someone else wrote would turn the native kernels off; it is not believed."""
+    folder = copy_build(good_build, fresh)
+    marker = folder / "libgridgame_judge.failed"
+    marker.write_text("planted\n")
+    os.chmod(marker, 0o666)
+    lib = native.load_native(GRID)
+    assert lib is not None and answers(lib) == b"Second\nFirst\n"
+
+
+def test_read_trusted_reads_only_this_users_private_regular_files(tmp_path):
+    mine = tmp_path / "mine"
+    mine.write_bytes(b"x")
+    os.chmod(mine, 0o600)
+    assert kernel_cache.read_trusted(str(mine)) == b"x"
+    os.chmod(mine, 0o620)
+    assert kernel_cache.read_trusted(str(mine)) is None
+    os.mkfifo(tmp_path / "fifo", 0o600)  # opened without blocking, then refused
+    assert kernel_cache.read_trusted(str(tmp_path / "fifo")) is None
+    os.chmod(mine, 0o600)
+    os.symlink(mine, tmp_path / "link")
+    assert kernel_cache.read_trusted(str(tmp_path / "link")) is None
+    assert kernel_cache.read_trusted(str(tmp_path / "missing")) is None
+    assert kernel_cache.read_trusted(str(tmp_path)) is None
+    if os.getuid() == 0:
+        os.chown(mine, NOBODY, NOBODY)
+        assert kernel_cache.read_trusted(str(mine)) is None
+
+
+def test_an_extension_module_is_loaded_only_whole_and_this_users(tmp_path):
+    """The pycc extension modules follow the same rules (checked on a stand-in file: their loader reads the
+    file and its checksum before importing anything)."""
+    folder = tmp_path / "tag"
+    folder.mkdir(mode=0o700)
+    suffix = aot.importlib.machinery.EXTENSION_SUFFIXES[0]
+    ext = folder / ("_k_standin" + suffix)
+    ext.write_bytes(b"\x7fELF not really a module")
+    os.chmod(ext, 0o700)
+    crc = folder / "_k_standin.crc"
+    crc.write_text(kernel_cache.checksum(b"\x7fELF not really a module, changed"))
+    os.chmod(crc, 0o600)
+    assert aot._open("_k_standin", folder) is None  # the checksum does not hold: never imported
+    crc.write_text(kernel_cache.checksum(ext.read_bytes()))
+    assert aot._open("_k_standin", folder) is None  # whole, but not a module: refused, not raised
+    os.chmod(ext, 0o777)
+    assert kernel_cache.read_trusted(str(ext)) is None
