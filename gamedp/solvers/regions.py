@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 from typing import Any, Callable, Hashable
@@ -115,17 +116,11 @@ class RegionSolver:
         if not rules.impartial:
             raise GamedpError(f"{rules.name}: a partizan game (each player has their own pieces) has no nimbers; "
                               "regions are solved for impartial games only")
-        self.rules = rules
         self.k = load_kernels("gamedp.kernels.regions")
         self.np = np
-        self.orient = rules.orient_array()
-        self.full = np.uint64(rules.full)
-        self.rowof = np.array([i // rules.cols for i in range(rules.n)], np.uint64)
-        self.colof = np.array([i % rules.cols for i in range(rules.n)], np.uint64)
+        self._frame(rules)
         names = region_symmetries(rules)
         self.syms = np.array([name in names for name in MAP_ORDER], np.uint8)
-        self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
-                              else [0] * 5, np.uint64)
         self.progress = progress
         self.memory = memory
         self.path = default_table_path(rules) if table is True else (Path(table) if table else None)
@@ -136,6 +131,35 @@ class RegionSolver:
         self.state = np.zeros(4, np.int64)
         if self.path is not None and self.path.exists():
             self._load()
+
+    def _frame(self, rules: Any) -> None:
+        """What the kernels need of the board: its pieces' placements, cells, and neighbours."""
+        np = self.np
+        self.rules = rules
+        self.orient = rules.orient_array()
+        self.full = np.uint64(rules.full)
+        self.rowof = np.array([i // rules.cols for i in range(rules.n)], np.uint64)
+        self.colof = np.array([i % rules.cols for i in range(rules.n)], np.uint64)
+        self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
+                              else [0] * 5, np.uint64)
+
+    def for_board(self, rules: Any) -> RegionSolver:
+        """A solver for another board size of the same pieces that takes over this one's table (use it instead of
+        this one from now on).
+
+        >>> from gamedp.games.placement import Cram
+        >>> small = RegionSolver(Cram(2, 3).rules, table=None)
+        >>> small.nimber(0)
+        1
+        >>> tall = small.for_board(Cram(3, 2).rules)   # the same region turned: nothing new to solve
+        >>> tall.nimber(0), tall.solved - small.solved
+        (1, 0)
+        """
+        if table_variant(rules) != table_variant(self.rules):
+            raise GamedpError(f"{rules.name}: other pieces than {self.rules.name}'s; a region table holds one set")
+        other = copy.copy(self)
+        other._frame(rules)
+        return other
 
     # -- the table -------------------------------------------------------------------------------------------
     def _alloc(self, capacity: int) -> None:
