@@ -16,15 +16,9 @@ calls again, and the search resumes where it stopped.
 
 import numpy as np
 
-ZERO = np.uint64(0)
-ONE = np.uint64(1)
+from gamedp.kernels.blockgame import ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, NCELLS, OFFSETS, ONE, SHAPE, ZERO
+
 EIGHT = np.uint64(8)
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-#: the index of a lone set bit ``b`` is ``BIT_INDEX[(b * DEBRUIJN) >> 58]``
-BIT_INDEX = np.argsort([((1 << i) * int(DEBRUIJN) % 2**64) >> 58 for i in range(64)]).astype(np.int64)
-#: one row of ``orient`` per piece orientation: shape at anchor 0, anchor mask, cell count, cell offsets...
-SHAPE, ANCHORS, NCELLS, OFFSETS = 0, 1, 2, 3
 #: most regions one board (or one child) splits into: every region holds a placement, of 2 cells at least
 MAX_PARTS = 32
 #: what :func:`solve_regions` returns
@@ -82,25 +76,16 @@ def split(empty, orient, fits, edges, parts):
     return n
 
 
-def region_key(region, rowof, colof, syms, key):
+def region_key(region, rowof, colof, lines, syms, key):
     """The canonical key of ``region`` into key[0] (dims) and key[1] (cells): the least over the allowed
     symmetries ``syms`` (flags of the 8 maps: identity, rot180, mirror, flip, rot90, rot270, transpose,
-    antitranspose)."""
-    r0 = np.uint64(255)
-    c0 = np.uint64(255)
-    r1 = ZERO
-    c1 = ZERO
-    b = region
-    while b != ZERO:
-        low = b & (~b + ONE)
-        b ^= low
-        i = bit_index(low)
-        r = rowof[i]
-        c = colof[i]
-        r0 = min(r0, r)
-        r1 = max(r1, r)
-        c0 = min(c0, c)
-        c1 = max(c1, c)
+    antitranspose). ``lines`` holds the masks of the board's rows, then of its columns."""
+    nrows = rowof[rowof.shape[0] - 1] + ONE
+    ncols = np.uint64(lines.shape[0]) - nrows
+    r0 = first_line(region, lines, ZERO, nrows)
+    r1 = last_line(region, lines, ZERO, nrows)
+    c0 = first_line(region, lines, nrows, ncols)
+    c1 = last_line(region, lines, nrows, ncols)
     h = r1 - r0 + ONE
     w = c1 - c0 + ONE
     # the images under identity, rot180, mirror, flip (dims h x w), rot90, rot270, transpose, antitranspose (w x h)
@@ -150,6 +135,22 @@ def region_key(region, rowof, colof, syms, key):
     key[1] = best
 
 
+def first_line(region, lines, at, n):
+    """The first of the ``n`` lines from ``lines[at]`` that meets ``region`` (counted from ``at``)."""
+    i = ZERO
+    while region & lines[at + i] == ZERO:
+        i += ONE
+    return i
+
+
+def last_line(region, lines, at, n):
+    """The last of the ``n`` lines from ``lines[at]`` that meets ``region`` (counted from ``at``)."""
+    i = n - ONE
+    while region & lines[at + i] == ZERO:
+        i -= ONE
+    return i
+
+
 def bit_index(low):
     """The index of the lone set bit ``low``."""
     return BIT_INDEX[(low * DEBRUIJN) >> np.uint64(58)]
@@ -179,7 +180,7 @@ def store(k0, k1, vals, d, cells, v):
     vals[s] = v
 
 
-def solve_regions(orient, edges, rowof, colof, syms, k0, k1, vals, stack, state):
+def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack, state):
     """Resume the search on ``stack`` (regions, ``state[TOP]`` of them) until it is empty (DONE), the table holds
     3/4 of its slots (TABLE_FULL), the stack has no room for one more node's children (STACK_FULL) or
     ``state[BUDGET]`` nodes have been finished (PAUSED).
@@ -199,7 +200,7 @@ def solve_regions(orient, edges, rowof, colof, syms, k0, k1, vals, stack, state)
     while state[TOP] > 0:
         top = state[TOP]
         region = stack[top - 1]
-        region_key(region, rowof, colof, syms, key)
+        region_key(region, rowof, colof, lines, syms, key)
         d = key[0]
         cells = key[1]
         if lookup(k0, k1, vals, d, cells) >= 0:
@@ -217,7 +218,7 @@ def solve_regions(orient, edges, rowof, colof, syms, k0, k1, vals, stack, state)
                 n = split(region & ~(shape * low), orient, fits, edges, parts)
                 x = 0
                 for p in range(n):
-                    region_key(parts[p], rowof, colof, syms, key)
+                    region_key(parts[p], rowof, colof, lines, syms, key)
                     v = lookup(k0, k1, vals, key[0], key[1])
                     if v < 0:
                         x = -1
@@ -252,7 +253,7 @@ def board_parts(board, full, orient, edges, parts):
     return split(full & ~board, orient, fits, edges, parts)
 
 
-def board_nimber(board, full, orient, edges, rowof, colof, syms, k0, k1, vals):
+def board_nimber(board, full, orient, edges, rowof, colof, lines, syms, k0, k1, vals):
     """The XOR of the stored nimbers of a board's regions, or -1 if one of them is not in the table yet."""
     parts = np.empty(MAX_PARTS, np.uint64)
     fits = np.empty(orient.shape[0], np.uint64)
@@ -260,7 +261,7 @@ def board_nimber(board, full, orient, edges, rowof, colof, syms, k0, k1, vals):
     n = split(full & ~board, orient, fits, edges, parts)
     x = 0
     for p in range(n):
-        region_key(parts[p], rowof, colof, syms, key)
+        region_key(parts[p], rowof, colof, lines, syms, key)
         v = lookup(k0, k1, vals, key[0], key[1])
         if v < 0:
             return -1
@@ -268,11 +269,11 @@ def board_nimber(board, full, orient, edges, rowof, colof, syms, k0, k1, vals):
     return x
 
 
-def region_keys(regions, rowof, colof, syms, out):
+def region_keys(regions, rowof, colof, lines, syms, out):
     """The keys of many regions into ``out`` (regions x 2)."""
     key = np.empty(2, np.uint64)
     for i in range(regions.shape[0]):
-        region_key(regions[i], rowof, colof, syms, key)
+        region_key(regions[i], rowof, colof, lines, syms, key)
         out[i, 0] = key[0]
         out[i, 1] = key[1]
 
@@ -293,9 +294,9 @@ def insert_all(d, cells, v, k0, k1, vals):
 
 
 EXPORTS = {
-    "solve_regions": "i8(u8[:,::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
+    "solve_regions": "i8(u8[:,::1], u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
-    "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1])",
-    "region_keys": "void(u8[::1], u8[::1], u8[::1], u1[::1], u8[:,::1])",
+    "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1])",
+    "region_keys": "void(u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[:,::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

@@ -140,6 +140,9 @@ class RegionSolver:
         self.full = np.uint64(rules.full)
         self.rowof = np.array([i // rules.cols for i in range(rules.n)], np.uint64)
         self.colof = np.array([i % rules.cols for i in range(rules.n)], np.uint64)
+        self.lines = np.array([sum(1 << (r * rules.cols + c) for c in range(rules.cols)) for r in range(rules.rows)]
+                              + [sum(1 << (r * rules.cols + c) for r in range(rules.rows)) for c in range(rules.cols)],
+                              np.uint64)
         self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
                               else [0] * 5, np.uint64)
 
@@ -242,7 +245,7 @@ class RegionSolver:
         """The canonical keys (dims, cells) of regions given as masks of empty cells."""
         np = self.np
         out = np.empty((len(regions), 2), np.uint64)
-        self.k.region_keys(np.array(regions, np.uint64), self.rowof, self.colof, self.syms, out)
+        self.k.region_keys(np.array(regions, np.uint64), self.rowof, self.colof, self.lines, self.syms, out)
         return [(int(a), int(b)) for a, b in out]
 
     def nimber(self, board: int) -> int:
@@ -252,7 +255,7 @@ class RegionSolver:
         return self._board_nimber(board)
 
     def _board_nimber(self, board: int) -> int:
-        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.rowof, self.colof, self.syms,
+        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms,
                                     self.k0, self.k1, self.vals))
         if v < 0:
             raise AssertionError("a region of a solved board is missing from the table")
@@ -266,7 +269,7 @@ class RegionSolver:
         before = int(state[2])
         try:
             while True:
-                status = k.solve_regions(self.orient, self.edges, self.rowof, self.colof, self.syms, self.k0, self.k1, self.vals,
+                status = k.solve_regions(self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms, self.k0, self.k1, self.vals,
                                          self.stack, state)
                 if status == 0:
                     break
