@@ -158,8 +158,11 @@ def bit_index(low):
 
 def slot(k0, k1, d, cells):
     """The table slot of key (d, cells): where it is, or the empty slot (dims 0) where it would go."""
-    mask = np.uint64(k0.shape[0] - 1)
-    s = (((cells * GOLDEN) ^ d) * GOLDEN >> np.uint64(24)) & mask
+    size = np.uint64(k0.shape[0])
+    mask = size - ONE
+    # the slot grows with the hash's top bits whatever the table size: entries listed in slot order (as a saved
+    # table is, and as the old table is when the table grows) go in nearly one after the other
+    s = ((((cells * GOLDEN) ^ d) * GOLDEN >> np.uint64(32)) * size) >> np.uint64(32)
     while k0[s] != ZERO and (k0[s] != d or k1[s] != cells):
         s = (s + ONE) & mask
     return s
