@@ -143,6 +143,14 @@ def test_claimed_symmetries_are_those_of_the_pieces():
     assert solver.nimber(fixed.full & ~el) == 1 and solver.nimber(fixed.full & ~mirrored) == 0
 
 
+def test_one_cell_pieces_split_a_board_into_single_cells():
+    # with a piece that is not 4-connected regions grow by placements; this one is too wide to fit at all
+    game = PlacementGame(Rules("dots", 8, 8, [[Piece("#", "fixed"), Piece("#........#", "fixed")]]))
+    solver = RegionSolver(game.rules, table=None)
+    assert len(solver.parts(0)) == 64 and solver.nimber(0) == 0  # 64 heaps of one: *1 64 times
+    assert solver.nimber(1) == 1
+
+
 def test_the_python_grundy_solver_uses_split_and_agrees():
     rng = random.Random(3)
     for shapes, game in ((DOMINOES, Cram(3, 4)), (L_SHAPES + DOMINOES, Blockgame(4, 4)),

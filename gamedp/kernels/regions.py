@@ -19,8 +19,8 @@ import numpy as np
 from gamedp.kernels.blockgame import ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, NCELLS, OFFSETS, ONE, SHAPE, ZERO
 
 EIGHT = np.uint64(8)
-#: most regions one board (or one child) splits into: every region holds a placement, of 2 cells at least
-MAX_PARTS = 32
+#: most regions one board (or one child) splits into: one per cell, with a one-cell piece
+MAX_PARTS = 64
 #: what :func:`solve_regions` returns
 DONE, TABLE_FULL, STACK_FULL, PAUSED = 0, 1, 2, 3
 #: ``state`` slots shared with the caller
