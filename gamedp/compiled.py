@@ -7,7 +7,9 @@ around your kernel, so the whole search is one machine-code loop. You write two 
   room for ``max_children``) and return how many there are;
 - optionally ``primitive(position) -> code``: 0 if the game goes on, else the mover's result by rule,
   ``PRIMITIVE_LOSE`` (1), ``PRIMITIVE_WIN`` (2) or ``PRIMITIVE_TIE`` (3). A primitive position must
-  have no children.
+  have no children;
+- optionally, for an impartial game, ``split(position, out) -> count``: its independent parts (positions of the
+  game whose sum it is) into ``out``, as :meth:`gamedp.game.Game.split` (the Grundy solver then stores parts).
 
 Positions are non-negative integers (a bitboard, or a rank in an index); give ``num_positions`` when they
 are below a known bound and the engine will refuse any child outside it that it looks at. (A search for
@@ -63,6 +65,7 @@ class CompiledGame:
         misere: bool = False,
         format_position: Callable[[int], str] | None = None,
         parse_position: Callable[[str], int] | None = None,
+        split: Callable | None = None,
     ):
         if max_children < 1:
             raise GameDefinitionError(f"{name}: max_children must be at least 1, not {max_children}")
@@ -72,6 +75,7 @@ class CompiledGame:
         self._start = int(start)
         self.children_kernel = children
         self.primitive_kernel = primitive
+        self.split_kernel = split
         self.max_children = int(max_children)
         self.num_positions = num_positions
         self.misere = misere
@@ -126,7 +130,7 @@ class CompiledGame:
 
     def as_python_game(self) -> Game:
         """The same game as a Python-defined one (kernels called per position): for checks and cycles."""
-        return _KernelGame(self)
+        return _KernelGame(self) if self.split_kernel is None else _SplitKernelGame(self)
 
     def __repr__(self) -> str:
         return f"<CompiledGame {self.name!r}>"
@@ -149,3 +153,14 @@ class _KernelGame(Game):
 
     def format_position(self, position: int) -> str:
         return self.compiled.format_position(position)
+
+
+class _SplitKernelGame(_KernelGame):
+    def split(self, position: int) -> list[int]:
+        import numpy as np
+
+        out = np.empty(64, dtype=np.int64)
+        n = int(self.compiled.split_kernel(np.int64(position), out))
+        if not 0 <= n <= len(out):
+            raise GameDefinitionError(f"{self.name}: split({position}) returned {n}; expected 0-{len(out)} parts")
+        return [int(p) for p in out[:n]]

@@ -7,7 +7,8 @@ keeps the turn inside the position.
 Required hooks: :meth:`Game.start`, and either :meth:`Game.moves` with :meth:`Game.do_move`, or
 :meth:`Game.children` alone (faster, but then moves are named by the positions they lead to).
 Optional hooks: :meth:`Game.primitive` (a terminal value by rule), :meth:`Game.canonical` (symmetry),
-:meth:`Game.key` (what the memo table stores), and the text hooks used by the front ends.
+:meth:`Game.key` (what the memo table stores), :meth:`Game.split` (independent parts, for impartial games), and
+the text hooks used by the front ends.
 
 A subtraction game: take 1 or 2 stones; whoever cannot move loses.
 
@@ -78,6 +79,12 @@ class Game:
     def key(self, position: Position) -> Hashable:
         """What the memo table stores for ``position`` (default: the position itself)."""
         return position
+
+    def split(self, position: Position) -> Iterable[Position]:
+        """Impartial games: the independent parts of ``position`` (a move is a move in exactly one of them), each a
+        position of this game; ``[]`` when no move is left. The Grundy solver then stores parts, and a
+        position's nimber is the XOR of its parts' (see :mod:`gamedp.solvers.regions`). Default: no split."""
+        return [position]
 
     # -- text, for the front ends ----------------------------------------------------------------------
     def format_position(self, position: Position) -> str:

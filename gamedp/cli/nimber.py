@@ -22,15 +22,28 @@ _CONTEXT = {"ignore_unknown_options": True}  # so that a heap written "-1" reach
 @click.argument("position", nargs=-1, required=True)
 @click.option("--misere", is_flag=True, help="Misère play: the player who cannot move wins.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool) -> None:
+@click.option("--table", metavar="PATH", help="Placement games: the region table file (default: in the database "
+              "directory).")
+@click.option("--memory", type=float, metavar="GIB", help="Placement games: most memory the region table may take.")
+def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool, table: str | None,
+           memory: float | None) -> None:
     """The nimber of POSITION in FAMILY and the winning moves.
 
     POSITION is heap sizes, "3 4 5" (two for wythoff). Moves are written "5 -> 2" (a heap of 5 becomes 2),
     "5 -> 1+3" (it splits) or "5 -> 0"; for wythoff, the position left. Under --misere there is no nimber:
     the answer is who wins, by the misère Nim rule for Nim and by searching the position otherwise.
 
-    Examples: gamedp nimber nim 3 4 5; gamedp nimber kayles 7 10 --misere; gamedp nimber subtraction:1,3,4 21
+    Placement games (cram, blockgame): POSITION is ROWSxCOLS (the empty board) or a drawn board, rows of "."
+    and "#" separated by "/" ("-" reads them from standard input); the nimber is the XOR of its regions'.
+
+    Examples: gamedp nimber nim 3 4 5; gamedp nimber kayles 7 10 --misere; gamedp nimber subtraction:1,3,4 21;
+    gamedp nimber cram 5x7
     """
+    from gamedp.cli import regions
+
+    if regions.handles(family):
+        regions.nimber_command(family, position, as_json, table, memory)
+        return
     from gamedp.games.impartial import family as load_family
 
     game = load_family(family, misere)
@@ -71,12 +84,17 @@ def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool) 
 
 @click.command(context_settings=_CONTEXT)
 @click.argument("family")
-@click.option("--upto", "upto_text", required=True, metavar="N", help="Last heap size (or table size for wythoff).")
+@click.option("--upto", "upto_text", metavar="N", help="Last heap size (or table size for wythoff).")
+@click.option("--boards", "boards_text", metavar="RxC",
+              help="Placement games: the empty boards, with ranges, like 3..7x3..9.")
+@click.option("--table", metavar="PATH", help="Placement games: the region table file.")
+@click.option("--memory", type=float, metavar="GIB", help="Placement games: most memory the region table may take.")
 @click.option("--json", "as_json", is_flag=True, help="Print the sequence and its period as JSON.")
 @click.option("--bare", is_flag=True, help="Print only the values, on one line.")
 @click.option("--no-extrapolate", is_flag=True,
               help="Compute every term by mex, even past a proven period (for checks and benchmarks).")
-def grundy(family: str, upto_text: str, as_json: bool, bare: bool, no_extrapolate: bool) -> None:
+def grundy(family: str, upto_text: str | None, as_json: bool, bare: bool, no_extrapolate: bool,
+           boards_text: str | None, table: str | None, memory: float | None) -> None:
     """The Grundy sequence G(0..N) of one heap of FAMILY, and its period when one is proven.
 
     The period of an octal game or a finite subtraction game is proven by the Guy-Smith criterion: if
@@ -84,7 +102,17 @@ def grundy(family: str, upto_text: str, as_json: bool, bare: bool, no_extrapolat
     "Periodic from n0" means G(n+p) = G(n) for every n >= n0: the last exceptional heap is n0 - 1.
     Past the proof the terms come from the period unless --no-extrapolate is given.
     For wythoff, the table G(a, b) for 0 <= a, b <= N.
+    For placement games (cram, blockgame), --boards: the Grundy value of every empty board in range, with the
+    time and the number of regions solved for each, by sums of regions kept in a region table.
     """
+    from gamedp.cli import regions
+
+    if regions.handles(family):
+        regions.grundy_command(family, boards_text, as_json, table, memory)
+        return
+    if upto_text is None or boards_text is not None:
+        raise GamedpError(f"{family}: give --upto N (--boards is for the placement games "
+                          f"{', '.join(regions.FAMILIES)})")
     from gamedp.games.impartial import family as load_family
 
     upto = _count(upto_text)

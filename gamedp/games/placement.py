@@ -315,6 +315,31 @@ class PlacementGame(Game):
     def canonical(self, position: int) -> int:
         return self.rules.canonical_board(position & self.rules.full) | (position & ~self.rules.full)
 
+    def split(self, position: int) -> list[int]:
+        """Impartial games: the board's regions, each as a board with every other cell filled (empty cells that no
+        placement spans between them; cells no placement covers are dropped).
+
+        >>> Cram(2, 5).split(0b0010000100)   # column c filled: a 2 x 2 region on each side
+        [924, 231]
+        """
+        if not self.rules.impartial:
+            raise GamedpError(f"{self.name}: a partizan game's regions do not add up by nimbers; regions are for "
+                              "impartial games")
+        full = self.rules.full
+        fits = [p for p in self.rules.placements[0] if p & position == 0]
+        parts = []
+        while fits:
+            region, grown = fits[0], True
+            while grown:
+                grown = False
+                for p in fits:
+                    if p & region and p & ~region:
+                        region |= p
+                        grown = True
+            fits = [p for p in fits if not p & region]
+            parts.append(full & ~region)
+        return parts
+
     # -- text ------------------------------------------------------------------------------------------
     def format_position(self, position: int) -> str:
         text = self.rules.draw(position & self.rules.full)

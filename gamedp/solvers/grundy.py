@@ -76,12 +76,27 @@ class Nimbers:
             key = game.key if overrides(game, "key") else None
             self.keyf = (lambda p: key(canon(p))) if canon and key else canon or key
         self._primitive = self._python.primitive if overrides(self._python, "primitive") else None
+        self._split = self._python.split if overrides(self._python, "split") else None
 
     def __call__(self, position: Position) -> int:
-        """The nimber of ``position``."""
+        """The nimber of ``position``: with a ``split`` hook, the XOR of its parts' nimbers."""
         if isinstance(self.game, CompiledGame) and self.game.num_positions is not None:
             return self._dense_nimber(int(position))
-        k = position if self.keyf is None else self.keyf(position)
+        if self._split is not None:
+            return nim_sum(self._part(p) for p in self._split(position))
+        return self._part(position)
+
+    def key(self, position: Position) -> Hashable:
+        """What the table stores ``position`` under."""
+        return position if self.keyf is None else self.keyf(position)
+
+    def known(self, position: Position) -> int | None:
+        """The nimber of ``position`` if the table has it (a part, when the game splits), else None."""
+        v = self.table.get(self.key(position))
+        return None if v is None or v < 0 else v
+
+    def _part(self, position: Position) -> int:
+        k = self.key(position)
         v = self.table.get(k)
         if v is None:
             self._search(position, k)
@@ -92,7 +107,8 @@ class Nimbers:
         """The moves (with the positions they lead to) to a child of nimber 0: the winning moves."""
         return [(m, c) for m, c in self._python.move_list(position) if self(c) == 0]
 
-    def _children(self, position: Position) -> list[Position]:
+    def _options(self, position: Position) -> list[list[tuple[Position, Hashable]]]:
+        """Each move as the parts it leaves, with their keys (one part, the child, when the game does not split)."""
         kids = list(self._python.children(position))
         if self._primitive is not None:
             p = self._primitive(position)
@@ -102,32 +118,36 @@ class Nimbers:
                                               "play an ended game is lost by the player to move")
                 if kids:
                     raise GameDefinitionError(f"{self.game.name}: position {position!r} is primitive but has moves")
-        return kids
+        key, split = self.key, self._split
+        if split is None:
+            return [[(c, key(c))] for c in kids]
+        return [[(p, key(p)) for p in split(c)] for c in kids]
 
     def _search(self, root: Position, root_key: Hashable) -> None:
-        table, keyf = self.table, self.keyf
+        table = self.table
         table[root_key] = _IN_PROGRESS
-        stack = [(root_key, self._children(root), 0)]
+        stack = [(root_key, self._options(root), 0)]
         while stack:
-            k, kids, i = stack[-1]
+            k, options, i = stack[-1]
             pushed = False
-            while i < len(kids):
-                c = kids[i]
-                i += 1
-                ck = c if keyf is None else keyf(c)
-                v = table.get(ck)
-                if v is None:
-                    stack[-1] = (k, kids, i)
-                    table[ck] = _IN_PROGRESS
-                    stack.append((ck, self._children(c), 0))
-                    pushed = True
+            while i < len(options):
+                for c, ck in options[i]:
+                    v = table.get(ck)
+                    if v is None:
+                        stack[-1] = (k, options, i)
+                        table[ck] = _IN_PROGRESS
+                        stack.append((ck, self._options(c), 0))
+                        pushed = True
+                        break
+                    if v == _IN_PROGRESS:
+                        raise GameDefinitionError(f"{self.game.name}: position {c!r} can be reached from itself; "
+                                                  "nimbers need a game in which play always ends")
+                if pushed:
                     break
-                if v == _IN_PROGRESS:
-                    raise GameDefinitionError(f"{self.game.name}: position {c!r} can be reached from itself; "
-                                              "nimbers need a game in which play always ends")
+                i += 1
             if not pushed:
                 stack.pop()
-                table[k] = mex(table[c if keyf is None else keyf(c)] for c in kids)
+                table[k] = mex(nim_sum(table[ck] for _, ck in parts) for parts in options)
 
     def _dense_nimber(self, position: int) -> int:
         game = self.game

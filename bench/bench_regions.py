@@ -1,0 +1,88 @@
+"""The region solver side by side with whole-board searches, on the same boards (compute alone, kernels loaded).
+
+Contenders per board (empty 5 x 5 BLOCKGAME, empty 4 x 6 Cram; each round starts from nothing):
+- region solver: the nimber, by sums of canonical regions (``RegionSolver``, no table on disk);
+- gamedp whole-board compiled search (``MemoSearch``, the judge's engine): the outcome only, with symmetry and
+  dead cells;
+- gamedp whole-board Grundy search (``Nimbers`` on the whole board, without ``split``: what ``nimber`` did before
+  regions), Python; one round, with --python, on Cram only (~1 minute; 5 x 5 BLOCKGAME takes many);
+- plain C++ whole-board memoised Grundy search (reference/placement_grundy.cpp, g++ -O2 here), a byte per board.
+Then the BLOCKGAME judge's 50 hard boards: the region solver's nimbers against the judge's compiled search.
+
+    python bench/bench_regions.py --rounds 5 [--python]
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+from bench_blockgame import hard_boards
+from harness import arguments, build_cpp
+
+
+def timed(call, rounds: int) -> tuple[float, object]:
+    times, answer = [], None
+    for _ in range(rounds):
+        t = time.perf_counter()
+        answer = call()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), answer
+
+
+def cpp_seconds(exe: str, family: str, rows: int, cols: int, rounds: int) -> tuple[float, int]:
+    times, answer = [], None
+    for _ in range(rounds):
+        p = subprocess.run([exe, family, str(rows), str(cols)], capture_output=True, text=True, check=True)
+        times.append(float(p.stderr.split()[1]))
+        answer = int(p.stdout)
+    return statistics.median(times), answer
+
+
+def main() -> None:
+    python = "--python" in sys.argv
+    if python:
+        sys.argv.remove("--python")
+    args = arguments(__doc__.splitlines()[0])
+    from gamedp.game import Game
+    from gamedp.games.placement import Blockgame, Cram, MemoSearch
+    from gamedp.solvers.grundy import Nimbers
+    from gamedp.solvers.regions import RegionSolver
+
+    exe = build_cpp("reference/placement_grundy.cpp")
+    RegionSolver(Cram(2, 2).rules, table=None)  # load the kernels before any timing
+    MemoSearch(Cram(2, 2).rules).wins([0])
+    for game in (Blockgame(5, 5), Cram(4, 6)):
+        rules = game.rules
+        rows = []
+        region, g = timed(lambda: RegionSolver(rules, table=None).nimber(0), args.rounds)
+        rows.append(("region solver (nimber)", region, g))
+        memo, won = timed(lambda: bool(MemoSearch(rules).wins([0])[0]), args.rounds)
+        rows.append(("gamedp whole-board compiled search (outcome)", memo, "WIN" if won else "LOSE"))
+        cpp, g2 = cpp_seconds(exe, rules.name, rules.rows, rules.cols, args.rounds)
+        rows.append(("C++ whole-board memo Grundy (no symmetry)", cpp, g2))
+        if python and rules.name == "cram":
+            whole = type("WholeBoard", (type(game),), {"split": Game.split})(rules.rows, rules.cols)
+            t, g3 = timed(lambda: Nimbers(whole)(0), 1)
+            rows.append(("gamedp whole-board Grundy search (Python)", t, g3))
+        print(f"\n## {rules.name} {rules.rows} x {rules.cols}, empty board  ({args.rounds} rounds, medians, compute)")
+        print(f"{'program':<48} {'median s':>9} {'x region':>9}  answer")
+        for label, t, answer in rows:
+            print(f"{label:<48} {t:9.4f} {t / region:9.2f}  {answer}")
+    boards = hard_boards()
+    rules = Blockgame(5, 5).rules
+    region, nimbers = timed(lambda: [RegionSolver(rules, table=None).nimber(b) for b in boards][-1], args.rounds)
+    shared, _ = timed(lambda: (lambda s: [s.nimber(b) for b in boards])(RegionSolver(rules, table=None)), args.rounds)
+    judge, _ = timed(lambda: MemoSearch(rules).wins(boards), args.rounds)
+    print(f"\n## BLOCKGAME judge's 50 hard boards  ({args.rounds} rounds, medians, compute)")
+    print(f"{'program':<48} {'median s':>9} {'x judge':>9}")
+    for label, t in (("judge's compiled search (outcomes, one memo)", judge),
+                     ("region solver, one table for the 50 (nimbers)", shared),
+                     ("region solver, a fresh table per board", region)):
+        print(f"{label:<48} {t:9.4f} {t / judge:9.2f}")
+
+
+if __name__ == "__main__":
+    main()

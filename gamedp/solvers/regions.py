@@ -1,0 +1,359 @@
+"""Nimbers of placement boards as sums of independent regions, with a persistent table of canonical regions.
+
+A placement board (Cram, BLOCKGAME, any impartial :class:`~gamedp.games.placement.PlacementGame`) falls apart into
+regions of empty cells that no placement spans; its nimber is the XOR of theirs. :class:`RegionSolver` finds region
+nimbers by a compiled mex search (:mod:`gamedp.kernels.regions`) in which every move's sub-regions are looked up
+in a hash table keyed by the canonical region (translated to the corner, least over the symmetries the pieces
+allow), so a region met anywhere, on any board, in any run, is solved once. The table is kept on disk in the
+database family (checksummed sections, atomic writes): later runs start from it.
+
+Outcome-only questions on any impartial game with a ``split`` hook go by the Lemoine-Viennot method
+(:class:`PartsOutcome`): the nimbers of all parts but one, then a search of the last part plus a Nim heap.
+
+>>> from gamedp.games.placement import Cram
+>>> solver = RegionSolver(Cram(3, 4).rules, table=None)
+>>> solver.nimber(0), solver.nimber(0b011000000110)   # the empty 3 x 4 board; then b1, c1, b3, c3 filled
+(1, 3)
+>>> solver.solved > 0
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import Any, Callable, Hashable
+
+from gamedp.errors import GamedpError, ResourceError
+from gamedp.game import Game, Position, overrides
+
+#: the 8 maps of the square in the order the region kernel takes them (see ``gamedp.games.placement._MAPS``)
+MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
+#: bytes a table slot takes: two key words and an int16 nimber
+SLOT_BYTES = 18
+#: nodes the kernel finishes between two progress reports
+STEP = 1 << 15
+TABLE_ID = "regions"
+
+
+def region_symmetries(rules: Any) -> list[str]:
+    """The maps of the square that send the pieces' orientations onto themselves: a region and its image under
+    any of them have the same nimber.
+
+    >>> from gamedp.games.placement import Cram, Domineering, Rules, Piece
+    >>> len(region_symmetries(Cram(3, 4).rules))
+    8
+    >>> region_symmetries(Rules("t", 3, 3, [[Piece("##/#.", "fixed"), Piece("#./##", "fixed")]]))
+    ['identity', 'flip']
+    """
+    from gamedp.games.placement import _MAPS
+
+    shapes = set(rules.orientations[0])
+    out = []
+    for name in MAP_ORDER:
+        ok = True
+        for o in shapes:
+            size = max(max(r, c) for r, c in o) + 1
+            image = [_MAPS[name](r, c, size, size) for r, c in o]
+            r0, c0 = min(r for r, _ in image), min(c for _, c in image)
+            ok = ok and tuple(sorted((r - r0, c - c0) for r, c in image)) in shapes
+        if ok:
+            out.append(name)
+    return out
+
+
+def neighbour_masks(rules: Any) -> list[int]:
+    """The cells with a neighbour to the right, left, below, above, and the row stride: what the kernel needs to
+    split a board into 4-connected regions."""
+    cells = [(i // rules.cols, i % rules.cols) for i in range(rules.n)]
+    has = [lambda r, c: c + 1 < rules.cols, lambda r, c: c > 0, lambda r, c: r + 1 < rules.rows, lambda r, c: r > 0]
+    return [sum(1 << i for i, (r, c) in enumerate(cells) if ok(r, c)) for ok in has] + [rules.cols]
+
+
+def _connected(cells: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a piece's cells are 4-connected (then 4-connected regions are independent).
+
+    >>> _connected(((0, 0), (0, 1), (1, 1))), _connected(((0, 0), (0, 2)))
+    (True, False)
+    """
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        r, c = todo.pop()
+        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
+def table_variant(rules: Any) -> dict:
+    """What the region table of ``rules`` depends on: the pieces (region keys carry no board size)."""
+    return {"game": rules.name, "pieces": rules.variant()["pieces"]}
+
+
+def default_table_path(rules: Any) -> Path:
+    from gamedp.database import default_path
+
+    return default_path(f"{TABLE_ID}-{rules.name}", {"pieces": rules.variant()["pieces"]})
+
+
+class RegionSolver:
+    """Nimbers of the boards of one impartial placement ruleset, by sums of canonical regions.
+
+    ``table`` is the region table file (default: in the database directory, see :func:`default_table_path`),
+    read at start if it exists and written back by :meth:`save`; None keeps the table in memory only.
+    ``progress(solved, table_size)`` is called every few thousand regions; ``memory`` caps the bytes the table
+    may take (default: 3/4 of the memory available when it has to grow).
+    """
+
+    def __init__(self, rules: Any, table: str | os.PathLike | None | bool = True,
+                 progress: Callable[[int, int], None] | None = None, memory: int | None = None):
+        import numpy as np
+
+        from gamedp.aot import load_kernels
+
+        if not rules.impartial:
+            raise GamedpError(f"{rules.name}: a partizan game (each player has their own pieces) has no nimbers; "
+                              "regions are solved for impartial games only")
+        self.k = load_kernels("gamedp.kernels.regions")
+        self.np = np
+        self._frame(rules)
+        names = region_symmetries(rules)
+        self.syms = np.array([name in names for name in MAP_ORDER], np.uint8)
+        self.progress = progress
+        self.memory = memory
+        self.path = default_table_path(rules) if table is True else (Path(table) if table else None)
+        self.solved = 0  # regions solved by this solver (not read from the table)
+        self.loaded = 0
+        self._alloc(1 << 16)
+        self.stack = np.empty(1 << 12, np.uint64)
+        self.state = np.zeros(4, np.int64)
+        if self.path is not None and self.path.exists():
+            self._load()
+
+    def _frame(self, rules: Any) -> None:
+        """What the kernels need of the board: its pieces' placements, cells, and neighbours."""
+        np = self.np
+        self.rules = rules
+        self.orient = rules.orient_array()
+        self.full = np.uint64(rules.full)
+        self.rowof = np.array([i // rules.cols for i in range(rules.n)], np.uint64)
+        self.colof = np.array([i % rules.cols for i in range(rules.n)], np.uint64)
+        self.lines = np.array([sum(1 << (r * rules.cols + c) for c in range(rules.cols)) for r in range(rules.rows)]
+                              + [sum(1 << (r * rules.cols + c) for r in range(rules.rows)) for c in range(rules.cols)],
+                              np.uint64)
+        self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
+                              else [0] * 5, np.uint64)
+
+    def for_board(self, rules: Any) -> RegionSolver:
+        """A solver for another board size of the same pieces that takes over this one's table (use it instead of
+        this one from now on).
+
+        >>> from gamedp.games.placement import Cram
+        >>> small = RegionSolver(Cram(2, 3).rules, table=None)
+        >>> small.nimber(0)
+        1
+        >>> tall = small.for_board(Cram(3, 2).rules)   # the same region turned: nothing new to solve
+        >>> tall.nimber(0), tall.solved - small.solved
+        (1, 0)
+        """
+        if table_variant(rules) != table_variant(self.rules):
+            raise GamedpError(f"{rules.name}: other pieces than {self.rules.name}'s; a region table holds one set")
+        other = copy.copy(self)
+        other._frame(rules)
+        return other
+
+    # -- the table -------------------------------------------------------------------------------------------
+    def _alloc(self, capacity: int) -> None:
+        np = self.np
+        self.k0 = np.zeros(capacity, np.uint64)
+        self.k1 = np.zeros(capacity, np.uint64)
+        self.vals = np.zeros(capacity, np.int16)
+
+    def __len__(self) -> int:
+        """The number of regions in the table."""
+        return int(self.state[1])
+
+    def _grow(self, need: int | None = None) -> None:
+        """Double the hash table (or more, to hold ``need`` entries at 3/4 load), if memory allows."""
+        from gamedp.memory import available_memory
+
+        capacity = 2 * len(self.k0)
+        while need is not None and need * 4 > capacity * 3:
+            capacity *= 2
+        budget = self.memory if self.memory is not None else available_memory() * 3 // 4
+        if capacity * SLOT_BYTES > budget:
+            where = f"; the {len(self):,} regions solved so far are kept in {self.path}" if self.path else ""
+            if self.path is not None:
+                self.save()
+            raise ResourceError(f"{self.rules.name}: the region table would need {capacity * SLOT_BYTES / 2**30:.1f} "
+                                f"GiB ({len(self):,} regions now), more than the {budget / 2**30:.1f} GiB of memory "
+                                f"left{where}; try a smaller board")
+        old = (self.k0, self.k1, self.vals)
+        self._alloc(capacity)
+        self.k.insert_all(*old, self.k0, self.k1, self.vals)
+
+    def entries(self):
+        """(dims, cells, nimbers): every region in the table, as numpy arrays."""
+        used = self.k0 != 0
+        return self.k0[used], self.k1[used], self.vals[used]
+
+    def _load(self) -> None:
+        from gamedp.database import Container, DatabaseError
+
+        fix = f"delete {self.path} (the regions will be solved again) or pass another --table"
+        with Container(self.path, fix=fix) as c:
+            meta = c.meta
+            if meta.get("game_id") != TABLE_ID or meta.get("variant") != table_variant(self.rules):
+                raise DatabaseError(f"{self.path} is not a region table of {self.rules.name} with these pieces; {fix}")
+            np = self.np
+            d = np.frombuffer(c.section("dims"), np.uint16).astype(np.uint64)
+            cells = np.frombuffer(c.section("cells"), np.uint64).copy()
+            vals = np.frombuffer(c.section("nimbers"), np.int16).copy()
+        if not len(d) == len(cells) == len(vals):
+            raise DatabaseError(f"the region table {self.path} has sections of different lengths: it is damaged; "
+                                f"{fix}", damaged=True)
+        self._reserve(len(d))
+        self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
+        self.loaded = int(self.state[1])
+
+    def _reserve(self, n: int) -> None:
+        if (int(self.state[1]) + n) * 4 > len(self.k0) * 3:
+            self._grow(int(self.state[1]) + n)
+
+    def save(self) -> Path | None:
+        """Write the table (every region known) to its file, atomically; returns the path (None if in memory)."""
+        if self.path is None:
+            return None
+        from gamedp.database import write_container
+
+        d, cells, vals = self.entries()
+        meta = {"game_id": TABLE_ID, "variant": table_variant(self.rules), "size": int(len(d)),
+                "key": "dims = h << 8 | w of the bounding box; cells row by row at stride w; least symmetric image"}
+        write_container(self.path, meta, [("dims", d.astype(self.np.uint16)), ("cells", cells), ("nimbers", vals)])
+        return self.path
+
+    # -- solving ---------------------------------------------------------------------------------------------
+    def parts(self, board: int) -> list[int]:
+        """The regions of ``board`` (1 = filled cell), as masks of empty cells."""
+        out = self.np.empty(64, self.np.uint64)
+        n = self.k.board_parts(self.np.uint64(board), self.full, self.orient, self.edges, out)
+        return [int(x) for x in out[:n]]
+
+    def keys(self, regions: list[int]) -> list[tuple[int, int]]:
+        """The canonical keys (dims, cells) of regions given as masks of empty cells."""
+        np = self.np
+        out = np.empty((len(regions), 2), np.uint64)
+        self.k.region_keys(np.array(regions, np.uint64), self.rowof, self.colof, self.lines, self.syms, out)
+        return [(int(a), int(b)) for a, b in out]
+
+    def nimber(self, board: int) -> int:
+        """The nimber of ``board`` (1 = filled cell): the XOR of its regions' nimbers, solving those not known."""
+        for region in self.parts(board):
+            self._solve(region)
+        return self._board_nimber(board)
+
+    def _board_nimber(self, board: int) -> int:
+        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms,
+                                    self.k0, self.k1, self.vals))
+        if v < 0:
+            raise AssertionError("a region of a solved board is missing from the table")
+        return v
+
+    def _solve(self, region: int) -> None:
+        k, np, state = self.k, self.np, self.state
+        self.stack[0] = region
+        state[0] = 1
+        state[3] = STEP
+        before = int(state[2])
+        try:
+            while True:
+                status = k.solve_regions(self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms, self.k0, self.k1, self.vals,
+                                         self.stack, state)
+                if status == 0:
+                    break
+                if status == 1:
+                    self._grow()
+                elif status == 2:
+                    bigger = np.empty(2 * len(self.stack), np.uint64)
+                    bigger[:len(self.stack)] = self.stack
+                    self.stack = bigger
+                elif self.progress is not None:
+                    self.progress(int(state[2]), int(state[1]))
+        finally:
+            self.solved += int(state[2]) - before
+
+    def winning_moves(self, board: int) -> list[int]:
+        """The placements (as masks) after which the board's nimber is 0."""
+        self.nimber(board)
+        wins = []
+        for p in self.rules.placements[0]:
+            if p & board == 0:
+                child = board | p
+                for region in self.parts(child):
+                    self._solve(region)
+                if self._board_nimber(child) == 0:
+                    wins.append(p)
+        return wins
+
+
+# -- any impartial game with a split hook -------------------------------------------------------------------------
+class PartsOutcome:
+    """Win/lose of positions of an impartial game that splits into parts, by the Lemoine-Viennot method: the
+    nimbers of all parts but one (the one with the most moves), then a search of that part plus a Nim heap of
+    their XOR. A part whose nimber becomes known along the way answers at once.
+
+    >>> from gamedp.games.placement import Cram
+    >>> game = Cram(2, 5)
+    >>> PartsOutcome(game).wins(0), PartsOutcome(game).wins(0b0000100001)
+    (True, False)
+    """
+
+    def __init__(self, game: Game):
+        from gamedp.solvers.grundy import Nimbers
+
+        if not overrides(game, "split"):
+            raise GamedpError(f"{game.name}: this game has no split hook, so it cannot be solved by parts; "
+                              "define split(position) or use the whole-position solvers")
+        self.game = game
+        self.nimbers = Nimbers(game)
+        self.memo: dict[tuple[Hashable, int], bool] = {}
+
+    def wins(self, position: Position) -> bool:
+        """Whether the player to move wins ``position`` under normal play."""
+        parts = list(self.game.split(position))
+        if not parts:
+            return False
+        last, heap = self._reduce(parts)
+        return heap != 0 if last is None else self._wins_plus(last, heap)
+
+    def _reduce(self, parts: list[Position]) -> tuple[Position | None, int]:
+        """(the part left to search, or None; the XOR of the other parts' nimbers)."""
+        unknown = [i for i, p in enumerate(parts) if self.nimbers.known(p) is None]
+        last = max(unknown, key=lambda i: len(list(self.game.children(parts[i])))) if unknown else None
+        heap = 0
+        for i, p in enumerate(parts):
+            if i != last:
+                heap ^= self.nimbers(p)
+        return (None if last is None else parts[last]), heap
+
+    def _wins_plus(self, part: Position, heap: int) -> bool:
+        g = self.nimbers.known(part)
+        if g is not None:
+            return g != heap
+        key = (self.nimbers.key(part), heap)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        won = any(not self._wins_plus(part, h) for h in range(heap))
+        if not won:
+            for child in self.game.children(part):
+                parts = list(self.game.split(child))
+                last, x = self._reduce(parts) if parts else (None, 0)
+                if (x == heap) if last is None else not self._wins_plus(last, x ^ heap):
+                    won = True
+                    break
+        self.memo[key] = won
+        return won
+
