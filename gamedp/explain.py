@@ -100,10 +100,12 @@ def explain(analyst: Any, position: Any, piece: Any = None) -> Explanation:
         after = analyst.analyze(mv.child).best
         reply = None if after is None else name(mv.child, after.move)
         what = _capital(name(position, mv.move))
-        if mv is best:
-            sentence = f"{what} is best: " + _consequence(mv.value, reply)
-        elif mv.value == best.value:
-            sentence = f"{what} is as good: " + _consequence(mv.value, reply)
+        losing = mv.value.outcome is LOSE
+        if mv is best or mv.value == best.value:
+            first = mv is best
+            lead = ("holds out longest" if first else "holds out as long") if losing else \
+                ("is best" if first else "is as good")
+            sentence = f"{what} {lead}: " + _consequence(mv.value, reply)
         elif mv.value.outcome is WIN and best.value.outcome is WIN:
             sentence = (f"{what} also wins, but slower: in {_plural(mv.value.remoteness or 0, 'move')} instead "
                         f"of {best.value.remoteness}.")

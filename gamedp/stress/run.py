@@ -83,8 +83,12 @@ class Run:
         return f"exit code {self.exit_code}"
 
     def stderr_head(self, lines: int = 5) -> str:
+        """The first ``lines`` lines of stderr, and the last ``lines`` too when there are more (a traceback
+        ends with its error)."""
         text = self.stderr.decode("utf-8", "replace").strip().splitlines()
-        return "\n".join(text[-lines:] if len(text) > lines else text)
+        if len(text) <= 2 * lines:
+            return "\n".join(text)
+        return "\n".join(text[:lines] + [f"... ({len(text) - 2 * lines} lines)"] + text[-lines:])
 
 
 def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int) -> Run:

@@ -56,7 +56,7 @@ class Verdict:
             text += f"; first difference on line {line}: expected {want!r}, received {got!r}"
         stderr = self.run.stderr_head()
         if stderr and self.kind is not Kind.ACCEPTED:
-            text += "\nlast lines of its stderr:\n" + "\n".join("  " + s for s in stderr.splitlines())
+            text += "\nits stderr:\n" + "\n".join("  " + s for s in stderr.splitlines())
         return text
 
 
