@@ -93,7 +93,7 @@ def _report(name: str, command: list[str], limits, outcome) -> str:
                           f"gamedp's own time {timing.own:.2f} s against the program's {timing.program:.2f} s"])
     shrunk = failure.shrunk
     lines = [head, f"FAILED on trial {failure.trial}: {failure.first.kind.value}",
-             f"shrunk in {shrunk.tries} runs ({failure.shrink_seconds:.1f} s) to {failure.measure}"
+             f"shrunk in {failure.runs} runs ({failure.shrink_seconds:.1f} s) to {failure.measure}"
              + (" (the shrinking time ran out: a smaller failing input may exist)" if shrunk.out_of_time else ""),
              failure.verdict.summary()]
     if failure.saved:
@@ -125,7 +125,7 @@ def _as_json(name: str, command: list[str], limits, outcome) -> dict:
             "input": failure.text, "size": failure.measure, "saved": str(failure.saved) if failure.saved else None,
             "expected": failure.verdict.expected, "received": failure.verdict.received,
             "first_difference": failure.verdict.difference, "explanation": failure.explanation,
-            "shrink": {"runs": failure.shrunk.tries, "steps": failure.shrunk.steps,
+            "shrink": {"runs": failure.runs, "steps": failure.shrunk.steps,
                        "seconds": failure.shrink_seconds, "out_of_time": failure.shrunk.out_of_time},
             "run": {"exit_code": run.exit_code, "signal": run.signal, "cpu_seconds": run.cpu_seconds,
                     "wall_seconds": run.wall_seconds, "peak_memory_mb": run.peak_rss_mb,

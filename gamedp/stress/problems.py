@@ -45,6 +45,9 @@ class Problem:
     measure: Callable[[Any], str]
     #: the explanation of the case behind output line ``line`` (1-based), or None
     explain: Callable[[Any, int], str | None]
+    #: how many of the passes make the input smaller (the rest make values simpler): a time-out or a memory
+    #: overrun is shrunk by those alone, as values hardly change the work and each failing run costs the limit
+    sizing: int
 
 
 def _fraction(size: int) -> float:
@@ -335,10 +338,10 @@ def grid_explain(g: GridInput, line: int) -> str | None:
 
 PROBLEMS: dict[str, Problem] = {
     "blockgame": Problem("blockgame", 2.0, 64, block_generate, block_render, (_remove_cases, _block_descend, _block_fill),
-                         block_measure, block_explain),
+                         block_measure, block_explain, 3),
     "cardgame": Problem("cardgame", 1.0, 256, card_generate, card_render, (_remove_cases, _card_shorter, _card_values),
-                        card_measure, card_explain),
+                        card_measure, card_explain, 2),
     "gridgame": Problem("gridgame", 1.0, 256, grid_generate, grid_render,
                         (_grid_fewer_queries, _grid_smaller_board, _grid_smaller_k, _grid_open_walls),
-                        grid_measure, grid_explain),
+                        grid_measure, grid_explain, 3),
 }

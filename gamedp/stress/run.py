@@ -3,8 +3,10 @@
 The child runs in a session of its own (so a time-out kills everything it started) with
 ``RLIMIT_AS`` at the memory limit, as judges that limit the address space do. Its CPU time and peak resident
 memory come from ``os.wait4``'s resource usage, which is the child's own (``RUSAGE_CHILDREN`` would mix in every
-earlier run). A run is stopped when its wall-clock time passes 1.5 times the time limit (room for a noisy
-machine); it counts as too slow when it was stopped or its CPU time passed the limit.
+earlier run). A run is stopped when its CPU time passes the limit (watched in ``/proc``, with ``RLIMIT_CPU`` as
+a backstop) or its wall-clock time passes :func:`wall_allowance` (a program that sleeps or waits for input that
+never comes); it counts as too slow when it was stopped or its CPU time passed the limit. Wall-clock time alone
+would call a correct program slow whenever the machine is busy.
 
 >>> import sys
 >>> run = run_program([sys.executable, "-c", "print(input()[::-1])"], b"abc\\n", time_limit=5, memory_mb=256)
@@ -29,8 +31,8 @@ from gamedp.errors import GamedpError
 OUTPUT_CAP = 64 << 20
 #: How much of stderr is kept for the report.
 STDERR_CAP = 64 << 10
-#: Wall-clock grace over the time limit before the run is stopped.
-WALL_FACTOR = 1.5
+#: How often the child's CPU time is looked at.
+POLL = 0.02
 
 MEMORY_ERRORS = (b"MemoryError", b"bad_alloc", b"Cannot allocate memory", b"out of memory", b"OutOfMemoryError")
 
@@ -71,16 +73,17 @@ class Run:
                 f"peak memory {self.peak_rss_mb:.1f} MB (limit {self.memory_mb} MB)")
 
     def ending(self) -> str:
-        """How the program ended, in words: ``exit code 1``, ``signal 11 (SIGSEGV)``, ``stopped after 1.50 s``."""
+        """How the program ended, in words: ``ended with exit code 1``, ``was killed by signal 11 (SIGSEGV)``."""
         if self.killed:
-            return f"stopped by gamedp after {self.wall_seconds:.2f} s of wall-clock time"
+            return (f"was stopped by gamedp after {self.cpu_seconds:.2f} s of CPU time ({self.wall_seconds:.2f} s "
+                    "wall-clock)")
         if self.signal is not None:
             try:
                 name = signal.Signals(self.signal).name
             except ValueError:
                 name = "unknown"
-            return f"killed by signal {self.signal} ({name})"
-        return f"exit code {self.exit_code}"
+            return f"was killed by signal {self.signal} ({name})"
+        return f"ended with exit code {self.exit_code}"
 
     def stderr_head(self, lines: int = 5) -> str:
         """The first ``lines`` lines of stderr, and the last ``lines`` too when there are more (a traceback
@@ -95,8 +98,11 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
     """Run ``argv`` with ``data`` on standard input; its output, how it ended and what it used."""
     limit_bytes = memory_mb << 20
 
+    cpu_backstop = int(time_limit) + 2
+
     def limit_child() -> None:  # runs in the child between fork and exec
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_backstop, cpu_backstop))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     started = time.perf_counter()
@@ -111,8 +117,8 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
         raise GamedpError(f"cannot run {argv[0]!r}: {e.strerror}") from None
     feeder = threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True)
     feeder.start()
-    deadline = started + time_limit * WALL_FACTOR
-    stdout, stderr, killed, capped = _collect(proc, deadline)
+    deadline = started + wall_allowance(time_limit)
+    stdout, stderr, killed, capped = _collect(proc, deadline, time_limit)
     status, usage, late = _reap(proc.pid, deadline)
     killed = killed or late
     wall = time.perf_counter() - started
@@ -137,8 +143,28 @@ def _feed(pipe, data: bytes) -> None:
         pass
 
 
-def _collect(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, bool, bool]:
-    """Read stdout and stderr until both close or the deadline passes (then kill the session)."""
+def wall_allowance(time_limit: float) -> float:
+    """Wall-clock seconds a run may take: five times the CPU limit, and at least two seconds more than it (on a
+    busy machine a program gets a fraction of a core).
+
+    >>> wall_allowance(1.0), wall_allowance(0.2)
+    (5.0, 2.2)
+    """
+    return max(5 * time_limit, time_limit + 2)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a running process has used so far (0 where ``/proc`` cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _collect(proc: subprocess.Popen, deadline: float, time_limit: float) -> tuple[bytes, bytes, bool, bool]:
+    """Read stdout and stderr until both close, the CPU limit or the deadline passes (then kill the session)."""
     chunks: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
     sizes = dict.fromkeys(chunks, 0)
     out_fd = proc.stdout.fileno()
@@ -148,10 +174,10 @@ def _collect(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, boo
             sel.register(stream, selectors.EVENT_READ)
         while sel.get_map():
             left = deadline - time.perf_counter()
-            if left <= 0:
+            if left <= 0 or cpu_seconds(proc.pid) > time_limit:
                 killed = True
                 break
-            for key, _ in sel.select(left):
+            for key, _ in sel.select(min(left, POLL)):
                 block = os.read(key.fd, 1 << 16)
                 if not block:
                     sel.unregister(key.fileobj)

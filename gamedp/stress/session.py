@@ -68,7 +68,9 @@ class ProblemSource:
 
         return answer(self.problem.name, text)
 
-    def passes(self, seed: int) -> tuple:
+    def passes(self, seed: int, kind: Kind) -> tuple:
+        if kind in (Kind.TIME, Kind.MEMORY):
+            return self.problem.passes[:self.problem.sizing]
         return self.problem.passes
 
     def measure(self, value: Any) -> str:
@@ -123,7 +125,7 @@ class GeneratorSource:
                               f"({verdict.summary()}); fix it or its limits (--time, --memory) first")
         return verdict.received
 
-    def passes(self, seed: int) -> tuple:
+    def passes(self, seed: int, kind: Kind) -> tuple:
         def smaller(value: Generated):
             for size in range(1, value.size):
                 for attempt in range(GENERATOR_TRIES):
@@ -160,6 +162,8 @@ class Failure:
     trial: int
     first: Verdict
     shrunk: Shrunk
+    #: runs of the program while shrinking
+    runs: int
     verdict: Verdict
     text: str
     measure: str
@@ -231,26 +235,29 @@ def stress(source: ProblemSource | GeneratorSource, command: list[str], *, trial
 
 def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: int, save: str | None,
                     budget: float) -> Failure:
-    last: dict[str, Verdict] = {"verdict": first}
+    failing: dict[str, Verdict] = {}
+    known: dict[str, bool] = {}  # input text -> failed the same way: passes may offer an input again
 
     def fails(candidate: Any) -> bool:
-        verdict = attempt(candidate)
-        if verdict.kind is first.kind:
-            last["verdict"] = verdict
-            last["value"] = candidate
-            return True
-        return False
+        text = source.render(candidate)
+        if text not in known:
+            verdict = attempt(candidate)
+            known[text] = verdict.kind is first.kind
+            if known[text]:
+                failing[text] = verdict
+        return known[text]
 
     clock = time.perf_counter()
-    shrunk = shrink(value, source.passes(seed), fails, budget)
+    shrunk = shrink(value, source.passes(seed, first.kind), fails, budget)
     seconds = time.perf_counter() - clock
-    verdict = last["verdict"] if last.get("value") is shrunk.value else first
     text = source.render(shrunk.value)
+    verdict = failing.get(text, first)
     explanation = None
     if verdict.kind is Kind.WRONG and verdict.difference:
         explanation = source.explain(shrunk.value, verdict.difference[0])
     saved = write_text(save, text) if save else None
-    return Failure(trial, first, shrunk, verdict, text, source.measure(shrunk.value), explanation, saved, seconds)
+    return Failure(trial, first, shrunk, len(known), verdict, text, source.measure(shrunk.value), explanation, saved,
+                   seconds)
 
 
 def write_text(path: str, text: str) -> Path:

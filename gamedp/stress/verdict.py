@@ -46,9 +46,9 @@ class Verdict:
         """One paragraph: what went wrong, with the measured figures and, for a crash, how it ended."""
         text = f"{self.kind.value}: {self.run.figures()}"
         if self.kind in (Kind.CRASH, Kind.MEMORY, Kind.TIME) and not self.run.killed and self.run.exit_code != 0:
-            text += f"; the program ended with {self.run.ending()}"
+            text += f"; the program {self.run.ending()}"
         elif self.run.killed:
-            text += f"; {self.run.ending()}"
+            text += f"; the program {self.run.ending()}"
         if self.kind is Kind.NOT_TEXT:
             text += f"; its output begins {self.run.stdout[:40]!r}"
         if self.kind is Kind.WRONG and self.difference:
