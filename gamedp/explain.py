@@ -17,6 +17,7 @@ Taking the right card (2) is worse by 4: the opponent answers by taking the righ
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -205,10 +206,7 @@ def explain_blockgame(board: str) -> Explanation:
     Placing a domino on b1-b2 loses: the opponent answers by placing a domino on a1-a2, and you have no move left.
     Placing a domino on a2-b2 loses: the opponent answers by placing a domino on a1-b1, and you have no move left.
     """
-    from gamedp.cli.analyze import Analyst
-    from gamedp.games.placement import Blockgame
-
-    analyst = Analyst(Blockgame())
+    analyst = _blockgame_analyst()
     position = analyst.read_position(board)
 
     def piece(p, move) -> str:
@@ -217,6 +215,15 @@ def explain_blockgame(board: str) -> Explanation:
         return f"placing {kind} on {cells}"
 
     return explain(analyst, position, piece)
+
+
+@functools.lru_cache(maxsize=1)
+def _blockgame_analyst() -> Any:
+    """One for the process: its first analysis solves the whole table (about a second), later ones read it."""
+    from gamedp.cli.analyze import Analyst
+    from gamedp.games.placement import Blockgame
+
+    return Analyst(Blockgame())
 
 
 # -- the grid game: one token ------------------------------------------------------------------------------------
