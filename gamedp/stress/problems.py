@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -48,6 +49,8 @@ class Problem:
     #: how many of the passes make the input smaller (the rest make values simpler): a time-out or a memory
     #: overrun is shrunk by those alone, as values hardly change the work and each failing run costs the limit
     sizing: int
+    #: the expected output straight from the input's data, where that is faster than the judge reading its text
+    answer: Callable[[Any], str] | None = None
 
 
 def _fraction(size: int) -> float:
@@ -177,6 +180,27 @@ def _block_fill(boards: list[int]) -> Iterator[list[int]]:
             yield boards[:k] + [full & ~sum(1 << cell for cell in kept)] + boards[k + 1:]
 
 
+@functools.lru_cache(maxsize=1)
+def _block_table() -> tuple[Any, Any]:
+    """BLOCKGAME solved once for the process (about a second, 8 MB): a stress run answers thousands of boards,
+    many nearly empty, which the judge would solve afresh for each input."""
+    from gamedp.games.placement import blockgame_table_spec
+
+    spec = blockgame_table_spec()
+    outcomes, _ = spec.solve_table(False)
+    return spec, outcomes
+
+
+def block_answer(boards: list[int]) -> str:
+    """The judge's output for ``boards``, read from the solved table (2 bits a position, code 1: won)."""
+    spec, outcomes = _block_table()
+    out = []
+    for board in boards:
+        i = spec.index(board)
+        out.append("WINNING\n" if outcomes[i >> 2] >> ((i & 3) << 1) & 3 == 1 else "LOSING\n")
+    return "".join(out)
+
+
 def block_measure(boards: list[int]) -> str:
     empties = [SIDE * SIDE - bin(b).count("1") for b in boards]
     return f"{len(boards)} board{'s' * (len(boards) != 1)}, at most {max(empties)} empty cells"
@@ -211,32 +235,60 @@ class GridInput:
         return len(self.rows[0])
 
 
-def grid_reachable(rows: list[str] | tuple[str, ...], k: int) -> list[list[bool]]:
-    """Which open cells can reach the bottom-right corner (the judge promises all of them can).
+def reach_bits(rows: list[str] | tuple[str, ...], k: int) -> list[int]:
+    """Which open cells can reach the bottom-right corner (the judge promises all of them can), one int per
+    row: bit ``m - 1 - c`` for column c, so "left of" is "above" in bits.
 
-    Diagonal jumps are counted along each diagonal with a running window, so the work is O(N * M).
+    A row at a time from the bottom: a cell is reached from below, by a diagonal jump, or from its right. The
+    jumps: row j's bits shifted by j are kept in a sliding-window OR over the k rows below (two stacks), so a
+    row costs a few big-integer operations; the seeds then spread left through runs of open cells by one
+    addition (the carry runs up a run of ones). The largest boards take about a millisecond.
+
+    >>> [bin(b) for b in reach_bits(["..", "#."], 0)]
+    ['0b11', '0b1']
+    >>> reach_bits([".#", "#."], 0)[0], reach_bits([".#", "#."], 1)[0]
+    (0, 2)
+    """
+    return _reach([int(row.translate(_OPEN_BITS), 2) for row in rows], len(rows[0]), k)
+
+
+def _reach(opened: list[int], m: int, k: int) -> list[int]:
+    """:func:`reach_bits` of the rows' open cells as bits."""
+    n = len(opened)
+    reach = [0] * n
+    # the window of rows r+1..r+k as a queue of two stacks, each entry (value, OR of it and all below it)
+    back: list[tuple[int, int]] = []
+    front: list[tuple[int, int]] = []
+    below = 0
+    for r in range(n - 1, -1, -1):
+        if k:
+            if r + 1 < n:
+                shifted = reach[r + 1] << (r + 1)
+                back.append((shifted, shifted | (back[-1][1] if back else 0)))
+            if r + k + 1 < n:  # row r + k + 1 leaves the window: the oldest entry
+                if not front:
+                    while back:
+                        value = back.pop()[0]
+                        front.append((value, value | (front[-1][1] if front else 0)))
+                front.pop()
+        window = (front[-1][1] if front else 0) | (back[-1][1] if back else 0)
+        here = opened[r]
+        seeds = here & (below | window >> r | (1 if r == n - 1 else 0))
+        below = reach[r] = ((here + seeds) ^ here) & here | seeds
+    return reach
+
+
+_OPEN_BITS = str.maketrans(".#", "10")
+
+
+def grid_reachable(rows: list[str] | tuple[str, ...], k: int) -> list[list[bool]]:
+    """:func:`reach_bits` as rows of booleans.
 
     >>> grid_reachable(["..", "#."], 0)
     [[True, True], [False, True]]
-    >>> grid_reachable([".#", "#."], 0)[0][0], grid_reachable([".#", "#."], 1)[0][0]
-    (False, True)
     """
-    n, m = len(rows), len(rows[0])
-    reach = [[False] * m for _ in range(n)]
-    # window[d]: how many of the next k cells down-right along diagonal d (c - r) reach the goal
-    window: dict[int, int] = {}
-    for r in range(n - 1, -1, -1):
-        for c in range(m - 1, -1, -1):
-            d = c - r
-            if k and r + k + 1 < n and c + k + 1 < m and reach[r + k + 1][c + k + 1]:
-                window[d] -= 1  # leaves the window: k + 1 steps away
-            ok = rows[r][c] == "." and (
-                (r, c) == (n - 1, m - 1)
-                or (r + 1 < n and reach[r + 1][c]) or (c + 1 < m and reach[r][c + 1]) or window.get(d, 0) > 0)
-            reach[r][c] = ok
-            if k and ok:
-                window[d] = window.get(d, 0) + 1
-    return reach
+    m = len(rows[0])
+    return [[bool(bits >> (m - 1 - c) & 1) for c in range(m)] for bits in reach_bits(rows, k)]
 
 
 def _grid_valid(rows: list[str], k: int, queries) -> GridInput | None:
@@ -245,10 +297,18 @@ def _grid_valid(rows: list[str], k: int, queries) -> GridInput | None:
     if n < 2 or m < 2 or rows[-1][-1] != ".":
         return None
     k = min(k, n - 1, m - 1)
-    reach = grid_reachable(rows, k)
-    fixed = tuple("".join("." if reach[r][c] else "#" for c in range(m)) for r in range(n))
-    kept = tuple((r, c) for r, c in queries if 0 <= r < n and 0 <= c < m and reach[r][c] and (r, c) != (n - 1, m - 1))
+    return _grid_input(reach_bits(rows, k), m, k, queries)
+
+
+def _grid_input(reach: list[int], m: int, k: int, queries) -> GridInput | None:
+    n = len(reach)
+    fixed = tuple(format(bits, f"0{m}b").translate(_DRAW_BITS) for bits in reach)
+    kept = tuple((r, c) for r, c in queries
+                 if 0 <= r < n and 0 <= c < m and reach[r] >> (m - 1 - c) & 1 and (r, c) != (n - 1, m - 1))
     return GridInput(fixed, k, kept) if kept else None
+
+
+_DRAW_BITS = str.maketrans("10", ".#")
 
 
 def grid_generate(rng: random.Random, size: int) -> GridInput:
@@ -258,16 +318,25 @@ def grid_generate(rng: random.Random, size: int) -> GridInput:
         n, m = rng.randint(2, top), rng.randint(2, top)
         most = min(n, m) - 1
         k = rng.choice((0, 1, most, rng.randint(0, most)))
-        walls = rng.choice((0.0, 0.1, 0.3, 0.5))
-        rows = ["".join("#" if rng.random() < walls else "." for _ in range(m)) for _ in range(n)]
-        rows[-1] = rows[-1][:-1] + "."
-        reach = grid_reachable(rows, k)
-        open_cells = [(r, c) for r in range(n) for c in range(m) if reach[r][c] and (r, c) != (n - 1, m - 1)]
-        if open_cells:
+        layers = rng.choice((0, 1, 2, 3))  # walls: none, or each cell with chance 1/2, 1/4, 1/8 (random words ANDed)
+        full = (1 << m) - 1
+        opened = [full & ~functools.reduce(int.__and__, (rng.getrandbits(m) for _ in range(layers)), full)
+                  if layers else full for _ in range(n)]
+        opened[-1] |= 1
+        reach = _reach(opened, m, k)
+        reached = sum(bin(b).count("1") for b in reach)
+        if reached >= 2:  # the goal and some other cell
             break
+    # few open cells are listed; many are found by sampling (a quarter or more of the board)
+    cells = [(r, c) for r, bits in enumerate(reach) for c, ch in enumerate(format(bits, f"0{m}b")) if ch == "1"] \
+        if reached < n * m // 4 + 2 else None
     count = rng.randint(1, max(1, round(GRID_MAX_QUERIES * f)))
-    queries = [rng.choice(open_cells) for _ in range(count)]
-    checked = _grid_valid(rows, k, queries)
+    queries: list[tuple[int, int]] = []
+    while len(queries) < count:
+        r, c = rng.choice(cells) if cells else (rng.randrange(n), rng.randrange(m))
+        if reach[r] >> (m - 1 - c) & 1 and (r, c) != (n - 1, m - 1):
+            queries.append((r, c))
+    checked = _grid_input(reach, m, k, queries)
     assert checked is not None
     return checked
 
@@ -318,7 +387,7 @@ def _grid_open_walls(g: GridInput) -> Iterator[GridInput]:
             if ch == "#":
                 rows = list(g.rows)
                 rows[r] = row[:c] + "." + row[c + 1:]
-                if grid_reachable(rows, g.k)[r][c]:
+                if reach_bits(rows, g.k)[r] >> (g.m - 1 - c) & 1:
                     yield GridInput(tuple(rows), g.k, g.queries)
 
 
@@ -338,7 +407,7 @@ def grid_explain(g: GridInput, line: int) -> str | None:
 
 PROBLEMS: dict[str, Problem] = {
     "blockgame": Problem("blockgame", 2.0, 64, block_generate, block_render, (_remove_cases, _block_descend, _block_fill),
-                         block_measure, block_explain, 3),
+                         block_measure, block_explain, 3, block_answer),
     "cardgame": Problem("cardgame", 1.0, 256, card_generate, card_render, (_remove_cases, _card_shorter, _card_values),
                         card_measure, card_explain, 2),
     "gridgame": Problem("gridgame", 1.0, 256, grid_generate, grid_render,

@@ -63,7 +63,9 @@ class ProblemSource:
     def render(self, value: Any) -> str:
         return self.problem.render(value)
 
-    def expected(self, text: str, limits: Limits) -> str:
+    def expected(self, value: Any, text: str, limits: Limits) -> str:
+        if self.problem.answer is not None:
+            return self.problem.answer(value)
         from gamedp.judge import answer
 
         return answer(self.problem.name, text)
@@ -117,7 +119,7 @@ class GeneratorSource:
     def render(self, value: Generated) -> str:
         return value.text
 
-    def expected(self, text: str, limits: Limits) -> str:
+    def expected(self, value: Generated, text: str, limits: Limits) -> str:
         run = run_program(self.reference, text.encode(), limits.time, limits.memory_mb)
         verdict = judge_run(run, "")
         if verdict.kind not in (Kind.ACCEPTED, Kind.WRONG):
@@ -203,7 +205,7 @@ def stress(source: ProblemSource | GeneratorSource, command: list[str], *, trial
     def attempt(value: Any) -> Verdict:
         clock = time.perf_counter()
         text = source.render(value)
-        expected = source.expected(text, limits)
+        expected = source.expected(value, text, limits)
         timing.answer += time.perf_counter() - clock
         run = run_program(command, text.encode(), limits.time, limits.memory_mb)
         timing.program += run.wall_seconds
