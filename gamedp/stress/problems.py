@@ -86,7 +86,7 @@ def card_generate(rng: random.Random, size: int) -> list[tuple[int, ...]]:
             break
         budget -= n * n
         high = rng.choice((2, 10, CARD_MAX_VALUE))
-        cases.append(tuple(rng.randint(1, high) for _ in range(n)))
+        cases.append(tuple(rng.choices(range(1, high + 1), k=n)))
     return _with_repeats(rng, cases or [(rng.randint(1, CARD_MAX_VALUE),)])
 
 
