@@ -6,11 +6,11 @@ own words: the card game counts the totals each first card leads to (why left be
 names the pieces (the winning placement, and why each other placement loses).
 
 >>> e = explain_cards([1, 2, 5, 2])
->>> print(e.text())
+>>> print(e.text())  # doctest: +ELLIPSIS
 The player to move takes 6 of the 10 points and the opponent 4, a margin of 2.
 Perfect line: L (1), L (2), L (5), L (2).
 Taking the left card (1) is best: with both playing perfectly from there you end with 6 against 4.
-Taking the right card (2) is worse by 4: the opponent answers by taking the right card (5), and you end with 4 against 6.
+Taking the right card (2) is worse by 4: the opponent answers by taking the right card (5), and you end with 4 ...
 >>> explain_cards([1, 2, 5, 2]).to_json()["moves"][0]["move"]
 'L'
 """
@@ -21,7 +21,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from gamedp.values import DRAW, LOSE, TIE, WIN, Analysis, MoveValue, Value
+from gamedp.values import DRAW, LOSE, TIE, WIN, Analysis, Value
 
 
 @dataclass

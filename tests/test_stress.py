@@ -254,3 +254,11 @@ def test_blockgame_missing_l_orientation_shrinks(capsys, tmp_path):
     failure = report["failure"]
     assert code == 1 and failure["kind"] == "wrong answer" and failure["size"].startswith("1 board")
     assert "L-tromino" in failure["explanation"]
+
+
+def test_a_board_too_large_to_explain_says_so():
+    from gamedp.stress.problems import GridInput, grid_explain
+
+    big = GridInput(tuple("." * 300 for _ in range(300)), 299, ((0, 0),))
+    assert "too large to explain" in grid_explain(big, 1)
+    assert grid_explain(GridInput(("..", ".."), 1, ((0, 0),)), 1).startswith("query 1 (1, 1), K = 1:\nThe player")

@@ -217,6 +217,8 @@ def block_explain(boards: list[int], line: int) -> str | None:
 
 # -- grid game (Baekjoon 28218) -------------------------------------------------------------------------------
 GRID_MAX_SIDE, GRID_MAX_QUERIES = 300, 300
+#: boards up to about this many cells times moves are explained (a few seconds of search at most)
+EXPLAIN_GRID_WORK = 100_000
 
 
 @dataclass(frozen=True)
@@ -402,14 +404,17 @@ def grid_explain(g: GridInput, line: int) -> str | None:
     from gamedp.explain import explain_grid
 
     r, c = g.queries[line - 1]
-    return f"query {line} ({r + 1}, {c + 1}), K = {g.k}:\n" + explain_grid(g.rows, g.k, (r, c)).text()
+    head = f"query {line} ({r + 1}, {c + 1}), K = {g.k}"
+    if g.n * g.m * (g.k + 2) > EXPLAIN_GRID_WORK:  # the explanation searches the board in Python
+        return f"{head}: the board is too large to explain here; shrink it further or run gamedp explain grid --k"
+    return f"{head}:\n" + explain_grid(g.rows, g.k, (r, c)).text()
 
 
 PROBLEMS: dict[str, Problem] = {
-    "blockgame": Problem("blockgame", 2.0, 64, block_generate, block_render, (_remove_cases, _block_descend, _block_fill),
-                         block_measure, block_explain, 3, block_answer),
-    "cardgame": Problem("cardgame", 1.0, 256, card_generate, card_render, (_remove_cases, _card_shorter, _card_values),
-                        card_measure, card_explain, 2),
+    "blockgame": Problem("blockgame", 2.0, 64, block_generate, block_render,
+                         (_remove_cases, _block_descend, _block_fill), block_measure, block_explain, 3, block_answer),
+    "cardgame": Problem("cardgame", 1.0, 256, card_generate, card_render,
+                        (_remove_cases, _card_shorter, _card_values), card_measure, card_explain, 2),
     "gridgame": Problem("gridgame", 1.0, 256, grid_generate, grid_render,
                         (_grid_fewer_queries, _grid_smaller_board, _grid_smaller_k, _grid_open_walls),
                         grid_measure, grid_explain, 3),
