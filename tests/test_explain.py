@@ -118,6 +118,8 @@ def test_explain_command_text_and_json(capsys):
     assert doc["value"]["outcome"] == "win" and doc["moves"][0]["move"] == "e4-d5-e5"
     main(["explain", "grid", "--k", "1", "o./.."])
     assert "Moving 1,1-2,2 is best" in capsys.readouterr().out
+    main(["explain", "cards"])  # the built-in row, 1 2 5 2
+    assert "takes 6 of the 10 points" in capsys.readouterr().out
     main(["explain", "tictactoe", "XX. OO. ..."])
     assert "Playing 3 is best" in capsys.readouterr().out
 

@@ -42,15 +42,15 @@ def explain(game: str, position: str | None, k: int | None, as_json: bool) -> No
             raise GamedpError("give the board: e.g. gamedp explain grid --k 1 'o./..'")
         rows, cell = _grid_board(text.replace("/", "\n"))
         result = explain_grid(rows, k, cell)
-    elif game == "cards" and text is not None:
+    elif game == "cards":
         from gamedp.games.cards import Cards
 
-        start = Cards().parse_position(text)
+        start = Cards().start() if text is None else Cards().parse_position(text)
         if (start.lo, start.hi, start.lead) != (0, len(start.row), 0):
             raise GamedpError("explain cards takes a fresh row of cards, e.g. '1 2 5 2'")
         result = explain_cards(start.row)
-    elif game == "blockgame" and text is not None:
-        result = explain_blockgame(text.replace("/", "\n"))
+    elif game == "blockgame":
+        result = explain_blockgame("\n".join(["....."] * 5) if text is None else text.replace("/", "\n"))
     else:
         analyst = Analyst(load_game(game))
         result = explain_position(analyst, read_position_argument(analyst, text))
