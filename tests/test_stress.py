@@ -236,7 +236,7 @@ def test_generator_others_can_write_is_refused(capsys, tmp_path):
 # -- the slower claims: too slow, and a C++ wrong solution --------------------------------------------------------
 @pytest.mark.slow
 def test_exponential_card_solution_times_out_and_shrinks(capsys, tmp_path):
-    code, report = stress(capsys, "cardgame", "--seed", "1", "--time", "0.3", "--shrink-time", "10",
+    code, report = stress(capsys, "cardgame", "--seed", "1", "--time", "0.3", "--shrink-time", "15",
                           "--save", str(tmp_path / "f"), "--", PY, str(FIXTURES / "cardgame_no_memo.py"))
     failure = report["failure"]
     assert code == 1 and failure["kind"] == "time limit exceeded"
