@@ -51,6 +51,8 @@ class Problem:
     sizing: int
     #: the expected output straight from the input's data, where that is faster than the judge reading its text
     answer: Callable[[Any], str] | None = None
+    #: for a wrong output line (1-based): the input cut to that line's case alone, then to the cases up to it
+    isolate: Callable[[Any, int], list] | None = None
 
 
 def _fraction(size: int) -> float:
@@ -69,6 +71,15 @@ def _with_repeats(rng: random.Random, cases: list, cap: int | None = None) -> li
 
 def _remove_cases(cases: list) -> Iterator[list]:
     return chunk_removals(cases)
+
+
+def _isolate_cases(cases: list, line: int) -> list[list]:
+    """The case behind a wrong output line alone, then with the cases before it (state leaking needs them).
+
+    >>> _isolate_cases(["a", "b", "c"], 2)
+    [['b'], ['a', 'b']]
+    """
+    return [[cases[line - 1]], cases[:line]] if 1 <= line <= len(cases) else []
 
 
 # -- card game (Baekjoon 11062) -------------------------------------------------------------------------------
@@ -343,6 +354,10 @@ def grid_generate(rng: random.Random, size: int) -> GridInput:
     return checked
 
 
+def _isolate_query(g: GridInput, line: int) -> list[GridInput]:
+    return [GridInput(g.rows, g.k, tuple(queries)) for queries in _isolate_cases(list(g.queries), line)]
+
+
 def grid_render(g: GridInput) -> str:
     lines = [f"{g.n} {g.m} {g.k}", *g.rows, str(len(g.queries))]
     lines += [f"{r + 1} {c + 1}" for r, c in g.queries]
@@ -412,10 +427,12 @@ def grid_explain(g: GridInput, line: int) -> str | None:
 
 PROBLEMS: dict[str, Problem] = {
     "blockgame": Problem("blockgame", 2.0, 64, block_generate, block_render,
-                         (_remove_cases, _block_descend, _block_fill), block_measure, block_explain, 3, block_answer),
+                         (_remove_cases, _block_descend, _block_fill), block_measure, block_explain, 3, block_answer,
+                         _isolate_cases),
     "cardgame": Problem("cardgame", 1.0, 256, card_generate, card_render,
-                        (_remove_cases, _card_shorter, _card_values), card_measure, card_explain, 2),
+                        (_remove_cases, _card_shorter, _card_values), card_measure, card_explain, 2,
+                        isolate=_isolate_cases),
     "gridgame": Problem("gridgame", 1.0, 256, grid_generate, grid_render,
                         (_grid_fewer_queries, _grid_smaller_board, _grid_smaller_k, _grid_open_walls),
-                        grid_measure, grid_explain, 3),
+                        grid_measure, grid_explain, 3, isolate=_isolate_query),
 }

@@ -70,6 +70,9 @@ class ProblemSource:
 
         return answer(self.problem.name, text)
 
+    def isolate(self, value: Any, line: int) -> list:
+        return self.problem.isolate(value, line) if self.problem.isolate else []
+
     def passes(self, seed: int, kind: Kind) -> tuple:
         if kind in (Kind.TIME, Kind.MEMORY):
             return self.problem.passes[:self.problem.sizing]
@@ -134,6 +137,9 @@ class GeneratorSource:
                     yield self.make(hash((seed, size, attempt)) & (2**63 - 1), size)
 
         return (smaller,)
+
+    def isolate(self, value: Generated, line: int) -> list:
+        return []
 
     def measure(self, value: Generated) -> str:
         return f"generator size {value.size} (seed {value.seed})"
@@ -250,7 +256,9 @@ def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: in
         return known[text]
 
     clock = time.perf_counter()
-    shrunk = shrink(value, source.passes(seed, first.kind), fails, budget)
+    if first.difference:  # the wrong line names its case: try it alone first, a shortcut past halving
+        value = next((c for c in source.isolate(value, first.difference[0]) if fails(c)), value)
+    shrunk = shrink(value, source.passes(seed, first.kind), fails, budget - (time.perf_counter() - clock))
     seconds = time.perf_counter() - clock
     text = source.render(shrunk.value)
     verdict = failing.get(text, first)
