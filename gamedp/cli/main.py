@@ -14,6 +14,7 @@ from gamedp.errors import GamedpError
 COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
     "cards": "gamedp.cli.cards:cards",
+    "explain": "gamedp.cli.explain:explain",
     "check": "gamedp.cli.check:check",
     "grundy": "gamedp.cli.nimber:grundy",
     "judge": "gamedp.cli.judge:judge",
@@ -21,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "play": "gamedp.cli.play:play",
     "query": "gamedp.cli.query:query",
     "solve": "gamedp.cli.solve:solve",
+    "stress": "gamedp.cli.stress:stress",
 }
 
 

@@ -1,0 +1,214 @@
+"""Run a person's program once on one input, under a time and a memory limit, and measure it.
+
+The child runs in a session of its own (so a time-out kills everything it started) with
+``RLIMIT_AS`` at the memory limit, as judges that limit the address space do. Its CPU time and peak resident
+memory come from ``os.wait4``'s resource usage, which is the child's own (``RUSAGE_CHILDREN`` would mix in every
+earlier run). A run is stopped when its CPU time passes the limit (watched in ``/proc``, with ``RLIMIT_CPU`` as
+a backstop) or its wall-clock time passes :func:`wall_allowance` (a program that sleeps or waits for input that
+never comes); it counts as too slow when it was stopped or its CPU time passed the limit. Wall-clock time alone
+would call a correct program slow whenever the machine is busy.
+
+>>> import sys
+>>> run = run_program([sys.executable, "-c", "print(input()[::-1])"], b"abc\\n", time_limit=5, memory_mb=256)
+>>> run.stdout, run.exit_code, run.timed_out
+(b'cba\\n', 0, False)
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+
+from gamedp.errors import GamedpError
+
+#: Output beyond this many bytes stops the run: no judge answer of these problems comes near it.
+OUTPUT_CAP = 64 << 20
+#: How much of stderr is kept for the report.
+STDERR_CAP = 64 << 10
+#: How often the child's CPU time is looked at.
+POLL = 0.02
+
+MEMORY_ERRORS = (b"MemoryError", b"bad_alloc", b"Cannot allocate memory", b"out of memory", b"OutOfMemoryError")
+
+
+@dataclass
+class Run:
+    """What one run of the program did, with the measured figures."""
+
+    stdout: bytes
+    stderr: bytes
+    #: the exit status, or None when a signal ended the program
+    exit_code: int | None
+    signal: int | None
+    cpu_seconds: float
+    wall_seconds: float
+    peak_rss_mb: float
+    #: stopped by gamedp for passing the wall-clock allowance
+    killed: bool
+    time_limit: float
+    memory_mb: int
+    output_capped: bool = False
+
+    @property
+    def timed_out(self) -> bool:
+        return self.killed or self.cpu_seconds > self.time_limit
+
+    @property
+    def out_of_memory(self) -> bool:
+        """Over the memory limit: resident memory past it, or a failed run that ran out of address space."""
+        if self.peak_rss_mb > self.memory_mb:
+            return True
+        failed = self.exit_code != 0 and not self.killed
+        return failed and any(word in self.stderr for word in MEMORY_ERRORS)
+
+    def figures(self) -> str:
+        """``CPU 0.41 s, wall 0.43 s, peak memory 12.3 MB`` (limits alongside)."""
+        return (f"CPU {self.cpu_seconds:.2f} s, wall {self.wall_seconds:.2f} s (limit {self.time_limit:g} s), "
+                f"peak memory {self.peak_rss_mb:.1f} MB (limit {self.memory_mb} MB)")
+
+    def ending(self) -> str:
+        """How the program ended, in words: ``ended with exit code 1``, ``was killed by signal 11 (SIGSEGV)``."""
+        if self.killed:
+            return (f"was stopped by gamedp after {self.cpu_seconds:.2f} s of CPU time ({self.wall_seconds:.2f} s "
+                    "wall-clock)")
+        if self.signal is not None:
+            try:
+                name = signal.Signals(self.signal).name
+            except ValueError:
+                name = "unknown"
+            return f"was killed by signal {self.signal} ({name})"
+        return f"ended with exit code {self.exit_code}"
+
+    def stderr_head(self, lines: int = 5) -> str:
+        """The first ``lines`` lines of stderr, and the last ``lines`` too when there are more (a traceback
+        ends with its error)."""
+        text = self.stderr.decode("utf-8", "replace").strip().splitlines()
+        if len(text) <= 2 * lines:
+            return "\n".join(text)
+        return "\n".join(text[:lines] + [f"... ({len(text) - 2 * lines} lines)"] + text[-lines:])
+
+
+def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int) -> Run:
+    """Run ``argv`` with ``data`` on standard input; its output, how it ended and what it used."""
+    limit_bytes = memory_mb << 20
+
+    cpu_backstop = int(time_limit) + 2
+
+    def limit_child() -> None:  # runs in the child between fork and exec
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_backstop, cpu_backstop))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    started = time.perf_counter()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True, preexec_fn=limit_child)
+    except FileNotFoundError:
+        raise GamedpError(f"cannot run {argv[0]!r}: no such program (give a path, or a command on PATH)") from None
+    except PermissionError:
+        raise GamedpError(f"cannot run {argv[0]!r}: permission denied (is it executable?)") from None
+    except OSError as e:
+        raise GamedpError(f"cannot run {argv[0]!r}: {e.strerror}") from None
+    feeder = threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True)
+    feeder.start()
+    deadline = started + wall_allowance(time_limit)
+    stdout, stderr, killed, capped = _collect(proc, deadline, time_limit)
+    status, usage, late = _reap(proc.pid, deadline)
+    killed = killed or late
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait for it again
+    _kill_group(proc.pid)  # anything the program left behind
+    feeder.join(1)
+    for stream in (proc.stdout, proc.stderr):
+        stream.close()
+    return Run(stdout=stdout, stderr=stderr[:STDERR_CAP],
+               exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+               signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+               cpu_seconds=usage.ru_utime + usage.ru_stime, wall_seconds=wall,
+               peak_rss_mb=usage.ru_maxrss / 1024, killed=killed, time_limit=time_limit, memory_mb=memory_mb,
+               output_capped=capped)
+
+
+def _feed(pipe, data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except (BrokenPipeError, ValueError, OSError):  # the program stopped reading: its own business
+        pass
+
+
+def wall_allowance(time_limit: float) -> float:
+    """Wall-clock seconds a run may take: five times the CPU limit, and at least two seconds more than it (on a
+    busy machine a program gets a fraction of a core).
+
+    >>> wall_allowance(1.0), wall_allowance(0.2)
+    (5.0, 2.2)
+    """
+    return max(5 * time_limit, time_limit + 2)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a running process has used so far (0 where ``/proc`` cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _collect(proc: subprocess.Popen, deadline: float, time_limit: float) -> tuple[bytes, bytes, bool, bool]:
+    """Read stdout and stderr until both close, the CPU limit or the deadline passes (then kill the session)."""
+    chunks: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
+    sizes = dict.fromkeys(chunks, 0)
+    out_fd = proc.stdout.fileno()
+    killed = capped = False
+    with selectors.DefaultSelector() as sel:
+        for stream in (proc.stdout, proc.stderr):
+            sel.register(stream, selectors.EVENT_READ)
+        while sel.get_map():
+            left = deadline - time.perf_counter()
+            if left <= 0 or cpu_seconds(proc.pid) > time_limit:
+                killed = True
+                break
+            for key, _ in sel.select(min(left, POLL)):
+                block = os.read(key.fd, 1 << 16)
+                if not block:
+                    sel.unregister(key.fileobj)
+                    continue
+                if sizes[key.fd] < (OUTPUT_CAP if key.fd == out_fd else STDERR_CAP):
+                    chunks[key.fd].append(block)
+                    sizes[key.fd] += len(block)
+                elif key.fd == out_fd:
+                    capped = True
+            if capped:
+                break
+    if killed or capped:
+        _kill_group(proc.pid)
+    return b"".join(chunks[out_fd]), b"".join(chunks[proc.stderr.fileno()]), killed, capped
+
+
+def _reap(pid: int, deadline: float) -> tuple[int, resource.struct_rusage, bool]:
+    """Wait for the program to end (it may close its output and go on running); kill it at the deadline."""
+    killed = False
+    while True:
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            return status, usage, killed
+        if not killed and time.perf_counter() > deadline:
+            _kill_group(pid)
+            killed = True
+        time.sleep(0.002)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
