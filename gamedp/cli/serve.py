@@ -35,7 +35,7 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
         _check_game(game, position)
     games = ([game] if game else []) + builtin_games()
     app = create_app(games, start=(game or games[0], position), time_limit=time_limit)
-    listener = _listen(host, port)
+    listener = listen(host, port)
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     url = f"http://{shown}:{bound_port}/"
@@ -58,7 +58,7 @@ def _check_game(game: str, position: str | None) -> None:
         analyst.read_position(position)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (0: a free port), so the URL printed is the one served."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)

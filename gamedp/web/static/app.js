@@ -95,12 +95,16 @@ async function play(moveName) {
   render();
 }
 
+// body[data-thinking] is "1" while the computer's move is pending (tests and styles wait for it).
 function scheduleComputer() {
   const at = state.index;
   const record = current();
-  if (!record || !computerToMove(at) || record.moves.length === 0) return;
-  setTimeout(() => {
-    if (state.index === at && current() === record && computerToMove(at)) play(record.moves[0].moveName);
+  const due = record && computerToMove(at) && record.moves.length > 0;
+  document.body.dataset.thinking = due ? "1" : "0";
+  if (!due) return;
+  setTimeout(async () => {
+    if (state.index === at && current() === record && computerToMove(at)) await play(record.moves[0].moveName);
+    if (current() === record) document.body.dataset.thinking = "0";
   }, COMPUTER_DELAY_MS);
 }
 
@@ -119,6 +123,7 @@ function redo() {
 }
 
 function render(letComputerMove = true) {
+  document.body.dataset.thinking = "0";
   const record = current();
   state.selection.clear();
   $("undo").disabled = state.index === 0;
@@ -217,7 +222,8 @@ function renderMoves(record) {
     button.dataset.move = move.moveName;
     button.dataset.value = move.moveValue;
     button.dataset.remoteness = remoteness;
-    button.style.background = valueColor(move.moveValue, remoteness);
+    button.dataset.color = valueColor(move.moveValue, remoteness);
+    button.style.background = button.dataset.color;
     button.style.color = move.moveValue === "tie" ? "#222" : "#fff";
     button.innerHTML = "";
     button.append(move.moveName + " ");
