@@ -102,17 +102,17 @@ def _connect4(game: Any, key: int) -> str:
     stone = {"X": INK, "O": STONE_LIGHT}
     for c in range(w):
         landing = h - 1 - game.column_height(key, c)  # the row (top first) a stone dropped here lands in
+        if landing >= 0:  # the whole column takes the click, tinted lightly with the move's value
+            body.append(clickable(f'rect x="{c * CELL}" y="0" width="{CELL}" height="{h * CELL}"', f"c{c + 1}",
+                                  "transparent", fill_opacity="0.3"))
         for r in range(h):
             circle = f'circle cx="{c * CELL + CELL / 2}" cy="{r * CELL + CELL / 2}" r="{CELL * 0.4:g}"'
             if rows[r][c] != ".":
-                body.append(f'<{circle} fill="{stone[rows[r][c]]}" stroke="#111"/>')
+                body.append(f'<{circle} fill="{stone[rows[r][c]]}" stroke="#111" pointer-events="none"/>')
             elif r == landing:
                 body.append(clickable(circle, f"c{c + 1}", "#9db8e3"))
             else:
-                body.append(f'<{circle} fill="#9db8e3"/>')
-        if landing >= 0:  # the whole column takes the click, tinted lightly with the move's value
-            body.append(clickable(f'rect x="{c * CELL}" y="0" width="{CELL}" height="{h * CELL}"', f"c{c + 1}",
-                                  "transparent", fill_opacity="0.25"))
+                body.append(f'<{circle} fill="#9db8e3" pointer-events="none"/>')
     return svg(w * CELL, h * CELL, body, f"{game.label} board")
 
 
