@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -243,3 +244,23 @@ def test_help_does_not_import_the_web_stack():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'anyio')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_serve_prints_its_url_and_serves_the_game_named():
+    import urllib.request
+
+    server = subprocess.Popen([sys.executable, "-m", "gamedp", "serve", "tictactoe", "X........"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        url = line.split()[3]
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        listing = json.loads(urllib.request.urlopen(url + "api/games", timeout=30).read())
+        assert listing["start"] == {"game": "tictactoe", "position": "X........"}
+        record = json.loads(urllib.request.urlopen(url + "api/position?game=tictactoe&position=X........",
+                                                   timeout=60).read())
+        assert record["position"] == "X........" and record["positionValue"] == "tie"
+    finally:
+        server.send_signal(signal.SIGINT)  # Ctrl-C
+        assert server.wait(30) in (0, 130)
+    assert "Traceback" not in server.stderr.read()
