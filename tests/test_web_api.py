@@ -237,6 +237,13 @@ def test_serve_command_errors_are_one_line(tmp_path):
     assert done.returncode == 2 and "9 cells of X, O" in done.stderr and "Traceback" not in done.stderr
     done = run("--host", "no.such.host.invalid")
     assert done.returncode == 2 and "--host 'no.such.host.invalid'" in done.stderr
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        done = run("--port", str(taken.getsockname()[1]))
+    assert done.returncode == 2 and "Address already in use; pick another --port" in done.stderr
 
 
 def test_help_does_not_import_the_web_stack():
