@@ -81,7 +81,7 @@ class Games:
 
 
 def create_app(games: Sequence[str], *, start: tuple[str, str | None] | None = None,
-               time_limit: float = 20.0) -> Starlette:
+               time_limit: float = 20.0) -> LimitBody:
     """The web board serving ``games`` (ids the loader knows); the page opens ``start`` (game, position).
 
     Worker processes end when the app shuts down.
@@ -156,7 +156,8 @@ async def _server_error(request: Request, error: Exception) -> JSONResponse:
 
 
 class LimitBody:
-    """ASGI middleware: a request that announces or sends more than :data:`MAX_BODY` bytes gets a 413."""
+    """ASGI middleware: a request that announces more than :data:`MAX_BODY` bytes of body (the API reads none),
+    or a query string too long to hold a position and a move, gets a 413."""
 
     def __init__(self, app: Starlette):
         self.app = app
