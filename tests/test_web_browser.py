@@ -22,15 +22,30 @@ from gamedp.loader import load_game  # noqa: E402
 from gamedp.web.app import create_app  # noqa: E402
 
 GAMES = ["tictactoe", "connect4:4x4", "cram", "nim"]
+BROKEN_GAME = """
+from gamedp import Game
+
+class Broken(Game):
+    name = "broken"
+    def start(self): return 0
+    def moves(self, n): raise KeyError("no moves written yet")
+"""
 HUE = {"win": 130, "tie": 48, "lose": 0, "draw": 210}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
-def server_url():
+def broken_game(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("games") / "broken.py"
+    path.write_text(BROKEN_GAME)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def server_url(broken_game):
     socket = listen("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(GAMES, time_limit=60), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(GAMES + [broken_game], time_limit=60), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [socket]}, daemon=True)
     thread.start()
     host, port = socket.getsockname()[:2]
@@ -122,7 +137,7 @@ def check_colours(page, analyst: Analyst) -> None:
 
 def test_the_page_loads_and_a_game_can_be_picked(page):
     assert page.inner_text("header h1") == "gamedp"
-    assert page.eval_on_selector_all("#game option", "os => os.map(o => o.value)") == GAMES
+    assert page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")[:len(GAMES)] == GAMES
     assert page.locator("#board svg [data-cell]").count() == 9
     pick(page, "nim")
     assert shown_position(page) == "3 4 5"
@@ -220,3 +235,13 @@ def test_a_typed_position_and_a_bad_one(page):
     assert shown_position(page) == "XX.OO...." and page.is_hidden("#message")
     assert page.inner_text("#status").startswith("player 1 to move: WIN in 1")
     assert page.get_attribute("#board [data-cell='3']", "data-value") == "win"
+
+
+def test_a_game_that_raises_shows_its_message_and_the_page_goes_on(page, broken_game):
+    page.select_option("#game", broken_game)
+    settle(page)
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message") == "the game's own code failed: KeyError: 'no moves written yet'"
+    assert shown_position(page) == "........."  # the board stays as it was
+    pick(page, "nim")
+    assert shown_position(page) == "3 4 5" and page.is_hidden("#message")
