@@ -191,6 +191,10 @@ def test_a_domino_of_cram_is_placed_by_clicking_its_two_cells(page):
     page.click("#board [data-cell='b1']")
     settle(page)
     assert Analyst(load_game("cram")).read_position(shown_position(page)) == 0b11  # a1 and b1 filled
+    assert page.input_value("#position-input") == shown_position(page)  # a drawing of several lines
+    page.click("#start-here")  # reads back as the same position
+    settle(page)
+    assert Analyst(load_game("cram")).read_position(shown_position(page)) == 0b11 and page.is_hidden("#message")
 
 
 def test_undo_and_redo(page):

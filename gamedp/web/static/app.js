@@ -129,6 +129,7 @@ function render(letComputerMove = true) {
   $("undo").disabled = state.index === 0;
   $("redo").disabled = state.index >= state.history.length - 1;
   $("position-input").value = record.position;
+  $("position-input").rows = record.position.split("\n").length;  // board drawings take several lines
   renderStatus(record);
   renderBoard(record);
   renderMoves(record);
@@ -225,7 +226,6 @@ function renderMoves(record) {
     button.dataset.color = valueColor(move.moveValue, remoteness);
     button.style.background = button.dataset.color;
     button.style.color = move.moveValue === "tie" ? "#222" : "#fff";
-    button.innerHTML = "";
     button.append(move.moveName + " ");
     const value = document.createElement("span");
     value.className = "v";
