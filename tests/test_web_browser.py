@@ -28,7 +28,12 @@ from gamedp import Game
 class Broken(Game):
     name = "broken"
     def start(self): return 0
-    def moves(self, n): raise KeyError("no moves written yet")
+    def moves(self, n):
+        if n > 2:
+            raise KeyError("no moves written yet")
+        return [1] if n < 2 else []
+    def do_move(self, n, k): return n + k
+    def parse_position(self, text): return int(text)
 """
 HUE = {"win": 130, "tie": 48, "lose": 0, "draw": 210}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -241,11 +246,17 @@ def test_a_typed_position_and_a_bad_one(page):
     assert page.get_attribute("#board [data-cell='3']", "data-value") == "win"
 
 
-def test_a_game_that_raises_shows_its_message_and_the_page_goes_on(page, broken_game):
-    page.select_option("#game", broken_game)
+def test_a_game_without_a_drawing_shows_its_text_and_one_that_raises_its_message(page, broken_game):
+    pick(page, broken_game, "two")
+    assert page.inner_text("#board pre") == "0" and page.locator("#board svg").count() == 0
+    page.click("#moves button[data-move='1']")
+    settle(page)
+    assert page.inner_text("#board pre") == "1"
+    page.fill("#position-input", "5")
+    page.click("#start-here")
     settle(page)
     page.wait_for_selector("#message:not([hidden])")
     assert page.inner_text("#message") == "the game's own code failed: KeyError: 'no moves written yet'"
-    assert shown_position(page) == "........."  # the board stays as it was
+    assert page.inner_text("#board pre") == "1"  # the board stays as it was
     pick(page, "nim")
     assert shown_position(page) == "3 4 5" and page.is_hidden("#message")
