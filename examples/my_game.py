@@ -90,3 +90,21 @@ class ToadsAndFrogs(Game):
 
     def format_move(self, position: str, i: int) -> str:
         return str(i + 1)
+
+    # -- pictures: how `gamedp serve` and Jupyter draw it (see gamedp/drawing.py) -------------------------
+    def draw_position(self, position: str) -> str:
+        # An <svg>; the squares carry data-cell names so that a click on a piece makes its move.
+        strip, mover = position.split(":")
+        size = 48
+        squares = "".join(
+            f'<rect x="{i * size + 2}" y="2" width="{size - 4}" height="{size - 4}" rx="6" stroke="#886" '
+            f'fill="#f4efd8" data-fill="#f4efd8" data-cell="s{i + 1}"/>'
+            f'<text x="{i * size + size / 2}" y="{size / 2 + 8}" font-size="24" text-anchor="middle" '
+            f'pointer-events="none">{piece.strip(".")}</text>'
+            for i, piece in enumerate(strip))
+        who = f'<text x="4" y="{size + 18}" font-size="14">{"toads" if mover == "T" else "frogs"} to move</text>'
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {len(strip) * size} {size + 26}" '
+                f'aria-label="Toads and Frogs strip">{squares}{who}</svg>')
+
+    def move_cells(self, position: str, i: int) -> list[str]:
+        return [f"s{i + 1}"]  # a move is made by clicking the piece that moves

@@ -33,6 +33,7 @@ _EXPORTS = {
     "check_game": "gamedp.selfcheck",
     "load_game": "gamedp.loader",
     "GamedpError": "gamedp.errors",
+    "show": "gamedp.jupyter",
 }
 
 __all__ = sorted(_EXPORTS)

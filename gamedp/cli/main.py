@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "nimber": "gamedp.cli.nimber:nimber",
     "play": "gamedp.cli.play:play",
     "query": "gamedp.cli.query:query",
+    "serve": "gamedp.cli.serve:serve",
     "solve": "gamedp.cli.solve:solve",
     "stress": "gamedp.cli.stress:stress",
 }

@@ -1,0 +1,77 @@
+"""``gamedp serve [GAME] [POSITION]``: the web board, on this machine only unless told otherwise."""
+
+from __future__ import annotations
+
+import socket
+
+import click
+
+from gamedp.errors import GamedpError
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.argument("position", required=False)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default lets only this machine in).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port to listen on; 0 (the default) picks a free one.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the board in a web browser.")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds one request may spend solving before it is stopped with a message.")
+def serve(game: str | None, position: str | None, host: str, port: int, open_browser: bool,
+          time_limit: float) -> None:
+    """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
+    by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
+
+    Every built-in game is offered; GAME (a built-in name, module:attribute or path/to/file.py[:attribute])
+    is added and shown first, from POSITION (in its notation) if given. Stop with Ctrl-C.
+    """
+    import uvicorn
+
+    from gamedp.web.app import builtin_games, create_app
+
+    if game is not None:
+        _check_game(game, position)
+    games = ([game] if game else []) + builtin_games()
+    app = create_app(games, start=(game or games[0], position), time_limit=time_limit)
+    listener = listen(host, port)
+    bound_host, bound_port = listener.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    url = f"http://{shown}:{bound_port}/"
+    click.echo(f"gamedp board at {url}  (Ctrl-C to stop)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _check_game(game: str, position: str | None) -> None:
+    """Load GAME and read POSITION here, so that a mistake is one line at start-up, not an error page."""
+    from gamedp.cli.analyze import Analyst
+    from gamedp.loader import load_game
+
+    analyst = Analyst(load_game(game))
+    if position is not None:
+        analyst.read_position(position)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (0: a free port), so the URL printed is the one served."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise GamedpError(f"--host {host!r} is not an address this machine can listen on: {e}") from None
+    family, kind, proto, _, address = infos[0]
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+    except OSError as e:
+        listener.close()
+        raise GamedpError(f"cannot listen on {host}:{port}: {e.strerror}; pick another --port (0 finds a free "
+                          "one)") from None
+    listener.listen(128)
+    return listener

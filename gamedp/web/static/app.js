@@ -1,0 +1,296 @@
+// The gamedp web board: asks the server (/api/) for each position's record and draws it.
+// The page keeps the game's history (records) itself; the server keeps no state per player.
+"use strict";
+
+const HUES = { win: [130, 65], tie: [48, 90], lose: [0, 70], draw: [210, 70] };
+const COMPUTER_DELAY_MS = 250;
+
+const state = {
+  game: null,        // the game's id, as /api/games lists it
+  history: [],       // records of the positions played, from the start position
+  index: 0,          // the record on the board
+  selection: new Set(),
+  requests: 0,       // requests in flight (body[data-busy] tells tests and styles)
+};
+
+const $ = (id) => document.getElementById(id);
+
+// A value's colour: green win, yellow tie, red lose, blue draw; the sooner the end, the darker.
+function valueColor(value, remoteness) {
+  const [hue, saturation] = HUES[value] || [0, 0];
+  const steps = remoteness < 0 ? 8 : Math.min(remoteness, 12);
+  return `hsl(${hue}, ${saturation}%, ${24 + steps * 3.5}%)`;
+}
+
+function valueText(value, remoteness, winby) {
+  let text = value.toUpperCase();
+  if (remoteness >= 0 && value !== "draw") text += ` in ${remoteness}`;
+  if (winby !== undefined) text += ` by ${winby}`;
+  return text;
+}
+
+// A move's value for the player making it: its remoteness is one more than the position it leads to.
+function moveRemoteness(move) {
+  return move.remoteness >= 0 ? move.remoteness + 1 : move.remoteness;
+}
+
+async function api(path, params) {
+  const url = path + "?" + new URLSearchParams(params).toString();
+  state.requests += 1;
+  document.body.dataset.busy = "1";
+  try {
+    const response = await fetch(url);
+    const body = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+    if (!response.ok) {
+      showMessage(body.error || `the server answered ${response.status}`);
+      return null;
+    }
+    return body;
+  } catch (error) {
+    showMessage(`cannot reach the server: ${error}`);
+    return null;
+  } finally {
+    state.requests -= 1;
+    if (state.requests === 0) document.body.dataset.busy = "0";
+  }
+}
+
+function showMessage(text) {
+  const box = $("message");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+const current = () => state.history[state.index];
+const mode = () => $("mode").value;
+
+// In a game against the perfect opponent, whose turn it is follows from the moves made since the start.
+function computerToMove(index) {
+  if (mode() === "two") return false;
+  return index % 2 === (mode() === "computer-first" ? 0 : 1);
+}
+
+async function loadPosition(game, position) {
+  const params = { game };
+  if (position) params.position = position;
+  const record = await api("/api/position", params);
+  if (!record) return false;
+  state.game = game;
+  state.history = [record];
+  state.index = 0;
+  showMessage("");
+  render();
+  return true;
+}
+
+async function play(moveName) {
+  if (state.requests > 0) return;
+  const here = current();
+  const record = await api("/api/move", { game: state.game, position: here.position, move: moveName });
+  if (!record || current() !== here) return;
+  state.history = state.history.slice(0, state.index + 1);
+  state.history.push(record);
+  state.index += 1;
+  showMessage("");
+  render();
+}
+
+// body[data-thinking] is "1" while the computer's move is pending (tests and styles wait for it).
+function scheduleComputer() {
+  const at = state.index;
+  const record = current();
+  const due = record && computerToMove(at) && record.moves.length > 0;
+  document.body.dataset.thinking = due ? "1" : "0";
+  if (!due) return;
+  setTimeout(async () => {
+    if (state.index === at && current() === record && computerToMove(at)) await play(record.moves[0].moveName);
+    if (current() === record) document.body.dataset.thinking = "0";
+  }, COMPUTER_DELAY_MS);
+}
+
+function undo() {
+  if (state.index === 0 || state.requests > 0) return;
+  state.index -= 1;
+  while (state.index > 0 && computerToMove(state.index)) state.index -= 1;
+  render(false);
+}
+
+function redo() {
+  if (state.index >= state.history.length - 1 || state.requests > 0) return;
+  state.index += 1;
+  while (state.index < state.history.length - 1 && computerToMove(state.index)) state.index += 1;
+  render();
+}
+
+function render(letComputerMove = true) {
+  document.body.dataset.thinking = "0";
+  const record = current();
+  state.selection.clear();
+  $("undo").disabled = state.index === 0;
+  $("redo").disabled = state.index >= state.history.length - 1;
+  $("position-input").value = record.position;
+  $("position-input").rows = record.position.split("\n").length;  // board drawings take several lines
+  renderStatus(record);
+  renderBoard(record);
+  renderMoves(record);
+  renderChart();
+  if (letComputerMove) scheduleComputer();
+}
+
+function renderStatus(record) {
+  const value = valueText(record.positionValue, record.remoteness, record.winby);
+  let text;
+  if (record.moves.length > 0) {
+    const who = mode() === "two" ? `player ${state.index % 2 + 1}` : computerToMove(state.index) ? "the computer" : "you";
+    text = `${who} to move: ${value} for the player to move`;
+  } else if (mode() === "two") {
+    text = `Game over: ${value} for the player to move`;
+  } else {
+    const mine = computerToMove(state.index) ? { win: "lose", lose: "win" }[record.positionValue] || record.positionValue
+      : record.positionValue;
+    text = `Game over: ${{ win: "you win", lose: "you lose", tie: "a tie", draw: "a draw" }[mine]}`;
+  }
+  $("status").textContent = text;
+  $("status").dataset.value = record.positionValue;
+}
+
+function renderBoard(record) {
+  const board = $("board");
+  board.dataset.position = record.position;
+  if (record.board) {
+    board.innerHTML = record.board;
+    for (const el of board.querySelectorAll("[data-cell]")) {
+      el.addEventListener("click", () => clickCell(el.dataset.cell));
+    }
+  } else {
+    board.innerHTML = "";
+    const pre = document.createElement("pre");
+    pre.textContent = record.text;
+    board.appendChild(pre);
+  }
+  paintBoard(record);
+}
+
+// The moves still possible with the selected cells: those naming every selected cell.
+function candidates(record, cells) {
+  return record.moves.filter((m) => m.cells.length > 0 && [...cells].every((c) => m.cells.includes(c)));
+}
+
+function sameSet(list, set) {
+  return list.length === set.size && list.every((c) => set.has(c));
+}
+
+function clickCell(cell) {
+  const record = current();
+  if (state.requests > 0 || computerToMove(state.index)) return;
+  const chosen = state.selection;
+  // A second click on a cell of a complete move plays it (a domino inside a tromino needs the choice).
+  const complete = record.moves.find((m) => sameSet(m.cells, chosen));
+  if (chosen.has(cell) && complete) return play(complete.moveName);
+  if (chosen.has(cell)) chosen.delete(cell); else chosen.add(cell);
+  if (candidates(record, chosen).length === 0) {
+    chosen.clear();
+    if (candidates(record, [cell]).length > 0) chosen.add(cell);
+  }
+  const options = candidates(record, chosen);
+  const exact = options.filter((m) => sameSet(m.cells, chosen));
+  if (exact.length > 0 && exact.length === options.length) return play(exact[0].moveName);
+  paintBoard(record);
+  if (exact.length > 0) showMessage(`click ${cell} again to play ${exact[0].moveName}, or choose more cells`);
+}
+
+// Each clickable cell takes the best value of the moves it would complete or extend.
+function paintBoard(record) {
+  const show = $("show-values").checked && !computerToMove(state.index);
+  for (const el of $("board").querySelectorAll("[data-cell]")) {
+    const cell = el.dataset.cell;
+    const best = candidates(record, new Set([...state.selection, cell]))[0];
+    el.classList.toggle("selected", state.selection.has(cell));
+    const paint = show && best && !state.selection.has(cell);
+    el.setAttribute("fill", paint ? valueColor(best.moveValue, moveRemoteness(best)) : el.dataset.fill);
+    if (best) el.dataset.value = best.moveValue; else delete el.dataset.value;
+  }
+}
+
+function renderMoves(record) {
+  const list = $("moves");
+  list.innerHTML = "";
+  list.classList.toggle("plain", !$("show-values").checked);
+  if (record.moves.length === 0) list.textContent = "no moves: the game is over";
+  for (const move of record.moves) {
+    const button = document.createElement("button");
+    const remoteness = moveRemoteness(move);
+    button.dataset.move = move.moveName;
+    button.dataset.value = move.moveValue;
+    button.dataset.remoteness = remoteness;
+    button.dataset.color = valueColor(move.moveValue, remoteness);
+    button.style.background = button.dataset.color;
+    button.style.color = move.moveValue === "tie" ? "#222" : "#fff";
+    button.append(move.moveName + " ");
+    const value = document.createElement("span");
+    value.className = "v";
+    value.textContent = valueText(move.moveValue, remoteness);
+    button.appendChild(value);
+    button.addEventListener("click", () => { if (!computerToMove(state.index)) play(move.moveName); });
+    list.appendChild(button);
+  }
+}
+
+// Remoteness after each move, for the player who moved first: up when winning, down when losing, on the
+// middle line for ties and draws (as GamesmanUni's value history).
+function renderChart() {
+  const records = state.history;
+  const w = 560, h = 220, left = 36, top = 14, bottom = 30;
+  const most = Math.max(1, ...records.map((r) => Math.max(r.remoteness, 0)));
+  const x = (i) => left + (i * (w - left - 10)) / Math.max(records.length - 1, 1);
+  const mid = top + (h - top - bottom) / 2;
+  const y = (signed) => mid - (signed * (h - top - bottom) / 2) / most;
+  const flip = { win: "lose", lose: "win", tie: "tie", draw: "draw" };
+  const points = records.map((r, i) => {
+    const value = i % 2 === 0 ? r.positionValue : flip[r.positionValue];
+    const size = r.remoteness >= 0 ? r.remoteness : most;
+    return { i, value, signed: value === "win" ? size : value === "lose" ? -size : 0, r };
+  });
+  const parts = [
+    `<line x1="${left}" y1="${mid}" x2="${w - 10}" y2="${mid}" stroke="#bbb"/>`,
+    `<text x="4" y="${top + 8}" font-size="11">first player wins</text>`,
+    `<text x="4" y="${h - bottom - 2}" font-size="11">first player loses</text>`,
+    `<text x="${w / 2}" y="${h - 6}" font-size="11" text-anchor="middle">move (remoteness up or down)</text>`,
+    `<polyline fill="none" stroke="#888" points="${points.map((p) => `${x(p.i)},${y(p.signed)}`).join(" ")}"/>`,
+  ];
+  for (const p of points) {
+    const ring = p.i === state.index ? ` stroke="#26324a" stroke-width="3"` : "";
+    parts.push(`<circle class="point" data-value="${p.value}" cx="${x(p.i)}" cy="${y(p.signed)}" r="5" ` +
+      `fill="${valueColor(p.value, p.r.remoteness)}"${ring}><title>after ${p.i} moves: ` +
+      `${valueText(p.r.positionValue, p.r.remoteness)} for the player to move</title></circle>`);
+  }
+  $("chart").innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}">${parts.join("")}</svg>`;
+}
+
+async function start() {
+  const listing = await api("/api/games", {});
+  if (!listing) return;
+  const picker = $("game");
+  for (const id of listing.games) {
+    const option = document.createElement("option");
+    option.value = option.textContent = id;
+    picker.appendChild(option);
+  }
+  picker.value = listing.start.game;
+  picker.addEventListener("change", () => loadPosition(picker.value, null));
+  $("mode").addEventListener("change", () => render());
+  $("show-values").addEventListener("change", () => { paintBoard(current()); renderMoves(current()); });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("restart").addEventListener("click", () => {
+    if (state.history.length > 0) loadPosition(state.game, state.history[0].position);
+    else loadPosition(picker.value, null);
+  });
+  $("position-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    loadPosition(state.game, $("position-input").value);
+  });
+  await loadPosition(listing.start.game, listing.start.position);
+}
+
+start();

@@ -1,0 +1,262 @@
+"""The web board in a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run) driven by
+Playwright. Nothing here downloads a browser: Playwright is pointed at /usr/bin/chromium."""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
+                                                               "(apt-get install chromium; .ci/run installs it)")
+playwright_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from gamedp.cli.analyze import Analyst  # noqa: E402
+from gamedp.cli.serve import listen  # noqa: E402
+from gamedp.loader import load_game  # noqa: E402
+from gamedp.web.app import create_app  # noqa: E402
+
+GAMES = ["tictactoe", "connect4:4x4", "cram", "nim"]
+BROKEN_GAME = """
+from gamedp import Game
+
+class Broken(Game):
+    name = "broken"
+    def start(self): return 0
+    def moves(self, n):
+        if n > 2:
+            raise KeyError("no moves written yet")
+        return [1] if n < 2 else []
+    def do_move(self, n, k): return n + k
+    def parse_position(self, text): return int(text)
+"""
+HUE = {"win": 130, "tie": 48, "lose": 0, "draw": 210}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def broken_game(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("games") / "broken.py"
+    path.write_text(BROKEN_GAME)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def server_url(broken_game):
+    socket = listen("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(create_app(GAMES + [broken_game], time_limit=60), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [socket]}, daemon=True)
+    thread.start()
+    host, port = socket.getsockname()[:2]
+    yield f"http://{host}:{port}/"
+    server.should_exit = True
+    thread.join(20)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def connect4_analyst(server_url):
+    """Connect-4 4x4 takes seconds to solve: the server's worker and this test's own analyst (two processes)
+    solve it in the background while the other tests run."""
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    def solve_here() -> Analyst:
+        analyst = Analyst(load_game("connect4:4x4"))
+        analyst.analyze(analyst.start())
+        return analyst
+
+    def warm_server() -> None:
+        urllib.request.urlopen(server_url + "api/position?game=connect4:4x4", timeout=120).read()
+
+    with ThreadPoolExecutor(2) as pool:
+        warmed = pool.submit(warm_server)
+        yield pool.submit(solve_here)
+        warmed.result()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server_url):
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())  # no network but ours
+    page.goto(server_url)
+    settle(page)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def settle(page, timeout: float = 60_000) -> None:
+    """Wait until no request is in flight and the computer is not about to move."""
+    page.wait_for_function("document.body.dataset.busy === '0' && document.body.dataset.thinking !== '1'",
+                           timeout=timeout)
+
+
+def pick(page, game: str, mode: str = "two") -> None:
+    page.select_option("#mode", mode)
+    page.select_option("#game", game)
+    page.wait_for_function(f"document.querySelector('#game').value === {game!r}")
+    settle(page)
+    page.wait_for_function("document.querySelector('#moves button') !== null")
+
+
+def shown_position(page) -> str:
+    return page.get_attribute("#board", "data-position")
+
+
+def check_colours(page, analyst: Analyst) -> None:
+    """Every move on the page has the value `analyze` gives it, in its value's colour, on the list and the board."""
+    position = analyst.read_position(shown_position(page))
+    analysis = analyst.analyze(position)
+    expected = {analyst.move_name(position, mv.move): mv.value for mv in analysis.moves}
+    buttons = page.eval_on_selector_all("#moves button", "bs => bs.map(b => [b.dataset.move, b.dataset.value, "
+                                                         "+b.dataset.remoteness, b.dataset.color])")
+    assert {name for name, *_ in buttons} == set(expected)
+    for name, value, remoteness, colour in buttons:
+        assert (value, remoteness) == (expected[name].outcome.value, expected[name].remoteness)
+        hue, lightness = re.fullmatch(r"hsl\((\d+), \d+%, ([\d.]+)%\)", colour).groups()
+        assert int(hue) == HUE[value] and float(lightness) == pytest.approx(24 + min(remoteness, 12) * 3.5)
+    fills = page.eval_on_selector_all("#board [data-cell]", "els => els.map(e => [e.dataset.cell, "
+                                                            "e.getAttribute('fill')])")
+    colour_of = {name: colour for name, _, _, colour in buttons}
+    for cell, fill in fills:
+        if cell in colour_of:  # single-cell moves: the cell is the move
+            assert fill == colour_of[cell]
+
+
+def test_the_page_loads_and_a_game_can_be_picked(page):
+    assert page.inner_text("header h1") == "gamedp"
+    assert page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")[:len(GAMES)] == GAMES
+    assert page.locator("#board svg [data-cell]").count() == 9
+    pick(page, "nim")
+    assert shown_position(page) == "3 4 5"
+    assert page.locator("#board svg circle[data-cell]").count() == 12
+    assert "WIN" in page.inner_text("#status")
+
+
+def test_a_whole_game_of_tictactoe_against_the_perfect_opponent(page):
+    analyst = Analyst(load_game("tictactoe"))
+    pick(page, "tictactoe", "human-first")
+    chooser = random.Random(14)
+    moves = 0
+    while page.locator("#moves button").count() > 0:
+        check_colours(page, analyst)
+        cell = chooser.choice(page.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.move)"))
+        before = shown_position(page)
+        page.click(f"#board [data-cell='{cell}']")
+        settle(page)
+        page.wait_for_function(f"document.querySelector('#board').dataset.position !== {before!r}")
+        settle(page)
+        moves += 1
+    final = analyst.read_position(shown_position(page))
+    assert analyst.analyze(final).moves == ()
+    assert page.inner_text("#status").startswith("Game over: ")
+    assert "you win" not in page.inner_text("#status")  # the perfect opponent never loses tic-tac-toe
+    assert page.locator("#chart circle.point").count() == final.count("X") + final.count("O") + 1
+
+
+def test_a_whole_game_of_connect_n_clicking_columns(page, connect4_analyst):
+    analyst = connect4_analyst.result(timeout=120)
+    pick(page, "connect4:4x4", "two")
+    plies = 0
+    while page.locator("#moves button").count() > 0:
+        if plies % 3 == 0:
+            check_colours(page, analyst)
+        best = page.get_attribute("#moves button", "data-move")
+        before = shown_position(page)
+        page.click(f"#board rect[data-cell='c{best}']")
+        page.wait_for_function(f"document.querySelector('#board').dataset.position !== {before!r}")
+        settle(page)
+        plies += 1
+    end = analyst.read_position(shown_position(page))
+    assert analyst.analyze(end).moves == () and analyst.rules.stones(end) == plies
+    assert page.inner_text("#status").startswith("Game over: ")
+
+
+def test_a_domino_of_cram_is_placed_by_clicking_its_two_cells(page):
+    pick(page, "cram", "two")
+    page.click("#board [data-cell='a1']")
+    assert page.locator("#board .cell.selected").count() == 1
+    page.click("#board [data-cell='b1']")
+    settle(page)
+    assert Analyst(load_game("cram")).read_position(shown_position(page)) == 0b11  # a1 and b1 filled
+    assert page.input_value("#position-input") == shown_position(page)  # a drawing of several lines
+    page.click("#start-here")  # reads back as the same position
+    settle(page)
+    assert Analyst(load_game("cram")).read_position(shown_position(page)) == 0b11 and page.is_hidden("#message")
+
+
+def test_undo_and_redo(page):
+    pick(page, "tictactoe", "two")
+    for cell in ("5", "1"):
+        page.click(f"#board [data-cell='{cell}']")
+        settle(page)
+    assert shown_position(page) == "O...X...."
+    page.click("#undo")
+    assert shown_position(page) == "....X...."
+    page.click("#undo")
+    assert shown_position(page) == "........." and page.is_disabled("#undo")
+    page.click("#redo")
+    page.click("#redo")
+    assert shown_position(page) == "O...X...." and page.is_disabled("#redo")
+    page.select_option("#mode", "human-first")  # against the computer, undo takes back its reply too
+    page.click("#undo")
+    assert shown_position(page) == "........."
+
+
+def test_values_can_be_hidden(page):
+    pick(page, "tictactoe", "two")
+    page.uncheck("#show-values")
+    fills = page.eval_on_selector_all("#board [data-cell]", "els => els.map(e => e.getAttribute('fill'))")
+    assert set(fills) == {"#fdfdf8"}
+    page.check("#show-values")
+    fills = page.eval_on_selector_all("#board [data-cell]", "els => els.map(e => e.getAttribute('fill'))")
+    assert all(f.startswith("hsl(48") for f in fills)  # every first move of tic-tac-toe ties
+
+
+def test_a_typed_position_and_a_bad_one(page):
+    pick(page, "tictactoe", "two")
+    page.fill("#position-input", "XXXX")
+    page.click("#start-here")
+    settle(page)
+    assert page.is_visible("#message")
+    assert "9 cells of X, O or '.'" in page.inner_text("#message")
+    assert shown_position(page) == "........."
+    page.fill("#position-input", "XX. OO. ...")
+    page.click("#start-here")
+    settle(page)
+    assert shown_position(page) == "XX.OO...." and page.is_hidden("#message")
+    assert page.inner_text("#status").startswith("player 1 to move: WIN in 1")
+    assert page.get_attribute("#board [data-cell='3']", "data-value") == "win"
+
+
+def test_a_game_without_a_drawing_shows_its_text_and_one_that_raises_its_message(page, broken_game):
+    pick(page, broken_game, "two")
+    assert page.inner_text("#board pre") == "0" and page.locator("#board svg").count() == 0
+    page.click("#moves button[data-move='1']")
+    settle(page)
+    assert page.inner_text("#board pre") == "1"
+    page.fill("#position-input", "5")
+    page.click("#start-here")
+    settle(page)
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message") == "the game's own code failed: KeyError: 'no moves written yet'"
+    assert page.inner_text("#board pre") == "1"  # the board stays as it was
+    pick(page, "nim")
+    assert shown_position(page) == "3 4 5" and page.is_hidden("#message")
