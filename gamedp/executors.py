@@ -50,6 +50,10 @@ class DaskExecutor:
         except ImportError:
             raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'") \
                 from None
+        import logging
+
+        # Dask's own warnings (a nanny restarting a worker, a slow shutdown) are its business, not the user's.
+        logging.getLogger("distributed").setLevel(logging.ERROR)
         self.cluster = None
         try:
             if workers is not None:

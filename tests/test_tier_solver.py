@@ -202,3 +202,27 @@ def test_a_tier_too_big_for_memory_or_disk_is_refused_up_front(tmp_path) -> None
     out = cli("solve", "connect4", "--db", str(tmp_path / "c.gdb"))  # 7x6: 7e13 indices
     assert out.returncode == 2 and "refusing to start" in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_check_tiers_names_a_child_outside_the_declared_tiers_and_a_broken_rank() -> None:
+    from gamedp.games.connect4_tiers import Connect4Tiers
+    from gamedp.tiers import TierFunctions
+
+    class WrongTiers(Connect4Tiers):
+        def child_tiers(self, tier):
+            return (tier + 2,) if tier + 2 < self.num_tiers else ()
+
+    class WrongRank(Connect4Tiers):
+        def functions(self):
+            f = super().functions()
+            return TierFunctions(lambda key: f.rank(key) ^ 1, f.unrank, f.tier_of, f.children, f.primitive)
+
+    report = check_tiers(WrongTiers(3, 3, 3))
+    assert not report.ok and "not among the declared child tiers [2]" in report.problem
+    report = check_tiers(WrongRank(3, 3, 3))
+    assert not report.ok and "rank and unrank are not inverse" in report.problem
+
+
+def test_gamedp_check_checks_the_tiers_of_connect4() -> None:
+    out = cli("check", "connect4:3x3:3")
+    assert out.returncode == 0 and "rank/unrank round trips" in out.stdout, out.stderr

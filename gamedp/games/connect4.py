@@ -290,6 +290,12 @@ class Connect4(Game):
                     return False
         return True
 
+    def tiered(self) -> Any:
+        """The same board as a tiered game (see :mod:`gamedp.games.connect4_tiers`), for the tier solver."""
+        from gamedp.games.connect4_tiers import connect4_table
+
+        return connect4_table(self.width, self.height, self.connect)
+
     # -- compiled ------------------------------------------------------------------------------------------------
     def compiled(self) -> Any:
         """The same rules as a :class:`~gamedp.compiled.CompiledGame` (numba kernels over the same keys)."""
