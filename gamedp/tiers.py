@@ -163,7 +163,7 @@ def _compile(game: TieredGame) -> TierFunctions:
     compiled = {}
     for name in ("rank", "unrank", "tier_of", "children", "primitive"):
         try:
-            compiled[name] = njit(sig[name], nogil=True)(getattr(plain, name))
+            compiled[name] = njit(sig[name], nogil=True, cache=True)(getattr(plain, name))
         except Exception as e:  # numba's typing errors are long; the first line says what is wrong
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise GameDefinitionError(f"{game.label}: the {name} kernel does not compile as {sig[name]}: {first}") \
