@@ -40,15 +40,12 @@ def plain_solver(height: int, connect: int):
             return "LOSE", 0
         if all(len(c) == height for c in cols):
             return "TIE", 0
-        results = [value(cols[:c] + (cols[c] + mover,) + cols[c + 1:]) for c in range(len(cols))
-                   if len(cols[c]) < height]
-        wins = [r for v, r in results if v == "LOSE"]
-        ties = [r for v, r in results if v == "TIE"]
-        if wins:
-            return "WIN", min(wins) + 1
-        if ties:
-            return "TIE", min(ties) + 1
-        return "LOSE", max(r for _, r in results) + 1
+        options = [(flip[v], r + 1) for v, r in (value(cols[:c] + (cols[c] + mover,) + cols[c + 1:])
+                                                 for c in range(len(cols)) if len(cols[c]) < height)]
+        # Win before tie before loss; the shortest win or tie, the longest loss.
+        return max(options, key=lambda o: (order[o[0]], o[1] if o[0] == "LOSE" else -o[1]))
+
+    flip, order = {"WIN": "LOSE", "LOSE": "WIN", "TIE": "TIE"}, {"LOSE": 0, "TIE": 1, "WIN": 2}
     return value
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from gamedp.cli.solve import _progress_bar
 from gamedp.tiers import TieredGame
 
 
@@ -25,30 +25,12 @@ def solve_tiers(name: str, game: TieredGame, path: Path, remoteness: bool, worke
     return stats
 
 
-class _TierBar:
-    """A rich progress bar naming the tier being solved, on a terminal; nothing when stdout is not one."""
-
-    def __init__(self, what: str):
-        self.what, self.bar, self.task = what, None, None
-
-    def __enter__(self):
-        if not sys.stdout.isatty():
-            return None
-        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
-
-        self.bar = Progress(TextColumn("solving {task.description}"), BarColumn(), TaskProgressColumn(),
-                            TimeRemainingColumn(), transient=True)
-        self.bar.start()
-        self.task = self.bar.add_task(self.what, total=None)
-        return self.update
+class _TierBar(_progress_bar):
+    """The solve's progress bar, naming the tier being solved."""
 
     def update(self, done: int, total: int, where: str) -> None:
         self.bar.update(self.task, completed=done, total=total,
                         description=f"{self.what} {where}" if where else self.what)
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.stop()
 
 
 def tier_lines(stats: dict[str, Any]) -> list[str]:

@@ -63,6 +63,14 @@ def has_line(stones: int, height: int, connect: int) -> bool:
     return False
 
 
+def column_top(segment: int) -> int:
+    """The height of a column from its key bits (the position of its marker bit)."""
+    top = 0
+    while segment >> (top + 1):
+        top += 1
+    return top
+
+
 def split_key(key: int, width: int, height: int) -> tuple[int, int]:
     """The mover's stones and the occupied cells of the position ``key``."""
     stride = height + 1
@@ -71,9 +79,7 @@ def split_key(key: int, width: int, height: int) -> tuple[int, int]:
     mask = 0
     for c in range(width):
         segment = (key >> (c * stride)) & column_bits
-        top = 0
-        while segment >> (top + 1):
-            top += 1
+        top = column_top(segment)
         mover |= (segment ^ (1 << top)) << (c * stride)
         mask |= ((1 << top) - 1) << (c * stride)
     return mover, mask

@@ -24,7 +24,7 @@ import functools
 from typing import Any
 
 from gamedp.errors import GamedpError
-from gamedp.games.connect4 import Connect4, children_into, primitive_code
+from gamedp.games.connect4 import Connect4, children_into, column_top, primitive_code
 from gamedp.tiers import TieredGame, TierFunctions
 
 ROW = 64  # tables are flat: binom[n * ROW + k], ways[c * ROW + s]
@@ -57,11 +57,7 @@ def stones_of(key: int, width: int, height: int) -> int:
     column_bits = (1 << stride) - 1
     total = 0
     for c in range(width):
-        segment = (key >> (c * stride)) & column_bits
-        h = 0
-        while segment >> (h + 1):
-            h += 1
-        total += h
+        total += column_top((key >> (c * stride)) & column_bits)
     return total
 
 
@@ -77,9 +73,7 @@ def rank_key(key: int, width: int, height: int, binom: Any, ways: Any) -> int:
     p = 0
     for c in range(width):
         segment = (key >> (c * stride)) & column_bits
-        h = 0
-        while segment >> (h + 1):
-            h += 1
+        h = column_top(segment)
         for v in range(h):
             height_rank += ways[(c + 1) * ROW + left - v]
         left -= h

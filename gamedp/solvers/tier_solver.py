@@ -165,6 +165,7 @@ def _kernels() -> Any:
 
     sig = signatures()
     fns = tuple(types.FunctionType(sig[n]) for n in ("rank", "unrank", "tier_of", "children", "primitive"))
+    BASE = 1 << 20  # above any remoteness
     ro = types.Array(types.uint8, 1, "C", readonly=True)
     rw = types.uint8[::1]
     i64 = types.int64
@@ -173,6 +174,15 @@ def _kernels() -> Any:
     def pick(s, a0, a1, a2, a3):
         # The child tiers' arrays come as four arguments, not a list: a typed list costs seconds of compiling.
         return a0 if s == 0 else a1 if s == 1 else a2 if s == 2 else a3
+
+    @njit(cache=True, nogil=True, inline="always")
+    def child_at(tier_of, rank, slot, key, c, err):
+        # (the child tier's slot, the child's index there); slot -1, and err set, when its tier is not declared
+        ct = tier_of(c)
+        s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+        if s < 0:
+            err[0], err[1], err[2] = 1, key, c
+        return s, rank(c) if s >= 0 else -1
 
     @njit(types.void(*fns, i64, i64, ro, i64[::1], rw, rw, rw, rw, i64[::1], i64[::1]), cache=True, nogil=True)
     def mark_children(rank, unrank, tier_of, children, primitive, tier, size, reach, slot, m0, m1, m2, m3, out, err):
@@ -190,12 +200,9 @@ def _kernels() -> Any:
                 n = children(key, out)
                 for j in range(n):
                     c = out[j]
-                    ct = tier_of(c)
-                    s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+                    s, ci = child_at(tier_of, rank, slot, key, c, err)
                     if s < 0:
-                        err[0], err[1], err[2] = 1, key, c
                         return
-                    ci = rank(c)
                     target = pick(s, m0, m1, m2, m3)
                     if ci < 0 or (ci >> 3) >= target.shape[0]:
                         err[0], err[1], err[2] = 2, key, c
@@ -206,7 +213,7 @@ def _kernels() -> Any:
                      i64[::1], i64[::1], i64[::1]), cache=True, nogil=True)
     def solve_shard(rank, unrank, tier_of, children, primitive, tier, lo, hi, reach, slot, c0, c1, c2, c3, r0, r1,
                     r2, r3, want_rem, codes, rem, out, stats, err):
-        # stats: reachable, WIN, LOSE, TIE, terminal, the start-of-shard's nothing else
+        # stats: reachable positions, WIN, LOSE, TIE, terminal
         for i in range(lo, hi):
             k = i - lo
             if not (reach[i >> 3] >> (i & 7)) & 1:
@@ -228,35 +235,26 @@ def _kernels() -> Any:
                     code, r = 0, 0
                     stats[4] += 1
                 else:
-                    win, tie, lose = 1 << 30, 1 << 30, -1
+                    # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
+                    best = -1
                     for j in range(n):
                         c = out[j]
-                        ct = tier_of(c)
-                        s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+                        s, ci = child_at(tier_of, rank, slot, key, c, err)
                         if s < 0:
-                            err[0], err[1], err[2] = 1, key, c
                             return
-                        ci = rank(c)
                         values = pick(s, c0, c1, c2, c3)
                         if ci < 0 or ci >= values.shape[0] or values[ci] == 3:
                             err[0], err[1], err[2] = 3, key, c
                             return
-                        cc = values[ci]
                         cr = np.int64(pick(s, r0, r1, r2, r3)[ci]) if want_rem else 0
-                        if cc == 0:
-                            if cr < win:
-                                win = cr
-                        elif cc == 2:
-                            if cr < tie:
-                                tie = cr
-                        elif cr > lose:
-                            lose = cr
-                    if win < 1 << 30:
-                        code, r = 1, win + 1
-                    elif tie < 1 << 30:
-                        code, r = 2, tie + 1
+                        option = 3 * BASE - cr if values[ci] == 0 else 2 * BASE - cr if values[ci] == 2 else cr
+                        best = max(best, option)
+                    if best > 2 * BASE:
+                        code, r = 1, 3 * BASE - best + 1
+                    elif best > BASE:
+                        code, r = 2, 2 * BASE - best + 1
                     else:
-                        code, r = 0, lose + 1
+                        code, r = 0, best + 1
             codes[k] = code
             stats[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
             if want_rem:
