@@ -137,6 +137,13 @@ def test_4x5_counts_the_published_positions_and_agrees_on_random_deep_positions(
             assert (got.outcome.name, got.remoteness) == value(tuple(cols)), played
 
 
+@pytest.mark.slow
+def test_5x4_counts_the_published_positions(tmp_path) -> None:
+    stats = solve_tiered(connect4_table(5, 4), "connect4", tmp_path / "c.gdb")
+    assert stats["positions"] == 3_945_711
+    assert sum(stats["outcomes"].values()) == 3_945_711
+
+
 # -- resuming and running elsewhere ----------------------------------------------------------------------------
 def cli(*args: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True,
