@@ -230,3 +230,13 @@ def test_check_tiers_names_a_child_outside_the_declared_tiers_and_a_broken_rank(
 def test_gamedp_check_checks_the_tiers_of_connect4() -> None:
     out = cli("check", "connect4:3x3:3")
     assert out.returncode == 0 and "rank/unrank round trips" in out.stdout, out.stderr
+
+
+def test_a_worker_that_cannot_see_the_database_directory_says_so(tmp_path) -> None:
+    from gamedp.errors import GamedpError
+    from gamedp.solvers.tier_solver import Job, run_shard
+
+    job = Job("connect4", (("connect", 3), ("height", 3), ("width", 3)), str(tmp_path / "elsewhere.tiers"), "{}",
+              0, 0, 0, 1, False)
+    with pytest.raises(GamedpError, match="workers must see the database directory"):
+        run_shard(job)
