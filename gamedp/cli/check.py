@@ -15,7 +15,8 @@ import click
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def check(game: str, limit: int, as_json: bool) -> None:
     """Check GAME for the usual description bugs: illegal children, moves from primitive positions,
-    symmetries that change values, unstable keys.
+    symmetries that change values, unstable keys; for a tiered game (connect4), that rank and unrank are
+    inverse and that children lie in the declared tiers.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Exit status 1 when a problem is
     found.
@@ -23,11 +24,22 @@ def check(game: str, limit: int, as_json: bool) -> None:
     from gamedp.loader import load_game
     from gamedp.selfcheck import check_game
 
-    report = check_game(load_game(game), max_positions=limit)
+    loaded = load_game(game)
+    report = check_game(loaded, max_positions=limit)
+    tiers = None
+    if report.ok and hasattr(loaded, "tiered"):  # a tiered game: its ranks and tiers, by the compiled kernels
+        from gamedp.tiers import check_tiers
+
+        tiers = check_tiers(loaded.tiered(), limit=limit, compiled=True)
     if as_json:
-        click.echo(json.dumps({"game": report.game, "ok": report.ok, "positions": report.positions,
-                               "complete": report.complete, "problem": report.problem}))
+        extra = {} if tiers is None else {"tiers": {"ok": tiers.ok, "indices": tiers.indices, "tiers": tiers.tiers,
+                                                    "complete": tiers.complete, "problem": tiers.problem}}
+        click.echo(json.dumps({"game": report.game, "ok": report.ok and (tiers is None or tiers.ok),
+                               "positions": report.positions, "complete": report.complete,
+                               "problem": report.problem or (tiers.problem if tiers else None), **extra}))
     else:
         click.echo(str(report))
-    if not report.ok:
+        if tiers is not None:
+            click.echo(str(tiers))
+    if not report.ok or (tiers is not None and not tiers.ok):
         sys.exit(1)

@@ -26,11 +26,19 @@ db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=N
 @db_option
 @click.option("--force", is_flag=True, help="Solve again even if a valid database is there; replace any file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None, force: bool, as_json: bool) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="connect4: run the shards on a local Dask cluster of this many processes.")
+@click.option("--cluster", "address", default=None, metavar="ADDRESS",
+              help="connect4: run the shards on the Dask scheduler at ADDRESS (workers must see --db's directory).")
+@click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
+              help="connect4: like --cluster, with the scheduler's address read from this Dask scheduler file.")
+def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None, force: bool, as_json: bool,
+          workers: int | None, address: str | None, scheduler_file: str | None) -> None:
     """Solve every position GAME can index, in tiers, on every core, and store the values.
 
-    Games: blockgame, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and the
-    longest win and loss. A solve that is killed resumes from its last checkpointed tier.
+    Games: blockgame, connect4, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and
+    the longest win and loss. A solve that is killed resumes from its last checkpointed tier (connect4: from its
+    last finished shard, with statistics per tier).
     """
     from gamedp.database import MAGIC, DatabaseError, Reader, check_regular, default_path
     from gamedp.games.indexed import label, parse_variant, table_spec
@@ -59,6 +67,17 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
                 raise GamedpError(f"{e} (or --force to replace it)") from None
             click.echo(f"gamedp: {path} is damaged; solving {what} again", err=True)
 
+    from gamedp.tiers import TieredGame
+
+    if isinstance(spec, TieredGame):
+        from gamedp.cli.tiered import solve_tiers
+
+        stats = solve_tiers(game, spec, path, remoteness, workers, address, scheduler_file)
+        _report(what, spec, path, stats, remoteness, as_json)
+        return
+    if workers is not None or address is not None or scheduler_file is not None:
+        raise GamedpError(f"{game} is solved in this process; --workers, --cluster and --scheduler-file are for "
+                          "tiered games (connect4)")
     from gamedp.solvers.tables import build_database, checkpoint_path
 
     resuming = checkpoint_path(path).exists()
@@ -106,15 +125,16 @@ def _report(what: str, spec: Any, path: Path, stats: dict, remoteness: bool, as_
     size = path.stat().st_size
     seconds = f" in {stats['seconds']:.2f} s" if "seconds" in stats and not already else ""
     head = "already solved" if already else f"solved{seconds}"
-    lines = [f"{what}: {spec.size:,} positions {head}",
-             f"database: {path} ({_bytes(size)}, {8 * size / spec.size:.2f} bits per position)", ""]
+    positions = stats.get("positions", spec.size)  # a tiered game's index space is larger than what play reaches
+    lines = [f"{what}: {positions:,} positions {head}",
+             f"database: {path} ({_bytes(size)}, {8 * size / max(positions, 1):.2f} bits per position)", ""]
     outcomes = stats.get("outcomes", {})
     lines.append(f"{'outcome':<10}{'positions':>15}{'share':>9}")
     for name in ORDER:
         if name not in outcomes:
             continue
         count = outcomes[name]
-        lines.append(f"{name:<10}{count:>15,}{100 * count / max(spec.size, 1):>8.2f}%")
+        lines.append(f"{name:<10}{count:>15,}{100 * count / max(positions, 1):>8.2f}%")
     by_r = stats.get("remoteness")
     if by_r:
         names = [n for n in ORDER if n in by_r]
@@ -130,6 +150,10 @@ def _report(what: str, spec: Any, path: Path, stats: dict, remoteness: bool, as_
             if longest:
                 lines.append(f"{label}: remoteness {longest['remoteness']}, e.g. index {longest['index']}: "
                              f"{_show(spec, longest['index'])}")
+    elif "tiers" in stats:
+        from gamedp.cli.tiered import tier_lines
+
+        lines += tier_lines(stats)
     elif not remoteness:
         lines += ["", "(solve with --remoteness for counts by remoteness and the longest win and loss)"]
     click.echo("\n".join(lines))

@@ -63,6 +63,14 @@ def has_line(stones: int, height: int, connect: int) -> bool:
     return False
 
 
+def column_top(segment: int) -> int:
+    """The height of a column from its key bits (the position of its marker bit)."""
+    top = 0
+    while segment >> (top + 1):
+        top += 1
+    return top
+
+
 def split_key(key: int, width: int, height: int) -> tuple[int, int]:
     """The mover's stones and the occupied cells of the position ``key``."""
     stride = height + 1
@@ -71,9 +79,7 @@ def split_key(key: int, width: int, height: int) -> tuple[int, int]:
     mask = 0
     for c in range(width):
         segment = (key >> (c * stride)) & column_bits
-        top = 0
-        while segment >> (top + 1):
-            top += 1
+        top = column_top(segment)
         mover |= (segment ^ (1 << top)) << (c * stride)
         mask |= ((1 << top) - 1) << (c * stride)
     return mover, mask
@@ -289,6 +295,12 @@ class Connect4(Game):
                 if stones & top and not has_line(stones & ~top, self.height, self.connect):
                     return False
         return True
+
+    def tiered(self) -> Any:
+        """The same board as a tiered game (see :mod:`gamedp.games.connect4_tiers`), for the tier solver."""
+        from gamedp.games.connect4_tiers import connect4_table
+
+        return connect4_table(self.width, self.height, self.connect)
 
     # -- compiled ------------------------------------------------------------------------------------------------
     def compiled(self) -> Any:

@@ -18,7 +18,7 @@ database imports neither numba nor numpy.
 >>> table_spec("chess")
 Traceback (most recent call last):
 ...
-gamedp.errors.GamedpError: unknown game 'chess' for solve/query: the indexed games are blockgame, subtraction, tictactoe
+gamedp.errors.GamedpError: unknown game 'chess' for solve/query: the indexed games are blockgame, connect4, subtraction, tictactoe
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from gamedp.solvers.tables import CompiledTable
 #: name -> "module:factory" of its table spec.
 INDEXED: dict[str, str] = {
     "blockgame": "gamedp.games.indexed:blockgame_table",
+    "connect4": "gamedp.games.connect4_tiers:connect4_table",
     "subtraction": "gamedp.games.indexed:subtraction_table",
     "tictactoe": "gamedp.games.indexed:tictactoe_table",
 }

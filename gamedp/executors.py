@@ -1,0 +1,114 @@
+"""Where the shards of a tier run: in this process, or as tasks on a Dask cluster.
+
+An executor has one method, ``run(fn, jobs, on_done) -> results``: it calls ``fn(job)`` for every job (in any
+order, anywhere), calls ``on_done(job, result)`` in this process as each finishes, and returns the results in
+the order of ``jobs``. The solvers know nothing else about it; dask is imported only when a Dask executor is made.
+
+>>> LocalExecutor().run(abs, [-2, 3], lambda job, result: None)
+[2, 3]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from gamedp.errors import GamedpError, InputError
+
+#: Seconds to wait for an existing scheduler before saying it cannot be reached.
+CONNECT_TIMEOUT = 10
+
+
+class LocalExecutor:
+    """Every job in this process, one after another."""
+
+    def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any, Any], None]) -> list:
+        results = []
+        for job in jobs:
+            result = fn(job)
+            on_done(job, result)
+            results.append(result)
+        return results
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class DaskExecutor:
+    """Jobs as tasks on Dask: a new local cluster of ``workers`` processes, or an existing scheduler (``address``
+    or ``scheduler_file``). A worker that dies mid-task has its tasks run again elsewhere (Dask retries)."""
+
+    def __init__(self, workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
+                 timeout: float = CONNECT_TIMEOUT):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'") \
+                from None
+        import logging
+
+        # Dask's own warnings (a nanny restarting a worker, a slow shutdown) are its business, not the user's.
+        logging.getLogger("distributed").setLevel(logging.ERROR)
+        self.cluster = None
+        try:
+            if workers is not None:
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+                self.client = Client(self.cluster)
+            elif scheduler_file is not None:
+                self.client = Client(scheduler_file=scheduler_file, timeout=timeout)
+            else:
+                self.client = Client(address, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as e:
+            self.close()
+            where = f"the scheduler at {address}" if address else f"the scheduler file {scheduler_file}" \
+                if scheduler_file else "a local cluster"
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise InputError(f"cannot reach {where} within {timeout:g} s ({first}); check the address, or use "
+                             "--workers N for a local cluster") from None
+
+    def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any, Any], None]) -> list:
+        from distributed import as_completed
+
+        futures = self.client.map(fn, list(jobs), pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: list[Any] = [None] * len(jobs)
+        try:
+            for future in as_completed(futures):
+                i = index[future.key]
+                results[i] = future.result()
+                on_done(jobs[i], results[i])
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        return results
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def make_executor(workers: int | None = None, address: str | None = None,
+                  scheduler_file: str | None = None) -> LocalExecutor | DaskExecutor:
+    """The executor the options ask for (at most one of them)."""
+    given = [name for name, v in (("--workers", workers), ("--cluster", address),
+                                  ("--scheduler-file", scheduler_file)) if v is not None]
+    if len(given) > 1:
+        raise InputError(f"{' and '.join(given)} cannot be used together: choose one place to run the shards")
+    if not given:
+        return LocalExecutor()
+    return DaskExecutor(workers, address, scheduler_file)

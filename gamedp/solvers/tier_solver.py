@@ -1,0 +1,590 @@
+"""The tier solver: a strong solve of a :class:`~gamedp.tiers.TieredGame`, tier by tier, shard by shard, on disk.
+
+1. **Reachability, forward.** Tier by tier from the start's, one bit per index: a position is reachable when a
+   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own.
+2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
+   independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
+   (temporary file, fsync, rename; a CRC per block), so memory is one shard plus what the map pages in, and a
+   solve that is killed resumes at the first shard without a file. The executor decides where shards run (see
+   :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed.
+   Values are one byte per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable), remoteness
+   another when asked.
+3. **The database** (same family as :mod:`gamedp.database`: header, CRC per block, answered without numba):
+   outcomes at 2 bits per index of the whole index space (tiers in order; an unreachable index reads LOSE), the
+   remoteness, a ``reachable`` section (bit i%8 of byte i//8), and per-tier statistics in its metadata.
+
+Everything is deterministic, so the database comes out byte-identical however the shards were run.
+
+>>> from gamedp.games.connect4_tiers import connect4_table
+>>> codes = solve_in_memory(connect4_table(3, 3, 3))       # plain Python: every index, reachable or not
+>>> CODE_NAMES[codes[0][0]]                                # three in a row on 3x3: a tie with best play
+'TIE'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+from gamedp.tiers import TieredGame
+
+CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
+UNREACHABLE = 3
+#: Indices per shard (a multiple of 64, so a tier's shards lie end to end in its sealed file).
+SHARD = 1 << 22
+#: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
+SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
+FORMAT = 1  # of the working files; a change makes old ones stale
+#: The most tiers one tier's children may lie in (the kernels take that many child arrays).
+MAX_CHILD_TIERS = 4
+Progress = Callable[[int, int, str], None]
+
+
+def solve_in_memory(game: TieredGame) -> list[list[int]]:
+    """Every index's value code (0 LOSE, 1 WIN, 2 TIE), tier by tier, by the plain functions: small games only."""
+    f = game.functions()
+    out = [0] * (game.max_children + 64)
+    values: list[list[int]] = [[] for _ in range(game.num_tiers)]
+    for t in range(game.num_tiers - 1, -1, -1):
+        row = values[t] = [0] * game.sizes[t]
+        for i in range(game.sizes[t]):
+            key = f.unrank(t, i)
+            prim = f.primitive(key)
+            if prim:
+                row[i] = (0, 0, 1, 2)[prim]
+                continue
+            seen = {values[f.tier_of(c)][f.rank(c)] for c in out[:f.children(key, out)]}
+            row[i] = 1 if 0 in seen else 2 if 2 in seen else 0
+    return values
+
+
+# -- the work directory ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    """One shard to solve: everything a worker in another process needs (picklable)."""
+    game_name: str
+    variant: tuple
+    work: str
+    identity: str
+    tier: int
+    shard: int
+    lo: int
+    hi: int
+    remoteness: bool
+
+
+def work_dir(path: Path) -> Path:
+    return path.with_name(path.name + ".tiers")
+
+
+def identity(game: TieredGame, remoteness: bool, shard: int) -> str:
+    return json.dumps({"format": FORMAT, "game_id": game.game_id, "variant": game.variant, "sizes": game.sizes,
+                       "remoteness": remoteness, "shard": shard}, sort_keys=True)
+
+
+def _shard_file(work: Path, tier: int, shard: int) -> Path:
+    return work / f"tier{tier}.shard{shard}"
+
+
+def _tier_file(work: Path, tier: int) -> Path:
+    return work / f"tier{tier}.values"
+
+
+def _reach_file(work: Path, tier: int) -> Path:
+    return work / f"tier{tier}.reach"
+
+
+class _File:
+    """A working file (a :class:`~gamedp.database.Container`) checked against the solve's identity."""
+
+    def __init__(self, path: Path, ident: str):
+        from gamedp.database import Container
+
+        self.c = Container(path, "the solve will redo it")
+        if self.c.meta.get("identity") != ident:
+            self.c.close()
+            raise _Stale(path)
+
+    def span(self, first: str, count: int) -> memoryview:
+        """Sections ``first0..first{count-1}``, which lie end to end, as one read-only view (every block checked)."""
+        import mmap
+
+        start = stop = None
+        for i in range(count):
+            view = self.c.section(f"{first}{i}")  # checks the CRCs
+            s = self.c.meta["sections"][[x["name"] for x in self.c.meta["sections"]].index(f"{first}{i}")]
+            if stop is not None and s["offset"] != stop:
+                raise _Stale(self.c.path)
+            start = s["offset"] if start is None else start
+            stop = s["offset"] + s["length"]
+            view.release()
+        if start is None:
+            return memoryview(b"")
+        base = self.c._data  # the data area: sections' offsets count from it
+        assert isinstance(self.c._map, mmap.mmap)
+        return memoryview(self.c._map)[base + start:base + stop]
+
+    def close(self) -> None:
+        self.c.close()
+
+
+class _Stale(Exception):
+    pass
+
+
+def _open(path: Path, ident: str) -> _File | None:
+    """The working file at ``path`` if it is whole and of this solve; else None (and it is removed)."""
+    from gamedp.database import DatabaseError
+
+    if not path.exists():
+        return None
+    try:
+        return _File(path, ident)
+    except (DatabaseError, _Stale, KeyError, ValueError, TypeError):
+        path.unlink(missing_ok=True)
+        return None
+
+
+# -- kernels -------------------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _kernels() -> Any:
+    """The solver's numba kernels, compiled once (cached on disk); the game's kernels come in as function values."""
+    import types as pytypes
+
+    import numpy as np
+    from numba import njit, types
+
+    from gamedp.tiers import signatures
+
+    sig = signatures()
+    fns = tuple(types.FunctionType(sig[n]) for n in ("rank", "unrank", "tier_of", "children", "primitive"))
+    BASE = 1 << 20  # above any remoteness
+    ro = types.Array(types.uint8, 1, "C", readonly=True)
+    rw = types.uint8[::1]
+    i64 = types.int64
+
+    @njit(cache=True, nogil=True, inline="always")
+    def pick(s, a0, a1, a2, a3):
+        # The child tiers' arrays come as four arguments, not a list: a typed list costs seconds of compiling.
+        return a0 if s == 0 else a1 if s == 1 else a2 if s == 2 else a3
+
+    @njit(cache=True, nogil=True, inline="always")
+    def child_at(tier_of, rank, slot, key, c, err):
+        # (the child tier's slot, the child's index there); slot -1, and err set, when its tier is not declared
+        ct = tier_of(c)
+        s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+        if s < 0:
+            err[0], err[1], err[2] = 1, key, c
+        return s, rank(c) if s >= 0 else -1
+
+    @njit(types.void(*fns, i64, i64, ro, i64[::1], rw, rw, rw, rw, i64[::1], i64[::1]), cache=True, nogil=True)
+    def mark_children(rank, unrank, tier_of, children, primitive, tier, size, reach, slot, m0, m1, m2, m3, out, err):
+        for b in range((size + 7) >> 3):
+            byte = reach[b]
+            if byte == 0:
+                continue
+            for bit in range(8):
+                if not (byte >> bit) & 1:
+                    continue
+                i = (b << 3) + bit
+                key = unrank(tier, i)
+                if primitive(key) != 0:
+                    continue
+                n = children(key, out)
+                for j in range(n):
+                    c = out[j]
+                    s, ci = child_at(tier_of, rank, slot, key, c, err)
+                    if s < 0:
+                        return
+                    target = pick(s, m0, m1, m2, m3)
+                    if ci < 0 or (ci >> 3) >= target.shape[0]:
+                        err[0], err[1], err[2] = 2, key, c
+                        return
+                    target[ci >> 3] |= np.uint8(1 << (ci & 7))
+
+    @njit(types.void(*fns, i64, i64, i64, ro, i64[::1], ro, ro, ro, ro, ro, ro, ro, ro, types.boolean, rw, rw,
+                     i64[::1], i64[::1], i64[::1]), cache=True, nogil=True)
+    def solve_shard(rank, unrank, tier_of, children, primitive, tier, lo, hi, reach, slot, c0, c1, c2, c3, r0, r1,
+                    r2, r3, want_rem, codes, rem, out, stats, err):
+        # stats: reachable positions, WIN, LOSE, TIE, terminal
+        for i in range(lo, hi):
+            k = i - lo
+            if not (reach[i >> 3] >> (i & 7)) & 1:
+                codes[k] = 3
+                continue
+            stats[0] += 1
+            key = unrank(tier, i)
+            prim = primitive(key)
+            if prim != 0:
+                if prim < 0 or prim > 3:
+                    err[0], err[1], err[2] = 4, key, prim
+                    return
+                code = 0 if prim == 1 else 1 if prim == 2 else 2
+                r = 0
+                stats[4] += 1
+            else:
+                n = children(key, out)
+                if n == 0:
+                    code, r = 0, 0
+                    stats[4] += 1
+                else:
+                    # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
+                    best = -1
+                    for j in range(n):
+                        c = out[j]
+                        s, ci = child_at(tier_of, rank, slot, key, c, err)
+                        if s < 0:
+                            return
+                        values = pick(s, c0, c1, c2, c3)
+                        if ci < 0 or ci >= values.shape[0] or values[ci] == 3:
+                            err[0], err[1], err[2] = 3, key, c
+                            return
+                        cr = np.int64(pick(s, r0, r1, r2, r3)[ci]) if want_rem else 0
+                        option = 3 * BASE - cr if values[ci] == 0 else 2 * BASE - cr if values[ci] == 2 else cr
+                        best = max(best, option)
+                    if best > 2 * BASE:
+                        code, r = 1, 3 * BASE - best + 1
+                    elif best > BASE:
+                        code, r = 2, 2 * BASE - best + 1
+                    else:
+                        code, r = 0, best + 1
+            codes[k] = code
+            stats[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+            if want_rem:
+                if r > 255:
+                    err[0], err[1], err[2] = 5, key, r
+                    return
+                rem[k] = r
+
+    @njit(types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw), cache=True, nogil=True)
+    def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):
+        # A tier's values into the whole index space from index ``at``: 2-bit outcomes, reach bits, remoteness.
+        for i in range(size):
+            g = at + i
+            code = codes[i]
+            if code != 3:
+                outcomes[g >> 2] |= np.uint8(code << ((g & 3) << 1))
+                all_reach[g >> 3] |= np.uint8(1 << (g & 7))
+            if want_rem:
+                all_rem[g] = rem[i]
+
+    return pytypes.SimpleNamespace(mark_children=mark_children, solve_shard=solve_shard, assemble=assemble)
+
+
+def _four(arrays: list, writable: bool = False) -> list:
+    """The child tiers' arrays padded to the kernels' four slots."""
+    import numpy as np
+
+    return arrays + [_frozen(np.zeros(0, dtype=np.uint8), writable)] * (MAX_CHILD_TIERS - len(arrays))
+
+
+def _frozen(a: Any, writable: bool = False) -> Any:
+    """``a`` as the kernels' read-only array type (a view), unless ``writable``."""
+    if writable:
+        return a
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
+def _fail(game: TieredGame, err: Any, tier: int) -> None:
+    code, key, detail = (int(x) for x in err)
+    if code == 5:
+        raise GamedpError(f"{game.label}: position {key} has remoteness {detail}, more than a byte holds (255); "
+                          "solve without remoteness")
+    message = {1: f"position {key} (tier {tier}) has the child {detail}, which is not in a declared child tier",
+               2: f"position {key} (tier {tier}) has the child {detail}, which ranks outside its tier",
+               3: f"position {key} (tier {tier}) has the child {detail}, which the reachability pass did not reach "
+                  "(children must be the same in both passes)",
+               4: f"primitive({key}) returned {detail}; expected 0-3"}[code]
+    raise GameDefinitionError(f"{game.label}: {message}")
+
+
+# -- one shard (runs wherever the executor puts it) ----------------------------------------------------------------
+_GAMES: dict[tuple, TieredGame] = {}
+
+
+def _game(name: str, variant: tuple) -> TieredGame:
+    if (name, variant) not in _GAMES:
+        from gamedp.games.indexed import table_spec
+
+        _GAMES[(name, variant)] = table_spec(name, **dict(variant))
+    return _GAMES[(name, variant)]
+
+
+def run_shard(job: Job) -> dict:
+    """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
+    import numpy as np
+
+    from gamedp.database import write_container
+
+    work = Path(job.work)
+    if not work.is_dir():
+        raise GamedpError(f"the work directory {work} is not there on this worker; workers must see the database "
+                          "directory (a shared file system)")
+    path = _shard_file(work, job.tier, job.shard)
+    done = _open(path, job.identity)
+    if done is not None:
+        stats = done.c.meta["stats"]
+        done.close()
+        return stats
+    game = _game(job.game_name, job.variant)
+    f, k = game.compiled(), _kernels()
+    reach_file = _File(_reach_file(work, job.tier), job.identity)
+    files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
+    try:
+        reach = np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8)
+        slot = _slots(game, job.tier)
+        nshards = [f_.c.meta["shards"] for f_ in files]
+        codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
+        rem_l = _four([np.frombuffer(f_.span("remoteness", n), dtype=np.uint8) for f_, n in zip(files, nshards)]
+                      if job.remoteness else [])
+        codes = np.zeros(job.hi - job.lo, dtype=np.uint8)
+        rem = np.zeros(job.hi - job.lo if job.remoteness else 0, dtype=np.uint8)
+        out = np.empty(game.max_children + 64, dtype=np.int64)
+        stats_a, err = np.zeros(5, dtype=np.int64), np.zeros(3, dtype=np.int64)
+        k.solve_shard(f.rank, f.unrank, f.tier_of, f.children, f.primitive, job.tier, job.lo, job.hi, reach, slot,
+                      *codes_l, *rem_l, job.remoteness, codes, rem, out, stats_a, err)
+        del codes_l, rem_l, reach
+    finally:
+        reach_file.close()
+        for f_ in files:
+            f_.close()
+    if err[0]:
+        _fail(game, err, job.tier)
+    stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
+    sections = [("codes", codes)] + ([("remoteness", rem)] if job.remoteness else [])
+    write_container(path, {"identity": job.identity, "tier": job.tier, "shard": job.shard, "stats": stats},
+                    sections)
+    pause = float(os.environ.get(PAUSE_ENV) or 0)
+    if pause:
+        time.sleep(pause)
+    return stats
+
+
+def _slots(game: TieredGame, tier: int) -> Any:
+    import numpy as np
+
+    slot = np.full(game.num_tiers, -1, dtype=np.int64)
+    for s, c in enumerate(game.child_tiers(tier)):
+        slot[c] = s
+    return slot
+
+
+# -- the driver ----------------------------------------------------------------------------------------------------
+class TierSolve:
+    """The whole solve of ``game`` into the database at ``path`` (see the module docstring)."""
+
+    def __init__(self, game: TieredGame, game_name: str, path: Path, remoteness: bool, executor: Any = None,
+                 progress: Progress | None = None):
+        from gamedp.executors import LocalExecutor
+
+        self.game, self.name, self.path, self.want_rem = game, game_name, Path(path), remoteness
+        self.executor = executor or LocalExecutor()
+        self.progress = progress
+        self.shard = int(os.environ.get(SHARD_ENV) or SHARD)
+        if self.shard % 64:
+            raise GamedpError(f"the shard size must be a multiple of 64, not {self.shard}")
+        self.work = work_dir(self.path)
+        self.ident = identity(game, remoteness, self.shard)
+        wide = [t for t in range(game.num_tiers) if len(game.child_tiers(t)) > MAX_CHILD_TIERS]
+        if wide:
+            raise GameDefinitionError(f"{game.label}: tier {wide[0]} has children in {len(game.child_tiers(wide[0]))} "
+                                      f"tiers; the tier solver takes at most {MAX_CHILD_TIERS}")
+        self.resumed_shards = 0
+
+    # -- resources ----------------------------------------------------------------------------------------------
+    def check_resources(self) -> None:
+        from gamedp.memory import available_memory
+
+        total = self.game.index_space
+        per = 1 + (1 if self.want_rem else 0)
+        disk_need = total * per + total // 8 + total // 4 + (total if self.want_rem else 0)
+        biggest = max(self.game.sizes)
+        memory_need = biggest // 8 * 2 + self.shard * per * 2 + total // 4 + total // 8
+        have = available_memory()
+        if memory_need > have:
+            raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
+                                f"sharded (its largest tier has {biggest:,} indices; the database's outcomes "
+                                f"{total // 4:,} bytes) but {have:,} are available; refusing to start")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(self.path.parent).free
+        if disk_need > free:
+            raise ResourceError(f"solving {self.game.label} needs about {disk_need:,} bytes of disk in "
+                                f"{self.path.parent} but {free:,} are free; refusing to start")
+
+    # -- the passes ---------------------------------------------------------------------------------------------
+    def run(self) -> dict:
+        self.check_resources()
+        self._prepare_work()
+        self.reach()
+        tier_stats = self.values()
+        stats = self.database(tier_stats)
+        shutil.rmtree(self.work, ignore_errors=True)
+        return stats
+
+    def _prepare_work(self) -> None:
+        self.work.mkdir(parents=True, exist_ok=True)
+        stamp = self.work / "identity.json"
+        try:
+            same = stamp.read_text() == self.ident
+        except OSError:
+            same = False
+        if not same:  # another solve's leftovers (other game, shard size, or remoteness): start clean
+            for p in self.work.iterdir():
+                if p.is_file():
+                    p.unlink()
+            tmp = stamp.with_suffix(".tmp")
+            tmp.write_text(self.ident)
+            os.replace(tmp, stamp)
+
+    def reach(self) -> None:
+        """The forward pass: each tier's reachable indices, one bit each, in a file per tier."""
+        import numpy as np
+
+        from gamedp.database import write_container
+
+        game, work = self.game, self.work
+        if all(_reach_file(work, t).exists() for t in range(game.num_tiers)):
+            return
+        f, k = game.compiled(), _kernels()
+        bits: dict[int, Any] = {}
+        start_tier = game.start_tier
+        for t in range(game.num_tiers):
+            size = game.sizes[t]
+            mine = bits.pop(t, None)
+            if mine is None:
+                mine = np.zeros((size + 7) >> 3, dtype=np.uint8)
+            if t == start_tier:
+                i = int(f.rank(game.start))
+                mine[i >> 3] |= np.uint8(1 << (i & 7))
+            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)])
+            kids = game.child_tiers(t)
+            for c in kids:
+                if c not in bits:
+                    bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
+            out, err = np.empty(game.max_children + 64, dtype=np.int64), np.zeros(3, dtype=np.int64)
+            k.mark_children(f.rank, f.unrank, f.tier_of, f.children, f.primitive, t, size, _frozen(mine),
+                            _slots(game, t), *_four([bits[c] for c in kids], writable=True), out, err)
+            if err[0]:
+                _fail(game, err, t)
+            del mine
+
+    def values(self) -> list[dict]:
+        """The backward pass, shard by shard; returns each tier's statistics."""
+        game = self.game
+        total = game.index_space
+        done_before = 0
+        tier_stats: list[dict] = [{}] * game.num_tiers
+        self._report(0, total, "")
+        for t in range(game.num_tiers - 1, -1, -1):
+            size = game.sizes[t]
+            sealed = _open(_tier_file(self.work, t), self.ident)
+            if sealed is not None:
+                tier_stats[t] = sealed.c.meta["stats"]
+                self.resumed_shards += int(sealed.c.meta["shards"])
+                sealed.close()
+                done_before += size
+                continue
+            jobs = [Job(self.name, tuple(sorted(game.variant.items(), key=lambda kv: kv[0])), str(self.work),
+                        self.ident, t, s, lo, min(lo + self.shard, size), self.want_rem)
+                    for s, lo in enumerate(range(0, size, self.shard))]
+            self.resumed_shards += sum(_shard_file(self.work, t, j.shard).exists() for j in jobs)
+            progress = {"done": done_before}
+
+            def finished(job: Job, _stats: dict, progress: dict = progress, t: int = t) -> None:
+                progress["done"] += job.hi - job.lo
+                self._report(progress["done"], total, f"tier {t}")
+
+            results = self.executor.run(run_shard, jobs, finished)
+            tier_stats[t] = self._seal(t, jobs, results)
+            done_before += size
+        return tier_stats
+
+    def _seal(self, t: int, jobs: list[Job], results: list[dict]) -> dict:
+        from gamedp.database import write_container
+
+        files = [_open(_shard_file(self.work, t, j.shard), self.ident) for j in jobs]
+        if any(f is None for f in files):
+            raise GamedpError(f"a shard of tier {t} went missing from {self.work}; solve again to redo it")
+        stats = {key: sum(r[key] for r in results) for key in ("positions", "WIN", "LOSE", "TIE", "terminal")}
+        try:
+            sections = [(f"codes{i}", f.c.section("codes")) for i, f in enumerate(files)]
+            if self.want_rem:
+                sections += [(f"remoteness{i}", f.c.section("remoteness")) for i, f in enumerate(files)]
+            write_container(_tier_file(self.work, t), {"identity": self.ident, "tier": t, "shards": len(jobs),
+                                                       "stats": stats}, sections)
+            del sections
+        finally:
+            for f in files:
+                f.close()
+        for j in jobs:
+            _shard_file(self.work, t, j.shard).unlink(missing_ok=True)
+        return stats
+
+    def database(self, tier_stats: list[dict]) -> dict:
+        """Write the finished database from the sealed tiers."""
+        import numpy as np
+
+        from gamedp.database import write_container
+
+        game, k = self.game, _kernels()
+        total = game.index_space
+        outcomes = np.zeros((total + 3) >> 2, dtype=np.uint8)
+        reach_all = np.zeros((total + 7) >> 3, dtype=np.uint8)
+        rem_path = self.work / "remoteness.tmp"
+        # Remoteness, a byte per index, goes through a mapped file: the page cache holds it, not this process.
+        all_rem = (np.memmap(rem_path, mode="w+", dtype=np.uint8, shape=(total,)) if self.want_rem
+                   else np.zeros(0, dtype=np.uint8))
+        empty = np.zeros(0, dtype=np.uint8)
+        for t in range(game.num_tiers):
+            f = _File(_tier_file(self.work, t), self.ident)
+            try:
+                n = f.c.meta["shards"]
+                codes = np.frombuffer(f.span("codes", n), dtype=np.uint8)
+                rem = np.frombuffer(f.span("remoteness", n), dtype=np.uint8) if self.want_rem else _frozen(empty)
+                k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes, np.asarray(all_rem),
+                           reach_all)
+                del codes, rem
+            finally:
+                f.close()
+        start = game.locate(game.start)
+        code = (int(outcomes[start >> 2]) >> ((start & 3) << 1)) & 3
+        per_tier = [{"tier": t, **s} for t, s in enumerate(tier_stats)]
+        stats: dict[str, Any] = {
+            "positions": sum(s["positions"] for s in tier_stats),
+            "index_space": total,
+            "outcomes": {name: sum(s[name] for s in tier_stats) for name in ("WIN", "LOSE", "TIE")},
+            "terminal": sum(s["terminal"] for s in tier_stats),
+            "start": {"value": CODE_NAMES[code], "remoteness": int(all_rem[start]) if self.want_rem else None},
+            "tiers": per_tier,
+        }
+        meta = {"game_id": game.game_id, "variant": game.variant, "size": total, "stats": stats,
+                "encoding": {"outcome_bits": 2, "remoteness": "u8" if self.want_rem else None},
+                "tiers": {"sizes": game.sizes}}
+        sections = [("outcomes", outcomes)] + ([("remoteness", all_rem)] if self.want_rem else []) + \
+            [("reachable", reach_all)]
+        write_container(self.path, meta, sections)
+        del all_rem
+        return stats
+
+    def _report(self, done: int, total: int, what: str) -> None:
+        if self.progress is not None:
+            self.progress(done, total, what)
+
+
+def solve_tiered(game: TieredGame, game_name: str, path: str | os.PathLike, *, remoteness: bool = False,
+                 executor: Any = None, progress: Progress | None = None) -> dict:
+    """Solve ``game`` into the database at ``path``; return its statistics (plus ``seconds`` and
+    ``resumed_shards``, which the file does not keep, so that it is the same bytes however it was made)."""
+    started = time.perf_counter()
+    solve = TierSolve(game, game_name, Path(path), remoteness, executor, progress)
+    stats = solve.run()
+    return {**stats, "seconds": round(time.perf_counter() - started, 3), "resumed_shards": solve.resumed_shards}

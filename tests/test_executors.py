@@ -1,0 +1,64 @@
+"""Shards on a Dask cluster give the same database, byte for byte, as shards in this process; a worker killed
+mid-tier has its shards run again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from gamedp.executors import DaskExecutor, LocalExecutor  # noqa: E402
+from gamedp.games.connect4_tiers import connect4_table  # noqa: E402
+from gamedp.solvers.tier_solver import PAUSE_ENV, SHARD_ENV, solve_tiered, work_dir  # noqa: E402
+
+
+@pytest.fixture
+def small_shards(monkeypatch):
+    monkeypatch.setenv(SHARD_ENV, "256")
+
+
+@pytest.mark.slow
+def test_a_two_process_cluster_gives_the_same_bytes_as_this_process(tmp_path, small_shards) -> None:
+    game = connect4_table(4, 3)
+    local = solve_tiered(game, "connect4", tmp_path / "local.gdb", remoteness=True, executor=LocalExecutor())
+    out = subprocess.run([sys.executable, "-m", "gamedp", "solve", "connect4", "-V", "width=4", "-V", "height=3",
+                          "-r", "--workers", "2", "--json", "--db", str(tmp_path / "dask.gdb")],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "dask.gdb").read_bytes() == (tmp_path / "local.gdb").read_bytes()
+    assert f'"positions": {local["positions"]}' in out.stdout
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_tier_has_its_shards_run_elsewhere(tmp_path, small_shards, monkeypatch) -> None:
+    game = connect4_table(4, 3)
+    solve_tiered(game, "connect4", tmp_path / "local.gdb", remoteness=True)
+    monkeypatch.setenv(PAUSE_ENV, "0.2")  # the workers inherit it: each shard takes a while
+    path = tmp_path / "dask.gdb"
+    with DaskExecutor(workers=2) as executor:
+        pids = executor.client.run(os.getpid)
+        errors: list[BaseException] = []
+
+        def solve() -> None:
+            try:
+                solve_tiered(game, "connect4", path, remoteness=True, executor=executor)
+            except BaseException as e:  # reported by the main thread
+                errors.append(e)
+
+        worker = threading.Thread(target=solve)
+        worker.start()
+        deadline = time.monotonic() + 120
+        while len(list(work_dir(path).glob("tier*.values"))) < 3:
+            assert time.monotonic() < deadline and worker.is_alive()
+            time.sleep(0.05)
+        os.kill(next(iter(pids.values())), signal.SIGKILL)
+        worker.join(timeout=300)
+        assert not worker.is_alive() and not errors, errors
+    assert path.read_bytes() == (tmp_path / "local.gdb").read_bytes()
