@@ -36,6 +36,7 @@ from typing import Any
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand, joined, position_argument
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -170,8 +171,10 @@ class Analyst:
         return move
 
 
-def read_position_argument(analyst: Analyst, text: str | None) -> Any:
-    """POSITION as typed on the command line: absent for the start, ``-`` for standard input, else the text."""
+def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None) -> Any:
+    """POSITION as typed on the command line: absent for the start, ``-`` for standard input, else its words
+    joined with spaces (so ``3 4 5`` needs no quotes)."""
+    text = joined(words)
     if text is None:
         return analyst.start()
     if text == "-":
@@ -181,14 +184,14 @@ def read_position_argument(analyst: Analyst, text: str | None) -> Any:
     return analyst.read_position(text)
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
-@click.argument("position", required=False)
+@position_argument
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as GamesmanUni's JSON instead.")
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
               help="Win/lose/tie only, no remoteness: far fewer positions searched on big games (memo engine).")
-def analyze(game: str, position: str | None, as_json: bool, show_line: bool, outcomes_only: bool) -> None:
+def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the

@@ -6,10 +6,11 @@ import json
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand
 from gamedp.cli.solve import db_option, variant_option
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
 @click.argument("positions", nargs=-1, required=True)
 @variant_option
