@@ -106,9 +106,16 @@ class Analyst:
 
     def _engine(self) -> Any:
         if self._solution is None:
+            from gamedp.compiled import CompiledGame
+
             own = getattr(self.game, "solution", None)
             if callable(own):
                 self._solution = own()
+            elif isinstance(self.game, CompiledGame) and hasattr(self.game.children_kernel, "overloads"):
+                # numba kernels (a plain function may stand in for one): the compiled search, no Python per position
+                from gamedp.solvers.compiled import CompiledSolution
+
+                self._solution = CompiledSolution(self.game, outcomes_only=self.outcomes_only)
             else:
                 from gamedp.solvers.memo import Solution
 
