@@ -62,6 +62,7 @@ class Analyst:
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move's value, best first."""
+        self._refuse_unless_fits(position)
         analysis = self._own_analyze(position) if self._own_analyze else self._engine().analyze(position)
         # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
         moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
@@ -103,6 +104,14 @@ class Analyst:
                 break
             seen.add(position)
         return line
+
+    def _refuse_unless_fits(self, position: Any) -> None:
+        """A game that can say what a search from ``position`` needs (``memory_estimate``) is refused up front."""
+        estimate = getattr(self.game, "memory_estimate", None)
+        if callable(estimate) and self._own_analyze is None:
+            from gamedp.memory import refuse_unless_fits
+
+            refuse_unless_fits(estimate(position), f"searching {self.name} from {self.position_name(position)}")
 
     def _engine(self) -> Any:
         if self._solution is None:
