@@ -40,6 +40,9 @@ class NumbersCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         known = {name for p in self.get_params(ctx) if isinstance(p, click.Option) for name in p.opts + p.secondary_opts}
+        if any(word in self.get_help_option_names(ctx) for word in args):
+            named = [word for word in args if not word.startswith("-")]
+            ctx.meta["gamedp.game"] = named[0] if named else None
         for word in args:
             if word == "--":
                 break
@@ -48,6 +51,27 @@ class NumbersCommand(click.Command):
                 name = word.split("=", 1)[0]
                 raise click.NoSuchOption(name, possibilities=difflib.get_close_matches(name, known), ctx=ctx)
         return super().parse_args(ctx, args)
+
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """``gamedp analyze GAME --help``: the help, then GAME's notation and an example."""
+        super().format_epilog(ctx, formatter)
+        name = ctx.meta.get("gamedp.game")
+        if not name or "game" not in {p.name for p in self.params}:
+            return
+        from gamedp.cli.games import describe
+        from gamedp.errors import GamedpError
+        from gamedp.loader import load_game
+
+        try:
+            entry = describe(name, load_game(name))
+        except GamedpError as e:
+            entry = {"notation": str(e), "example": "(none)"}
+        with formatter.section(f"Notation of {name}"):
+            formatter.write_text(entry["notation"])
+            formatter.write_text("Example position (the start):")
+            for line in entry["example"].splitlines():
+                formatter.write(f"{' ' * formatter.current_indent}  {line}\n")
 
 
 def _short_flags(word: str, known: set[str]) -> bool:

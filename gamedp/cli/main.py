@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
     "cards": "gamedp.cli.cards:cards",
     "check": "gamedp.cli.check:check",
+    "games": "gamedp.cli.games:games",
     "grundy": "gamedp.cli.nimber:grundy",
     "judge": "gamedp.cli.judge:judge",
     "nimber": "gamedp.cli.nimber:nimber",
