@@ -26,7 +26,8 @@ def check(game: str, limit: int, as_json: bool) -> None:
     report = check_game(load_game(game), max_positions=limit)
     if as_json:
         click.echo(json.dumps({"game": report.game, "ok": report.ok, "positions": report.positions,
-                               "complete": report.complete, "problem": report.problem}))
+                               "complete": report.complete, "ends_seen": report.ends_seen,
+                               "problem": report.problem}))
     else:
         click.echo(str(report))
     if not report.ok:
