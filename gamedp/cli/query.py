@@ -32,4 +32,4 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
             if as_json:
                 click.echo(json.dumps({"position": text, **value.to_json()}))
             else:
-                click.echo(str(value))
+                click.echo(f"{' '.join(text.split())}: {value}")  # several answers: each says which it is
