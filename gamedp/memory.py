@@ -49,9 +49,13 @@ class MemoryGuard:
     every so many new positions: it reads two small /proc files)."""
 
     def __init__(self, what: str):
+        from gamedp.progress import ProgressLine
+
         self.what = what
+        self.progress = ProgressLine(what)  # long searches show how far they are, on a terminal
 
     def check(self, positions: int) -> None:
+        self.progress.update(positions)
         left = available_memory()
         if left < RESERVE:
             raise ResourceError(f"{self.what} stopped after {positions:,} positions: only {left:,} bytes of "

@@ -30,6 +30,7 @@ from typing import Any
 
 from gamedp.errors import GamedpError
 from gamedp.game import Game, overrides, terminal_value
+from gamedp.progress import ProgressLine
 
 
 @dataclass
@@ -68,12 +69,15 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     #: key -> keys of its children, and the keys of positions that end the game
     edges: dict[Any, list] = {}
     ends: list = []
+    progress = ProgressLine(f"checking {game.name}")
     try:
         start = game.start()
         _check_position(game, start, "the start position")
         queue = deque([start])
         seen[_key(game, start)] = start
         while queue and len(seen) < max_positions:
+            if not len(edges) % 4096 and edges:
+                progress.update(len(edges), max_positions)
             position = queue.popleft()
             kids = _check_moves(game, position)
             here = _key(game, position)
@@ -93,6 +97,8 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
         return CheckReport(game.name, len(seen), str(e), False)
     except GamedpError as e:
         return CheckReport(game.name, len(seen), str(e), False)
+    finally:
+        progress.close()
     return CheckReport(game.name, len(seen), None, complete, bool(ends))
 
 

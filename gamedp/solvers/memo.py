@@ -130,6 +130,12 @@ class Solution:
 
         self._guard = MemoryGuard(f"searching {self.game.name}")
         try:
+            self._search_from(root, root_key)
+        finally:
+            self._guard.progress.close()
+
+    def _search_from(self, root: Position, root_key: Hashable) -> None:
+        try:
             if self.outcomes_only:
                 self._search_outcomes(root, root_key)
             else:
