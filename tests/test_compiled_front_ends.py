@@ -12,18 +12,12 @@ from gamedp.cli.analyze import Analyst
 from gamedp.compiled import CompiledGame
 from gamedp.solvers.compiled import CompiledSolution
 from gamedp.solvers.memo import Solution
+from test_analyze_games import take_134 as plain_take_134
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-@njit(nogil=True)
-def take_134(n, out):
-    count = 0
-    for k in (1, 3, 4):
-        if k <= n:
-            out[count] = n - k
-            count += 1
-    return count
+take_134 = njit(nogil=True)(plain_take_134)  # the same rules, compiled this time
 
 
 def named(position: int, child: int) -> str:

@@ -4,35 +4,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
+from pathlib import Path
 
 import pexpect
 
-GAMES = textwrap.dedent('''
-    from gamedp import Game
-
-    class Up(Game):
-        """Counts up for ever (check walks it to its limit)."""
-        name = "up"
-        def start(self):
-            return 0
-        def children(self, n):
-            return [n + 1, n + 2]
-
-    class Chain(Game):
-        """Counts down by one from 150000: a long search."""
-        name = "chain"
-        def start(self):
-            return 150_000
-        def children(self, n):
-            return [n - 1] if n else []
-''')
+HERE = Path(__file__).resolve().parent
 
 
-def test_check_and_a_big_search_show_progress_on_a_terminal_only(tmp_path):
-    path = tmp_path / "long.py"
-    path.write_text(GAMES)
-    for args, shown in ([f"{path}:Up", "--limit", "30000"], "checking up"), ([f"{path}:Chain"], "searching chain"):
+def test_check_and_a_big_search_show_progress_on_a_terminal_only():
+    # Up counts up for ever (check walks it to its limit); Chain counts down from 200000 (a long search).
+    for args, shown in ([f"{HERE / 'test_selfcheck_ends.py'}:Up", "--limit", "30000"], "checking up"), \
+            ([f"{HERE / 'test_memory_guard.py'}:Chain"], "searching chain"):
         command = ["check", *args] if shown.startswith("checking") else ["analyze", *args]
         child = pexpect.spawn(sys.executable, ["-m", "gamedp", *command], encoding="utf-8", timeout=120,
                               dimensions=(30, 150))
