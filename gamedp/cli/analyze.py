@@ -58,6 +58,7 @@ class Analyst:
         own_analyze = getattr(game, "analyze", None)
         self._own_analyze = own_analyze if callable(own_analyze) else None
         self._solution: Any = None
+        self._estimated = False  # whether the first position's search was found to fit
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
@@ -106,12 +107,19 @@ class Analyst:
         return line
 
     def _refuse_unless_fits(self, position: Any) -> None:
-        """A game that can say what a search from ``position`` needs (``memory_estimate``) is refused up front."""
-        estimate = getattr(self.game, "memory_estimate", None)
-        if callable(estimate) and self._own_analyze is None:
-            from gamedp.memory import refuse_unless_fits
+        """A game that can say what a search from ``position`` needs (``memory_estimate``) is refused up front.
 
-            refuse_unless_fits(estimate(position), f"searching {self.name} from {self.position_name(position)}")
+        Only the first position is estimated: the front ends then ask about positions below it.
+        """
+        estimate = getattr(self.game, "memory_estimate", None)
+        if self._estimated or not callable(estimate) or self._own_analyze is not None:
+            return
+        from gamedp.memory import available_memory, refuse_unless_fits
+
+        need = estimate(position)
+        if need > available_memory():
+            refuse_unless_fits(need, f"searching {self.name} from {self.position_name(position)}")
+        self._estimated = True
 
     def _engine(self) -> Any:
         if self._solution is None:
