@@ -123,15 +123,15 @@ def _fail(message: str, status: int = 2, *, traceback_of: BaseException | None =
     sys.exit(status)
 
 
-def one_line(message: str, longest_word: int = 100) -> str:
+def one_line(message: str, longest_word: int = 200) -> str:
     """``message`` on one line, with any word longer than ``longest_word`` (a pasted board, a huge number) cut.
 
     >>> one_line("cannot read '" + "7" * 500 + "'\\nas a position")
-    "cannot read '777777777777777777777777777777777777777...(502 characters)...7777777777777777777' as a position"
+    "cannot read '77777777777777777777777777777777777777777777777777777777777...(502 characters)...77777777777777777777777777777' as a position"
     """
     def cut(m: re.Match) -> str:
         word = m.group()
-        return f"{word[:40]}...({len(word)} characters)...{word[-20:]}"
+        return f"{word[:60]}...({len(word)} characters)...{word[-30:]}"
 
     text = " ".join(message.split())
     return re.sub(r"\S{%d,}" % (longest_word + 1), cut, text)
