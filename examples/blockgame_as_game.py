@@ -41,6 +41,12 @@ def parse_board(text: str) -> int:
     return sum(1 << i for i, ch in enumerate(cells) if ch == "#")
 
 
+def format_placement(board: int, child: int) -> str:
+    """A move named by the cells it fills, columns a-e and rows 1-5 (``"a1 b1"``); the front ends read it back."""
+    filled = child & ~board
+    return " ".join(f"{'abcde'[i % 5]}{i // 5 + 1}" for i in range(25) if filled >> i & 1)
+
+
 def format_board(board: int) -> str:
     return "\n".join("".join("#" if board >> (r * 5 + c) & 1 else "." for c in range(5)) for r in range(5))
 
@@ -66,6 +72,9 @@ class BlockGame(Game):
 
     def parse_position(self, text: str) -> int:
         return parse_board(text)
+
+    def format_move(self, board: int, child: int) -> str:
+        return format_placement(board, child)
 
 
 python_game = BlockGame()

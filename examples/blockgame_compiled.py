@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from blockgame_as_game import PLACEMENTS, format_board, parse_board
+from blockgame_as_game import PLACEMENTS, format_board, format_placement, parse_board
 from gamedp import CompiledGame
 
 MASKS = np.array(PLACEMENTS, dtype=np.int64)
@@ -29,4 +29,4 @@ def children(board, out):
 
 
 game = CompiledGame("blockgame-compiled", 0, children, max_children=len(PLACEMENTS), num_positions=1 << 25,
-                    format_position=format_board, parse_position=parse_board)
+                    format_position=format_board, parse_position=parse_board, format_move=format_placement)

@@ -49,8 +49,10 @@ PRIMITIVE_OUTCOMES = {PRIMITIVE_LOSE: LOSE, PRIMITIVE_WIN: WIN, PRIMITIVE_TIE: T
 class CompiledGame:
     """A game given by numba kernels over integer positions.
 
-    Text hooks (``format_position``, ``parse_position``, ``format_move``) may be passed as plain Python
-    callables; the front ends use them.
+    Text hooks may be passed as plain Python callables; the front ends use them: ``format_position(position)``,
+    ``parse_position(text)``, and for moves, which are the children they lead to, ``format_move(position,
+    child)`` and ``parse_move(position, text) -> child`` (by default the child whose ``format_move`` name
+    matches, ignoring case and spaces; without ``format_move`` a move is named by its child's number).
     """
 
     def __init__(
@@ -66,6 +68,8 @@ class CompiledGame:
         format_position: Callable[[int], str] | None = None,
         parse_position: Callable[[str], int] | None = None,
         split: Callable | None = None,
+        format_move: Callable[[int, int], str] | None = None,
+        parse_move: Callable[[int, str], int] | None = None,
     ):
         if max_children < 1:
             raise GameDefinitionError(f"{name}: max_children must be at least 1, not {max_children}")
@@ -82,6 +86,7 @@ class CompiledGame:
         self.scored = False
         self._format = format_position
         self._parse = parse_position
+        self.format_move_hook, self.parse_move_hook = format_move, parse_move
 
     def start(self) -> int:
         return self._start
@@ -153,6 +158,14 @@ class _KernelGame(Game):
 
     def format_position(self, position: int) -> str:
         return self.compiled.format_position(position)
+
+    def format_move(self, position: int, move: int) -> str:
+        own = self.compiled.format_move_hook
+        return own(position, move) if own else str(move)
+
+    def parse_move(self, position: int, text: str) -> int:
+        own = self.compiled.parse_move_hook
+        return own(position, text) if own else super().parse_move(position, text)
 
 
 class _SplitKernelGame(_KernelGame):

@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +69,18 @@ def _import_attribute(module: str, attr: str) -> Any:
 def _import_file(path: Path) -> Any:
     if not path.is_file():
         raise GamedpError(f"no such file: {path}")
-    name = f"gamedp_user_{abs(hash(str(path.resolve())))}"
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:  # as `python file.py` does: the file may import the modules beside it
+        sys.path.insert(0, folder)
+    name = _module_name(path)
+    loaded = sys.modules.get(name)
+    if loaded is not None and _same_file(getattr(loaded, "__file__", None), path):
+        return loaded
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise GamedpError(f"{path} is not a Python file that can be imported")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:  # as `python file.py` does: the file may import the modules beside it
-        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except SyntaxError as e:
@@ -84,6 +88,27 @@ def _import_file(path: Path) -> Any:
     except Exception as e:
         raise GamedpError(f"running {path} failed: {type(e).__name__}: {e}") from None
     return module
+
+
+def _module_name(path: Path) -> str:
+    """The file's own module name where ``import`` would find this very file, else one made from its path.
+
+    The name is the same in every run, and the same as a plain ``import`` gives where it can be: numba's on-disk
+    cache (``cache=True``) imports a cached kernel's module by the name it was compiled under.
+    """
+    stem = path.stem
+    if stem.isidentifier():
+        try:
+            found = importlib.util.find_spec(stem)
+        except (ImportError, ValueError):
+            found = None
+        if found is not None and _same_file(found.origin, path):
+            return stem
+    return f"gamedp_user_{zlib.crc32(str(path.resolve()).encode()):08x}"
+
+
+def _same_file(origin: str | None, path: Path) -> bool:
+    return origin is not None and Path(origin).resolve() == path.resolve()
 
 
 def _is_game(obj: Any) -> bool:

@@ -6,7 +6,10 @@ It walks the positions reachable from the start (breadth first, up to a limit) a
 - move generation is deterministic, and ``moves``/``do_move`` agree with ``children`` where both are given;
 - every child of a legal position is legal (``is_legal`` hook, notation round trip where the game has one);
 - primitive positions have no moves and give a valid terminal value;
-- ``canonical`` is idempotent, and a position has the same value as its canonical form.
+- ``canonical`` is idempotent, and a position has the same value as its canonical form;
+- a scored game scores every position where play ends;
+- play can end: from every position reached some position that ends the game can be reached (when the walk
+  stops at its limit first, the report says so, and whether any end was seen).
 
 The first inconsistency is reported in plain words, naming the position.
 
@@ -27,6 +30,7 @@ from typing import Any
 
 from gamedp.errors import GamedpError
 from gamedp.game import Game, overrides, terminal_value
+from gamedp.progress import ProgressLine
 
 
 @dataclass
@@ -35,6 +39,7 @@ class CheckReport:
     positions: int
     problem: str | None = None
     complete: bool = True  # False when the limit stopped the walk
+    ends_seen: bool = True  # whether any position reached ends the game
 
     @property
     def ok(self) -> bool:
@@ -43,7 +48,10 @@ class CheckReport:
     def __str__(self) -> str:
         scope = "all" if self.complete else "the first"
         if self.ok:
-            return f"{self.game}: ok ({scope} {self.positions} reachable positions checked)"
+            stopped = "" if self.complete else (
+                "; stopped at the limit (--limit)" + ("" if self.ends_seen else
+                                                      ", and none of them ends the game: play may never end"))
+            return f"{self.game}: ok ({scope} {self.positions} reachable positions checked{stopped})"
         return f"{self.game}: problem after {self.positions} positions: {self.problem}"
 
 
@@ -58,25 +66,65 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     if isinstance(game, CompiledGame):
         game = game.as_python_game()
     seen: dict[Any, Any] = {}
+    #: key -> keys of its children, and the keys of positions that end the game
+    edges: dict[Any, list] = {}
+    ends: list = []
+    progress = ProgressLine(f"checking {game.name}")
     try:
         start = game.start()
         _check_position(game, start, "the start position")
         queue = deque([start])
         seen[_key(game, start)] = start
         while queue and len(seen) < max_positions:
+            if not len(edges) % 4096 and edges:
+                progress.update(len(edges), max_positions)
             position = queue.popleft()
-            for child in _check_moves(game, position):
-                k = _key(game, child)
+            kids = _check_moves(game, position)
+            here = _key(game, position)
+            edges[here] = [_key(game, child) for child in kids]
+            if not kids:
+                ends.append(here)
+                _check_end(game, position)
+            for child, k in zip(kids, edges[here]):
                 if k not in seen:
                     seen[k] = child
                     queue.append(child)
         complete = not queue
+        if complete:
+            _check_play_ends(edges, ends, seen)
         _check_canonical_values(game, list(seen.values()), complete)
     except _Inconsistent as e:
         return CheckReport(game.name, len(seen), str(e), False)
     except GamedpError as e:
         return CheckReport(game.name, len(seen), str(e), False)
-    return CheckReport(game.name, len(seen), None, complete)
+    finally:
+        progress.close()
+    return CheckReport(game.name, len(seen), None, complete, bool(ends))
+
+
+def _check_end(game: Game, position: Any) -> None:
+    """A position without moves must have a value: a scored game must score it."""
+    if game.primitive(position) is None and game.scored:
+        raise _Inconsistent(f"position {position!r} has no moves but primitive() gives it no score; a scored game "
+                            "must score every position where play ends")
+
+
+def _check_play_ends(edges: dict, ends: list, seen: dict) -> None:
+    """Every position must reach one that ends the game (else play from it never ends): backwards from the ends."""
+    parents: dict[Any, list] = {}
+    for k, kids in edges.items():
+        for c in kids:
+            parents.setdefault(c, []).append(k)
+    reach, todo = set(ends), list(ends)
+    while todo:
+        for p in parents.get(todo.pop(), ()):
+            if p not in reach:
+                reach.add(p)
+                todo.append(p)
+    for k in edges:
+        if k not in reach:
+            raise _Inconsistent(f"play never ends from position {seen[k]!r}: no position where the game ends can "
+                                "be reached from it (every line of play goes on forever)")
 
 
 def _key(game: Game, position: Any) -> Any:

@@ -85,7 +85,9 @@ def best_moves(board: str) -> set[str]:
 
 
 def draw(board: str) -> str:
-    return "\n".join(" ".join(board[r * 3:r * 3 + 3]) for r in range(3))
+    from gamedp.games.tictactoe import TicTacToe
+
+    return TicTacToe().format_position(board)
 
 
 # -- a whole game in a pseudo-terminal ---------------------------------------------------------------------

@@ -36,6 +36,7 @@ from typing import Any
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand, joined, position_argument
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -57,10 +58,12 @@ class Analyst:
         own_analyze = getattr(game, "analyze", None)
         self._own_analyze = own_analyze if callable(own_analyze) else None
         self._solution: Any = None
+        self._estimated = False  # whether the first position's search was found to fit
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move's value, best first."""
+        self._refuse_unless_fits(position)
         analysis = self._own_analyze(position) if self._own_analyze else self._engine().analyze(position)
         # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
         moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
@@ -103,11 +106,33 @@ class Analyst:
             seen.add(position)
         return line
 
+    def _refuse_unless_fits(self, position: Any) -> None:
+        """A game that can say what a search from ``position`` needs (``memory_estimate``) is refused up front.
+
+        Only the first position is estimated: the front ends then ask about positions below it.
+        """
+        estimate = getattr(self.game, "memory_estimate", None)
+        if self._estimated or not callable(estimate) or self._own_analyze is not None:
+            return
+        from gamedp.memory import available_memory, refuse_unless_fits
+
+        need = estimate(position)
+        if need > available_memory():
+            refuse_unless_fits(need, f"searching {self.name} from {self.position_name(position)}")
+        self._estimated = True
+
     def _engine(self) -> Any:
         if self._solution is None:
+            from gamedp.compiled import CompiledGame
+
             own = getattr(self.game, "solution", None)
             if callable(own):
                 self._solution = own()
+            elif isinstance(self.game, CompiledGame) and hasattr(self.game.children_kernel, "overloads"):
+                # numba kernels (a plain function may stand in for one): the compiled search, no Python per position
+                from gamedp.solvers.compiled import CompiledSolution
+
+                self._solution = CompiledSolution(self.game, outcomes_only=self.outcomes_only)
             else:
                 from gamedp.solvers.memo import Solution
 
@@ -170,8 +195,10 @@ class Analyst:
         return move
 
 
-def read_position_argument(analyst: Analyst, text: str | None) -> Any:
-    """POSITION as typed on the command line: absent for the start, ``-`` for standard input, else the text."""
+def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None) -> Any:
+    """POSITION as typed on the command line: absent for the start, ``-`` for standard input, else its words
+    joined with spaces (so ``3 4 5`` needs no quotes)."""
+    text = joined(words)
     if text is None:
         return analyst.start()
     if text == "-":
@@ -181,14 +208,14 @@ def read_position_argument(analyst: Analyst, text: str | None) -> Any:
     return analyst.read_position(text)
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
-@click.argument("position", required=False)
+@position_argument
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as GamesmanUni's JSON instead.")
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
               help="Win/lose/tie only, no remoteness: far fewer positions searched on big games (memo engine).")
-def analyze(game: str, position: str | None, as_json: bool, show_line: bool, outcomes_only: bool) -> None:
+def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the

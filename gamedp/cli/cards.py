@@ -8,10 +8,11 @@ import sys
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand
 from gamedp.errors import GamedpError, InputError
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
+@click.command(cls=NumbersCommand)  # a card may be worth -1
 @click.argument("row", nargs=-1, required=True)
 @click.option("--rule", "-r", "rule_name", default="ends", show_default=True,
               help="ends (one card from either end), discard2 (or discard two from one end, unscored), "

@@ -36,6 +36,7 @@ def check(game: str, limit: int, as_json: bool) -> None:
                                                     "complete": tiers.complete, "problem": tiers.problem}}
         click.echo(json.dumps({"game": report.game, "ok": report.ok and (tiers is None or tiers.ok),
                                "positions": report.positions, "complete": report.complete,
+                               "ends_seen": report.ends_seen,
                                "problem": report.problem or (tiers.problem if tiers else None), **extra}))
     else:
         click.echo(str(report))

@@ -12,12 +12,10 @@ import sys
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand
 from gamedp.errors import GamedpError, InputError, ResourceError
 
-_CONTEXT = {"ignore_unknown_options": True}  # so that a heap written "-1" reaches the position parser
-
-
-@click.command(context_settings=_CONTEXT)
+@click.command(cls=NumbersCommand)  # so that a heap written "-1" reaches the position parser
 @click.argument("family")
 @click.argument("position", nargs=-1, required=True)
 @click.option("--misere", is_flag=True, help="Misère play: the player who cannot move wins.")
@@ -82,7 +80,7 @@ def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool, 
         click.echo(f"winning moves: {', '.join(answer['winning_moves']) or 'none'}")
 
 
-@click.command(context_settings=_CONTEXT)
+@click.command(cls=NumbersCommand)
 @click.argument("family")
 @click.option("--upto", "upto_text", metavar="N", help="Last heap size (or table size for wythoff).")
 @click.option("--boards", "boards_text", metavar="RxC",

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 import click
 
 from gamedp.cli.analyze import Analyst, read_position_argument
+from gamedp.cli.arguments import NumbersCommand, position_argument
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, MoveValue
 
@@ -188,15 +189,15 @@ class Match:
         return line
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
-@click.argument("position", required=False)
+@position_argument
 @click.option("--first", type=click.Choice(["human", "computer"]), default="human", show_default=True,
               help="Who makes the first move from POSITION.")
 @click.option("--hints", is_flag=True, help="Show every move's value at each of your turns.")
 @click.option("--outcomes-only", is_flag=True,
               help="Solve win/lose/tie only (faster on big games); the computer then wins, but not fastest.")
-def play(game: str, position: str | None, first: str, hints: bool, outcomes_only: bool) -> None:
+def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool) -> None:
     """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Type moves as listed under the
@@ -205,7 +206,7 @@ def play(game: str, position: str | None, first: str, hints: bool, outcomes_only
     """
     from gamedp.loader import load_game
 
-    if position == "-":
+    if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
     analyst = Analyst(load_game(game), outcomes_only=outcomes_only)

@@ -6,10 +6,11 @@ import json
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand
 from gamedp.cli.solve import db_option, variant_option
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
 @click.argument("positions", nargs=-1, required=True)
 @variant_option
@@ -31,4 +32,4 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
             if as_json:
                 click.echo(json.dumps({"position": text, **value.to_json()}))
             else:
-                click.echo(str(value))
+                click.echo(f"{' '.join(text.split())}: {value}")  # several answers: each says which it is

@@ -66,10 +66,31 @@ class TicTacToe(Game):
         return min("".join(board[i] for i in perm) for perm in SYMMETRIES)
 
     def format_position(self, board: str) -> str:
-        return "\n".join(" ".join(board[r * 3:r * 3 + 3]) for r in range(3))
+        """The board with each empty cell's number (the move that fills it), then whose turn it is.
+
+        >>> print(TicTacToe().format_position("XX.OO...."))
+        X X 3
+        O O 6
+        7 8 9
+        X to move
+        """
+        cells = [c if c != "." else str(i + 1) for i, c in enumerate(board)]
+        mover = "XO"[board.count("O") < board.count("X")]
+        turn = "game over" if self.primitive(board) is not None else f"{mover} to move"
+        return "\n".join(" ".join(cells[r * 3:r * 3 + 3]) for r in range(3)) + "\n" + turn
 
     def parse_position(self, text: str) -> str:
-        board = "".join(text.split()).upper()
+        """Nine cells of X, O or '.', row by row; a cell's number stands for an empty cell, and a last line
+        saying whose turn it is (as the drawing has) is skipped: the counts of X and O tell.
+
+        >>> TicTacToe().parse_position("X X 3\\nO O 6\\n7 8 9\\nX to move")
+        'XX.OO....'
+        """
+        lines = text.strip().splitlines()
+        if lines and lines[-1].strip().lower() in ("x to move", "o to move", "game over"):
+            lines.pop()
+        board = "".join("".join(lines).split()).upper()
+        board = "".join("." if ch.isdigit() and ch == str(i + 1) else ch for i, ch in enumerate(board))
         if len(board) != 9 or set(board) - set("XO."):
             raise GamedpError("a tic-tac-toe position is 9 cells of X, O or '.', row by row (e.g. 'X.O......')")
         x, o = board.count("X"), board.count("O")

@@ -14,6 +14,7 @@ import numpy as np
 
 from gamedp.compiled import CompiledGame
 from gamedp.errors import GameDefinitionError
+from gamedp.kernel_cache import CompilingNotice
 from gamedp.solvers.memo import Solution
 from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
 
@@ -105,7 +106,8 @@ def _compiled_for(kernel, signature, role: str):
         raise GameDefinitionError(f"the {role} kernel must be a numba @njit function, not {kernel!r}")
     if signature.args not in kernel.overloads:
         try:
-            kernel.compile(signature.args)
+            with CompilingNotice():
+                kernel.compile(signature.args)
         except Exception as e:  # numba's typing errors are long; the first line says what is wrong
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise GameDefinitionError(f"the {role} kernel does not compile as {signature}: {first}") from None

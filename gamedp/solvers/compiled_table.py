@@ -18,6 +18,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from gamedp.kernel_cache import CompilingNotice
+
 CHILDREN_SIGNATURE = types.int64(types.int64, types.int64[::1])
 PRIMITIVE_SIGNATURE = types.int64(types.int64)
 OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE, NEED_ROOM = range(7)
@@ -139,7 +141,8 @@ def searcher(value_dtype, has_primitive: bool):
     if key not in _searches:
         value_type = types.uint8 if key[0] == np.uint8 else types.int32
         primitive_type = types.FunctionType(PRIMITIVE_SIGNATURE) if has_primitive else types.none
-        _searches[key] = njit(_search_signature(value_type, primitive_type), cache=True, nogil=True)(search)
+        with CompilingNotice():  # the first time, numba compiles it for a few seconds (later: from its cache)
+            _searches[key] = njit(_search_signature(value_type, primitive_type), cache=True, nogil=True)(search)
     return _searches[key]
 
 

@@ -26,6 +26,8 @@ from gamedp.values import DRAW, LOSE, TIE, WIN, Analysis, MoveValue, Outcome, Va
 #: Marks a position whose search is under way: meeting it again means the game has a cycle.
 IN_PROGRESS = object()
 _MISSING = object()
+#: The search asks the memory guard every 64k new positions (a mask): often enough, and costs nothing.
+CHECK_EVERY = (1 << 16) - 1
 
 
 class _CycleFound(Exception):
@@ -124,6 +126,15 @@ class Solution:
         return kids
 
     def _search(self, root: Position, root_key: Hashable) -> None:
+        from gamedp.memory import MemoryGuard
+
+        self._guard = MemoryGuard(f"searching {self.game.name}")
+        try:
+            self._search_from(root, root_key)
+        finally:
+            self._guard.progress.close()
+
+    def _search_from(self, root: Position, root_key: Hashable) -> None:
         try:
             if self.outcomes_only:
                 self._search_outcomes(root, root_key)
@@ -153,7 +164,7 @@ class Solution:
         # state: None (no child yet), LOSE (all children WIN), DRAW (a DRAW child), TIE (a TIE child)
         it, state = iter(opened), None
         table[k] = IN_PROGRESS
-        prim = self._primitive
+        prim, guard, fresh = self._primitive, self._guard, 0
         c = root
         try:
             while True:
@@ -161,6 +172,9 @@ class Solution:
                     ck = c if keyf is None else keyf(c)
                     v = table.get(ck)
                     if v is None:
+                        fresh += 1
+                        if not fresh & CHECK_EVERY:
+                            guard.check(len(table))
                         if prim is None:
                             stack.append((k, it, state))
                             k, it, state = ck, iter(children(c)), None
@@ -222,7 +236,7 @@ class Solution:
         stack: list[list] = []
         frame: list = [k, root, iter(opened), None]
         table[k] = IN_PROGRESS
-        c = root
+        c, guard, fresh = root, self._guard, 0
         try:
             while True:
                 best = frame[3]
@@ -230,6 +244,9 @@ class Solution:
                     ck = c if keyf is None else keyf(c)
                     v = table.get(ck)
                     if v is None:
+                        fresh += 1
+                        if not fresh & CHECK_EVERY:
+                            guard.check(len(table))
                         opened = self._open(c)
                         if not isinstance(opened, Value):
                             frame[3] = best

@@ -30,13 +30,17 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
-from gamedp.errors import InputError
+from gamedp.errors import InputError, ResourceError
 from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame, check_terms
 
 #: Sequences up to this many terms are computed in plain Python: faster than loading a compiled kernel.
 SMALL = 512
 #: How far a sequence is computed to look for a provable period, unless more terms are asked anyway.
 PERIOD_SEARCH = 1 << 13
+#: Mex steps (one per split looked at) a sequence may take: about two minutes at the kernel's speed (measured).
+#: A game whose splits have no provable period (Grundy's game) costs n^2/4 steps for n terms.
+STEP_LIMIT = 6 * 10**10
+STEPS_PER_SECOND = 5 * 10**8
 
 
 class TakeBreak:
@@ -109,6 +113,14 @@ class TakeBreak:
         if hi <= lo:
             return values
         digits = self.digits(hi - 1)
+        splitting = sum(1 for d in digits if d & 4)
+        steps = splitting * (hi * hi - lo * lo) // 4
+        if steps > STEP_LIMIT:
+            most = int((4 * STEP_LIMIT / splitting + lo * lo) ** 0.5)
+            minutes = steps / STEPS_PER_SECOND / 60
+            took = f"{minutes / 60:.0f} hours" if minutes >= 120 else f"{minutes:.0f} minutes"
+            raise ResourceError(f"G({lo}..{hi - 1}) takes about {steps:.1e} mex steps, some {took} (each term looks at "
+                                f"every split of its heap); keep heaps (or --upto) below about {most:,}")
         if hi <= SMALL:
             return _sequence_py(list(values), digits, self.unequal, hi)
         import numpy as np

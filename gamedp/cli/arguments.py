@@ -1,0 +1,90 @@
+"""Command-line arguments that are positions: several words need no quotes, and negative numbers are not options.
+
+``gamedp analyze nim 3 4 5`` is the position ``3 4 5``: the words of POSITION are joined with spaces.
+A command of class :class:`NumbersCommand` takes a word such as ``-1`` as an argument (a card worth -1, a heap
+of -1 for the parser to refuse), while a word such as ``--bogus`` is still an unknown option.
+
+>>> import click
+>>> @click.command(cls=NumbersCommand)
+... @click.argument("row", nargs=-1)
+... @click.option("--json", is_flag=True)
+... def show(row, json):
+...     click.echo(f"{row} {json}")
+>>> show.main(["3", "-1", "--json", "-4"], standalone_mode=False)
+('3', '-1', '-4') True
+>>> show.main(["3", "--jsn"], standalone_mode=False)
+Traceback (most recent call last):
+...
+click.exceptions.NoSuchOption: No such option '--jsn'.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import click
+
+_NUMBER = re.compile(r"-\d[\d,.]*")
+
+#: POSITION as the commands take it: any number of words, joined with spaces (none: the start)
+position_argument = click.argument("position", nargs=-1)
+
+
+class NumbersCommand(click.Command):
+    """A click command whose arguments may start with ``-`` when they are numbers."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["context_settings"] = {**kwargs.get("context_settings", {}), "ignore_unknown_options": True}
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        known = {name for p in self.get_params(ctx) if isinstance(p, click.Option) for name in p.opts + p.secondary_opts}
+        if any(word in self.get_help_option_names(ctx) for word in args):
+            named = [word for word in args if not word.startswith("-")]
+            ctx.meta["gamedp.game"] = named[0] if named else None
+        for word in args:
+            if word == "--":
+                break
+            if word.startswith("-") and word != "-" and not _NUMBER.fullmatch(word) \
+                    and word.split("=", 1)[0] not in known and not _short_flags(word, known):
+                name = word.split("=", 1)[0]
+                raise click.NoSuchOption(name, possibilities=difflib.get_close_matches(name, known), ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """``gamedp analyze GAME --help``: the help, then GAME's notation and an example."""
+        super().format_epilog(ctx, formatter)
+        name = ctx.meta.get("gamedp.game")
+        if not name or "game" not in {p.name for p in self.params}:
+            return
+        from gamedp.cli.games import describe
+        from gamedp.errors import GamedpError
+        from gamedp.loader import load_game
+
+        try:
+            entry = describe(name, load_game(name))
+        except GamedpError as e:
+            entry = {"notation": str(e), "example": "(none)"}
+        with formatter.section(f"Notation of {name}"):
+            formatter.write_text(entry["notation"])
+            formatter.write_text("Example position (the start):")
+            for line in entry["example"].splitlines():
+                formatter.write(f"{' ' * formatter.current_indent}  {line}\n")
+
+
+def _short_flags(word: str, known: set[str]) -> bool:
+    """``-rX``: a short option with its value attached."""
+    return not word.startswith("--") and word[:2] in known
+
+
+def joined(words: tuple[str, ...] | str | None) -> str | None:
+    """POSITION's words as one text (``None`` when none were given).
+
+    >>> joined(("3", "4", "5")), joined(()), joined("X.O")
+    ('3 4 5', None, 'X.O')
+    """
+    if words is None or isinstance(words, str):
+        return words
+    return " ".join(words) if words else None

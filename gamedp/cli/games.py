@@ -1,0 +1,41 @@
+"""``gamedp games``: every built-in game, with its notation and an example position to pass to the commands."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import click
+
+
+def describe(name: str, game: Any) -> dict:
+    """A game's name, rules and notation (its class's ``notation``, else its docstring's first paragraph) and
+    its start as the commands read it."""
+    from gamedp.cli.analyze import Analyst
+
+    doc = inspect.getdoc(type(game)) or ""
+    notation = getattr(game, "notation", None) or " ".join(doc.split("\n\n")[0].split())
+    return {"name": name, "notation": notation, "example": Analyst(game).position_name(game.start())}
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
+def games(as_json: bool) -> None:
+    """List every built-in game: its name, its rules and notation, and an example position.
+
+    Pass the example to analyze or play (quote it where it has spaces), e.g. gamedp analyze nim 3 4 5. Families
+    that take parameters are listed with them: octal:CODE, subtraction:SET, connect4:WxH.
+    """
+    from gamedp.games import BUILTIN
+    from gamedp.loader import load_game
+
+    for name in BUILTIN:
+        entry = describe(name, load_game(name))
+        if as_json:
+            click.echo(json.dumps(entry))
+        elif "\n" in entry["example"]:
+            drawing = "\n".join("      " + line for line in entry["example"].splitlines())
+            click.echo(f"{name}: {entry['notation']}\n    example (quote its lines as one argument):\n{drawing}")
+        else:
+            click.echo(f"{name}: {entry['notation']}\n    example: gamedp analyze {name} {entry['example']}")

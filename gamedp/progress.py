@@ -1,0 +1,43 @@
+"""A progress line on a terminal for long work, and nothing at all when stderr is a pipe or a file.
+
+The line appears only once the work has gone on a while (the caller reports progress at its own pace, e.g.
+every 64k positions), so quick answers print nothing extra, and it is erased when the work ends.
+
+>>> line = ProgressLine("checking nim")   # under doctest stderr is not a terminal: all quiet
+>>> line.update(70_000, 100_000)
+>>> line.close()
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+class ProgressLine:
+    """``description: done / total positions`` as a rich progress bar on stderr, when that is a terminal."""
+
+    def __init__(self, description: str):
+        self.description = description
+        self.shown = sys.stderr.isatty()
+        self._progress: Any = None
+        self._task: Any = None
+
+    def update(self, done: int, total: int | None = None) -> None:
+        if not self.shown:
+            return
+        if self._progress is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._progress = Progress(TextColumn("gamedp: {task.description}"), BarColumn(), MofNCompleteColumn(),
+                                      TextColumn("positions"), TimeElapsedColumn(),
+                                      console=Console(file=sys.stderr), transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task(self.description, total=total)
+        self._progress.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None

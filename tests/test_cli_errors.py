@@ -1,0 +1,114 @@
+"""Every error of the command line is one line, ``gamedp: error: ...``, with exit status 2 (README's promise)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def gamedp(*args: str, stdin: str = "", prefix: tuple[str, ...] = (), **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([*prefix, sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, **kw)
+
+
+def one_line_error(r: subprocess.CompletedProcess) -> str:
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gamedp: error: "), r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["nosuch"], "no such command 'nosuch' (see 'gamedp --help')"),
+    (["analyze"], "missing argument 'GAME' (see 'gamedp analyze --help')"),
+    (["analyze", "nim", "--bogus"], "no such option '--bogus' (see 'gamedp analyze --help')"),
+    (["check", "--limit", "x", "nim"], "invalid value for '--limit'"),
+    (["play", "tictactoe", "--first", "nobody"], "invalid value for '--first'"),
+])
+def test_usage_errors_are_one_line(args, says):
+    assert says in one_line_error(gamedp(*args))
+
+
+BAD_GAME = textwrap.dedent('''
+    from gamedp import Game
+
+    class Broken(Game):
+        """Counts down from 3; the move from 1 divides by zero (in a helper, as real bugs do)."""
+        name = "broken"
+        def start(self):
+            return 3
+        def moves(self, position):
+            return [1] if position > 0 else []
+        def do_move(self, position, move):
+            return helper(position)
+        def parse_position(self, text):
+            return int(text)
+
+    def helper(p):
+        return p - 1 + 0 // (p - 1)
+''')
+
+
+@pytest.fixture
+def broken_game(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text(BAD_GAME)
+    return str(path)
+
+
+@pytest.mark.parametrize("command", [["analyze"], ["check"], ["analyze", "--line"]])
+def test_a_failing_hook_is_named_with_its_position_in_one_line(broken_game, command):
+    line = one_line_error(gamedp(*command, broken_game))
+    assert "Broken.do_move(position=1, move=1) raised ZeroDivisionError" in line
+    assert "broken.py, line" in line and "--debug" in line
+
+
+def test_a_failing_hook_under_play(broken_game):
+    line = one_line_error(gamedp("play", broken_game, "--first", "computer"))
+    assert "Broken.do_move(position=1, move=1) raised ZeroDivisionError" in line
+
+
+def test_debug_shows_the_traceback_then_the_line(broken_game):
+    r = gamedp("--debug", "analyze", broken_game)
+    assert r.returncode == 2
+    assert "Traceback (most recent call last)" in r.stderr and "in helper" in r.stderr
+    assert r.stderr.splitlines()[-1].startswith("gamedp: error: the game's Broken.do_move(")
+
+
+def test_numbers_past_the_digit_limit_and_long_arguments():
+    huge = "1" + "0" * 5000
+    for args in (["nimber", "nim", huge], ["analyze", "nim", huge], ["grundy", "kayles", "--upto", huge],
+                 ["query", "tictactoe", huge]):
+        line = one_line_error(gamedp(*args))
+        assert "5001 digits" in line and len(line) < 300
+    line = one_line_error(gamedp("analyze", "nim", "x" * 100_000))
+    assert len(line) < 400 and "(100002 characters)" in line
+
+
+def _as_nobody() -> tuple[str, ...]:
+    # Root reads any directory, so there the unreadable directory is tried as an unprivileged user.
+    if os.geteuid() != 0:
+        return ()
+    if not shutil.which("setpriv"):
+        pytest.skip("run as root without setpriv: cannot drop privileges to meet an unreadable directory")
+    return ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+@pytest.mark.parametrize("command", [["query", "tictactoe", "X........"], ["solve", "tictactoe"]])
+@pytest.mark.parametrize("below", ["sub", "sub/x.gdb"])
+def test_an_unreadable_database_directory(tmp_path, command, below):
+    tmp_path.chmod(0o755)
+    locked = tmp_path / "locked"
+    (locked / "sub").mkdir(parents=True)
+    locked.chmod(0)
+    try:
+        env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+        line = one_line_error(gamedp(*command, "--db", str(locked / below), env=env, prefix=_as_nobody()))
+        assert "Permission denied" in line and str(locked) in line
+    finally:
+        locked.chmod(0o700)

@@ -1,0 +1,30 @@
+"""``gamedp games`` lists every built-in game with its notation and an example; ``analyze GAME --help`` shows it."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from gamedp.cli.main import cli
+from gamedp.games import BUILTIN
+from gamedp.loader import load_game
+
+
+def test_games_lists_every_builtin_with_an_example_that_reads_back():
+    result = CliRunner().invoke(cli, ["games", "--json"])
+    assert result.exit_code == 0, result.output
+    entries = [json.loads(line) for line in result.output.splitlines()]
+    assert [e["name"] for e in entries] == list(BUILTIN)
+    for e in entries:
+        game = load_game(e["name"])
+        assert e["notation"] and game.parse_position(e["example"]) == game.start(), e
+    text = CliRunner().invoke(cli, ["games"]).output
+    assert "nim: Nim: a move takes" in text and "example: gamedp analyze nim 3 4 5" in text
+
+
+def test_analyze_game_help_shows_the_notation():
+    for command in ("analyze", "play"):
+        out = CliRunner().invoke(cli, [command, "wythoff", "--help"]).output
+        assert "Notation of wythoff:" in out and "a position is two heap sizes" in out and "4 7" in out
+    assert "Notation of" not in CliRunner().invoke(cli, ["analyze", "--help"]).output

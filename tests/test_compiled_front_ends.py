@@ -1,0 +1,66 @@
+"""Compiled games in ``analyze`` and ``play``: the compiled search, and moves with names."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from numba import njit
+
+from gamedp.cli.analyze import Analyst
+from gamedp.compiled import CompiledGame
+from gamedp.solvers.compiled import CompiledSolution
+from gamedp.solvers.memo import Solution
+from test_analyze_games import take_134 as plain_take_134
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+take_134 = njit(nogil=True)(plain_take_134)  # the same rules, compiled this time
+
+
+def named(position: int, child: int) -> str:
+    return f"take {position - child}"
+
+
+def test_analyze_uses_the_compiled_search_and_agrees_with_the_memo_engine():
+    game = CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3, format_move=named)
+    analyst = Analyst(game)
+    by_python = Solution(game.as_python_game())
+    for n in range(31):
+        analysis = analyst.analyze(n)
+        assert analysis.value == by_python.value(n)
+        assert sorted(mv.value.rank() for mv in analysis.moves) == \
+            sorted(by_python.value(n - k).for_parent().rank() for k in (1, 3, 4) if k <= n)
+    assert isinstance(analyst._engine(), CompiledSolution)
+
+
+def test_moves_of_a_compiled_game_have_names_both_ways():
+    game = CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3, format_move=named)
+    analyst = Analyst(game)
+    analysis = analyst.analyze(10)
+    assert sorted(analyst.move_name(10, mv.move) for mv in analysis.moves) == ["take 1", "take 3", "take 4"]
+    assert analyst.read_move(10, analysis, "TAKE 3") == 7
+    plain = Analyst(CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3))
+    assert plain.move_name(10, 7) == "7"  # without the hook a move is its child's number
+
+
+def test_a_file_game_is_imported_under_its_own_module_name():
+    # Numba's cache imports a kernel's module by name: `import blockgame_compiled` and the file given to gamedp
+    # must be the one module (it was a new random name each run, and the cached kernel then failed to load).
+    code = ("from gamedp.loader import load_game; import blockgame_compiled; "
+            "print(load_game('blockgame_compiled.py') is blockgame_compiled.game)")
+    for _ in range(2):  # the second run loads the kernels from the cache
+        r = subprocess.run([sys.executable, "-c", code], cwd=EXAMPLES, capture_output=True, text=True, timeout=300)
+        assert r.stdout.strip() == "True", r.stderr
+
+
+def test_playing_the_compiled_blockgame_example_by_cell_names():
+    # the board with everything filled but a 2x2 square at the bottom right and one cell: a domino to place
+    board = "##### ##### ##### ###.. ###.#"
+    r = subprocess.run([sys.executable, "-m", "gamedp", "play", str(EXAMPLES / "blockgame_compiled.py"), board],
+                       input="d4 e4\n", capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "Your moves: d4 e4, d4 d5, d4 e4 d5" in r.stdout
+    assert "Game over. You win" in r.stdout

@@ -1,0 +1,25 @@
+"""Long work shows a progress line on a terminal, and nothing when piped."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_check_and_a_big_search_show_progress_on_a_terminal_only():
+    # Up counts up for ever (check walks it to its limit); Chain counts down from 200000 (a long search).
+    for args, shown in ([f"{HERE / 'test_selfcheck_ends.py'}:Up", "--limit", "30000"], "checking up"), \
+            ([f"{HERE / 'test_memory_guard.py'}:Chain"], "searching chain"):
+        command = ["check", *args] if shown.startswith("checking") else ["analyze", *args]
+        child = pexpect.spawn(sys.executable, ["-m", "gamedp", *command], encoding="utf-8", timeout=120,
+                              dimensions=(30, 150))
+        child.expect(pexpect.EOF)
+        assert shown in child.before, child.before
+        piped = subprocess.run([sys.executable, "-m", "gamedp", *command], capture_output=True, text=True,
+                               timeout=120)
+        assert piped.returncode == 0 and piped.stderr == "", piped.stderr
