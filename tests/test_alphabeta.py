@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamedp import solve
+from gamedp import Value, solve
 from gamedp.games.connect4 import Connect4
 from gamedp.games.tictactoe import TicTacToe
 from gamedp.solvers.alphabeta import PrunedSolution, pruned_solution, value_of
@@ -17,7 +17,7 @@ from oracle import minimax, with_draws
 from test_engine import GraphGame, as_tuple, graphs
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(graphs(cyclic=False), st.booleans(), st.booleans())
 def test_acyclic_values_match_minimax(graph, remoteness, misere):
     children, leaf = graph
@@ -33,7 +33,7 @@ def test_acyclic_values_match_minimax(graph, remoteness, misere):
             assert v.outcome.value == minimax(children, leaf, node)[0]
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(graphs(cyclic=True), st.booleans())
 def test_cycles_fall_back_to_the_full_engine(graph, remoteness):
     children, leaf = graph
@@ -94,3 +94,72 @@ def test_only_value_prunes():
     solution = PrunedSolution(game)
     assert str(solution.value(game.start())) == "TIE"  # 4x4 Connect-4 is a draw
     assert len(solution) < 161_029 // 4  # far fewer than the positions the full engine would value
+
+
+# -- the compiled engine ------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def compiled_kernels():
+    from numba import njit
+
+    @njit(nogil=True)
+    def take_134(n, out):
+        count = 0
+        for k in (1, 3, 4):
+            if k <= n:
+                out[count] = n - k
+                count += 1
+        return count
+
+    @njit(nogil=True)
+    def loopy(n, out):  # a ring of 9 positions, each may step back one or jump to a dead end (9 + n % 2)
+        out[0] = (n + 8) % 9 if n < 9 else 0
+        out[1] = 9 + n % 2 if n < 9 else 0
+        return 2 if n < 9 else 0
+
+    @njit(nogil=True)
+    def loopy_primitive(n):
+        return 0 if n < 9 else 3 if n == 9 else 1
+
+    return take_134, loopy, loopy_primitive
+
+
+@pytest.mark.parametrize("board", [(4, 3, 4), (3, 4, 3), (4, 4, 4)])
+def test_compiled_random_positions_match_the_full_engine(board):
+    from gamedp.solvers.compiled import solve_compiled
+    from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
+
+    rules = Connect4(*board, symmetry=False)
+    game = rules.compiled()
+    full = solve_compiled(game)
+    for remoteness in (False, True):
+        shared = CompiledPrunedSolution(game, remoteness=remoteness)
+        for p in random_positions(rules, 40, seed=sum(board)):
+            expected = full.value(p)
+            got = shared.value(p)
+            assert got == (expected if remoteness else Value(expected.outcome))
+    assert shared.analyze(game.start()) == full.analyze(game.start())
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_compiled_subtraction_game(compiled_kernels, misere):
+    from gamedp.compiled import CompiledGame
+    from gamedp.solvers.compiled import solve_compiled
+
+    game = CompiledGame("take-1-3-4", start=60, children=compiled_kernels[0], max_children=3, misere=misere)
+    full = solve_compiled(game)
+    pruned = pruned_solution(game, remoteness=True)
+    assert [pruned.value(n) for n in range(61)] == [full.value(n) for n in range(61)]
+
+
+def test_compiled_cycles_fall_back_to_the_full_engine(compiled_kernels):
+    from gamedp.compiled import CompiledGame
+    from gamedp.solvers.compiled import solve_compiled
+
+    _, loopy, primitive = compiled_kernels
+    game = CompiledGame("ring", start=0, children=loopy, max_children=2, primitive=primitive)
+    full = solve_compiled(game)
+    for remoteness in (False, True):
+        pruned = pruned_solution(game, remoteness=remoteness)
+        for n in range(11):
+            v = full.value(n)
+            assert pruned.value(n) == (v if remoteness else Value(v.outcome))

@@ -88,15 +88,23 @@ class CompiledSolution:
         if status == k.CYCLE:
             self._cyclic = Solution(g.as_python_game(), outcomes_only=self.outcomes_only)
             return 0
-        problem = {
-            k.OUT_OF_RANGE: f"position {pos} has a child {detail} out of range (positions must be non-negative"
-                            + ("" if limit < 0 else f" and below num_positions={limit}") + ")",
-            k.PRIMITIVE_WITH_MOVES: f"position {pos} is primitive but has {detail} moves; "
-                                    "a position that ends the game must have none",
-            k.TOO_MANY_CHILDREN: f"position {pos} has {detail} children, more than max_children={g.max_children}",
-            k.BAD_PRIMITIVE: f"primitive({pos}) returned {detail}; expected 0 (none), 1 (lose), 2 (win) or 3 (tie)",
-        }[status]
-        raise GameDefinitionError(f"{g.name}: {problem}")
+        raise problem(g, status, pos, detail)
+
+
+def problem(game: CompiledGame, status: int, pos: int, detail: int) -> GameDefinitionError:
+    """The error a compiled search's ``status`` (other than OK and CYCLE) reports."""
+    from gamedp.solvers import compiled_table as k
+
+    limit = -1 if game.num_positions is None else game.num_positions
+    text = {
+        k.OUT_OF_RANGE: f"position {pos} has a child {detail} out of range (positions must be non-negative"
+                        + ("" if limit < 0 else f" and below num_positions={limit}") + ")",
+        k.PRIMITIVE_WITH_MOVES: f"position {pos} is primitive but has {detail} moves; "
+                                "a position that ends the game must have none",
+        k.TOO_MANY_CHILDREN: f"position {pos} has {detail} children, more than max_children={game.max_children}",
+        k.BAD_PRIMITIVE: f"primitive({pos}) returned {detail}; expected 0 (none), 1 (lose), 2 (win) or 3 (tie)",
+    }[status]
+    return GameDefinitionError(f"{game.name}: {text}")
 
 
 def _compiled_for(kernel, signature, role: str):
