@@ -163,3 +163,18 @@ def test_compiled_cycles_fall_back_to_the_full_engine(compiled_kernels):
         for n in range(11):
             v = full.value(n)
             assert pruned.value(n) == (v if remoteness else Value(v.outcome))
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
+    from gamedp.cli.analyze import Analyst
+
+    rules = Connect4(4, 3)
+    analyst = Analyst(rules.compiled() if compiled else rules, outcomes_only=True)
+    full = solve(rules)
+    for p in random_positions(rules, 10, seed=11):
+        a = analyst.analyze(p)
+        assert a.value.outcome is full.value(p).outcome and a.value.remoteness is None
+        assert sorted(mv.value.outcome.name for mv in a.moves) == \
+            sorted(full.value(c).for_parent().outcome.name for c in rules.children(p))
+    assert type(analyst._engine()).__name__ == ("CompiledPrunedSolution" if compiled else "PrunedSolution")

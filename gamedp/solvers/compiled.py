@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamedp.compiled import CompiledGame
-from gamedp.errors import GameDefinitionError
+from gamedp.errors import GameDefinitionError, compile_failure
 from gamedp.solvers.memo import Solution
 from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
 
@@ -114,7 +114,6 @@ def _compiled_for(kernel, signature, role: str):
     if signature.args not in kernel.overloads:
         try:
             kernel.compile(signature.args)
-        except Exception as e:  # numba's typing errors are long; the first line says what is wrong
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise GameDefinitionError(f"the {role} kernel does not compile as {signature}: {first}") from None
+        except Exception as e:  # numba's whole message: where in the user's file, and which type failed
+            raise compile_failure(f"the {role} kernel", signature, e) from None
     return kernel
