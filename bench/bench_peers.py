@@ -37,14 +37,16 @@ def main() -> None:
             *peer("easyAI", "easyAI iterative deepening + TT", PYTHON + [str(PEERS / "easyai_connect4.py"), *size]),
             Contender("gamedp pruned, built-in Game", gamedp + ["pruned", "builtin", *size]),
             Contender("gamedp pruned, plain Game", gamedp + ["pruned", "plain", *size]),
+            Contender("gamedp pruned, plain, primitive_first", gamedp + ["pruned", "plain-once", *size]),
             Contender("gamedp pruned, CompiledGame", gamedp + ["pruned", "compiled", *size]),
-        ], rounds=args.rounds)
+        ], rounds=args.rounds, warmup=1 if (w, h) == (4, 4) else 0)  # 5x4 peers take minutes: no warm-up
     if not args.quick:
         compare("Connect-4 5x4 written plainly: full solve", [
             *peer("pyspiel", "OpenSpiel MinimaxSolver", PYTHON + [str(PEERS / "openspiel_connect4.py"), "minimax",
                                                                   "5", "4"]),
             Contender("gamedp memo, plain Game", gamedp + ["full", "plain", "5", "4"]),
-        ], rounds=args.rounds)
+            Contender("gamedp memo, plain, primitive_first", gamedp + ["full", "plain-once", "5", "4"]),
+        ], rounds=args.rounds, warmup=0)
 
 
 if __name__ == "__main__":

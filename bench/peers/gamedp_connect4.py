@@ -2,17 +2,18 @@
 
 ENGINE: ``pruned`` (the start's value only: alpha-beta) or ``full`` (the memo engine, every position below the
 start, as OpenSpiel's MinimaxSolver does). GAME: ``builtin`` (gamedp.games.connect4 as a Python Game), ``compiled``
-(its CompiledGame) or ``plain`` (plain_connect4.py, written as a user would). Prints win/tie/lose for the first
+(its CompiledGame), ``plain`` (plain_connect4.py, written as a user would) or ``plain-once`` (the same with
+the end test given once, ``primitive_first``). Prints win/tie/lose for the first
 player.
 """
 
 import sys
 
 engine, kind, width, height = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-if kind == "plain":
-    from plain_connect4 import PlainConnect4
+if kind.startswith("plain"):
+    from plain_connect4 import PlainConnect4, PlainConnect4Once
 
-    game = PlainConnect4(width, height)
+    game = (PlainConnect4Once if kind == "plain-once" else PlainConnect4)(width, height)
 else:
     from gamedp.games.connect4 import Connect4
 

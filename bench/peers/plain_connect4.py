@@ -33,3 +33,12 @@ class PlainConnect4(Game):
     def do_move(self, board, c):
         stone = 1 if sum(map(len, board)) % 2 == 0 else 2
         return board[:c] + (board[c] + (stone,),) + board[c + 1:]
+
+
+class PlainConnect4Once(PlainConnect4):
+    """The same, with the end test given once: ``primitive_first``, so moves() need not test for the end."""
+
+    primitive_first = True
+
+    def moves(self, board):
+        return [c for c in range(self.width) if len(board[c]) < self.height]

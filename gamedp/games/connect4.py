@@ -143,6 +143,8 @@ def mirror_key(key: int, width: int, height: int) -> int:
 class Connect4(Game):
     """Connect-N with gravity on a ``width`` x ``height`` board, ``connect`` in a row to win."""
 
+    primitive_first = True  # an ended board is never asked for its moves
+
     def __init__(self, width: int = 7, height: int = 6, connect: int = 4, symmetry: bool = True):
         for label, value in (("width", width), ("height", height), ("connect", connect)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
