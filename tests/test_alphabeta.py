@@ -101,14 +101,7 @@ def test_only_value_prunes():
 def compiled_kernels():
     from numba import njit
 
-    @njit(nogil=True)
-    def take_134(n, out):
-        count = 0
-        for k in (1, 3, 4):
-            if k <= n:
-                out[count] = n - k
-                count += 1
-        return count
+    from test_analyze_games import take_134
 
     @njit(nogil=True)
     def loopy(n, out):  # a ring of 9 positions, each may step back one or jump to a dead end (9 + n % 2)
@@ -120,7 +113,7 @@ def compiled_kernels():
     def loopy_primitive(n):
         return 0 if n < 9 else 3 if n == 9 else 1
 
-    return take_134, loopy, loopy_primitive
+    return njit(nogil=True)(take_134), loopy, loopy_primitive
 
 
 @pytest.mark.parametrize("board", [(4, 3, 4), (3, 4, 3), (4, 4, 4)])

@@ -218,12 +218,9 @@ class PrunedSolution:
         return search(position, k, alpha, beta)
 
     def _value(self, position: Position, score: int) -> Value:
-        outcome = WIN if score > 0 else LOSE if score < 0 else TIE
-        if not self.remoteness:
-            return Value(outcome)
-        if outcome is TIE:
+        if score == 0 and self.remoteness:
             return Value(TIE, self._tie_moves(position))
-        return Value(outcome, WIN_SCORE - abs(score))
+        return score_value(score, self.top)
 
     def _tie_moves(self, position: Position) -> int:
         """A TIE's remoteness: the quickest way to the end among the moves that keep the tie."""
@@ -249,6 +246,17 @@ class PrunedSolution:
     def _value_from_full(self, position: Position) -> Value:
         v = self._full.value(position)
         return v if self.remoteness or v.remoteness is None else Value(v.outcome, None, v.score)
+
+
+def score_value(score: int, top: int) -> Value:
+    """The value a search's score means: its sign is the outcome; with remoteness (``top`` > 1) a WIN in r
+    scores top - r and a LOSE its negation (a TIE's remoteness is not in its score).
+
+    >>> score_value(-1, 1), score_value(WIN_SCORE - 3, WIN_SCORE)
+    (Value(outcome=Outcome.LOSE, remoteness=None, score=None), Value(outcome=Outcome.WIN, remoteness=3, score=None))
+    """
+    outcome = WIN if score > 0 else LOSE if score < 0 else TIE
+    return Value(outcome) if top == 1 or score == 0 else Value(outcome, top - abs(score))
 
 
 def _first(entry: tuple) -> int:

@@ -22,7 +22,9 @@ from __future__ import annotations
 import numpy as np
 
 from gamedp.compiled import CompiledGame
-from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
+from gamedp.solvers.alphabeta import score_value
+from gamedp.solvers.compiled import CompiledSolution
+from gamedp.values import Value
 
 #: With remoteness, a WIN in r moves scores TOP - r (bounds are stored in 32 bits).
 TOP = 1 << 29
@@ -60,15 +62,9 @@ class CompiledPrunedSolution:
         v = self._full.value(position)
         return v if self.remoteness else Value(v.outcome)
 
-    def analyze(self, position: int) -> Analysis:
-        """The position's value and every move's exact value, best first (one pruned search per child)."""
-        moves = [MoveValue(c, c, self.value(c).for_parent()) for c in self.game.children(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, self.value(position), tuple(moves))
-
-    def best_move(self, position: int) -> int | None:
-        best = self.analyze(position).best
-        return None if best is None else best.move
+    # Every move's exact value, best first (one pruned search per child, as value() answers them).
+    analyze = CompiledSolution.analyze
+    best_move = CompiledSolution.best_move
 
     def _exact(self, position: int) -> int | None:
         """The exact score of ``position``, or None once a cycle sent the game to the full engine."""
@@ -90,18 +86,13 @@ class CompiledPrunedSolution:
         raise problem(g, status, pos, detail)
 
     def _value(self, position: int, score: int) -> Value:
-        outcome = WIN if score > 0 else LOSE if score < 0 else TIE
-        if not self.remoteness:
-            return Value(outcome)
-        if outcome is TIE:
+        if score == 0 and self.remoteness:
             # A TIE's remoteness follows the quickest tie below it: the full compiled engine finds it, from here.
             if self._ties is None:
                 self._ties = _full_engine(self.game, True)
             return self._ties.value(position)
-        return Value(outcome, TOP - abs(score))
+        return score_value(score, self.top)
 
 
-def _full_engine(game: CompiledGame, remoteness: bool):
-    from gamedp.solvers.compiled import CompiledSolution
-
+def _full_engine(game: CompiledGame, remoteness: bool) -> CompiledSolution:
     return CompiledSolution(game, outcomes_only=not remoteness)
