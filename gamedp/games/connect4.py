@@ -346,19 +346,27 @@ class Connect4(Game):
         from gamedp.compiled import CompiledGame
         from gamedp.solvers.tables import _jit
 
+        global _children_kernel, _primitive_kernel
+        if _children_kernel is None:
+            _children_kernel, _primitive_kernel = _jit(children_into), _jit(primitive_code)
         width, height, connect = self.width, self.height, self.connect
-        children, primitive = _jit(children_into), _jit(primitive_code)
 
-        @njit(nogil=True)
+        # Closures over the board's three numbers only (the rules are globals), so that numba can cache them on
+        # disk, one entry per board: a later process loads them instead of compiling.
+        @njit(nogil=True, cache=True)
         def kernel_children(key, out):
-            return children(key, width, height, connect, out)
+            return _children_kernel(key, width, height, connect, out)
 
-        @njit(nogil=True)
+        @njit(nogil=True, cache=True)
         def kernel_primitive(key):
-            return primitive(key, width, height, connect)
+            return _primitive_kernel(key, width, height, connect)
 
         return CompiledGame(self.name, self.start(), kernel_children, self.width, primitive=kernel_primitive,
                             format_position=self.format_position, parse_position=self.parse_position)
+
+
+#: The rules as numba kernels, made by the first :meth:`Connect4.compiled` (numba is not imported before).
+_children_kernel = _primitive_kernel = None
 
 
 def from_spec(parameters: str) -> Connect4:
