@@ -165,6 +165,9 @@ class Connect4(Game):
         self._top_row = self.bottom << height  # a marker here: the column is full
         self._centre_first = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
         self._line_shifts = [d for d in (1, self.stride - 1, self.stride, self.stride + 1) if 3 * d < MAX_BITS]
+        self._windows = [sum(1 << ((c + k * dc) * self.stride + r + k * dr) for k in range(connect))
+                         for c in range(width) for r in range(height) for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+                         if 0 <= c + (connect - 1) * dc < width and 0 <= r + (connect - 1) * dr < height]
 
     @property
     def label(self) -> str:
@@ -226,6 +229,26 @@ class Connect4(Game):
             if pairs & (pairs >> (2 * shift)):
                 return True
         return False
+
+    def heuristic(self, key: int) -> float:
+        """An estimate for the player to move, in -1..1, for depth-limited play: lines still open to each player,
+        those with more of their stones counting more (1, 4, 9 for one, two, three stones).
+
+        >>> game = Connect4()
+        >>> game.heuristic(game.start()), game.heuristic(game.parse_position("4")) < 0
+        (0.0, True)
+        """
+        markers = self._markers(key)
+        mine = key ^ markers
+        theirs = mine ^ (markers - self.bottom)
+        score = 0
+        for window in self._windows:
+            m, t = (mine & window).bit_count(), (theirs & window).bit_count()
+            if not t:
+                score += m * m
+            elif not m:
+                score -= t * t
+        return max(-1.0, min(1.0, score / (4 * len(self._windows) + 1)))
 
     def canonical(self, key: int) -> int:
         return min(key, mirror_key(key, self.width, self.height)) if self.symmetry else key
