@@ -57,3 +57,28 @@ def parse_count(word: str, what: str, line: int, column: int | None = None, sour
     if len(word.lstrip("0")) > MAX_DIGITS:
         raise InputError(f"{what} has {len(word)} digits; at most {MAX_DIGITS} are accepted", line, column, source)
     return int(word)
+
+
+def compile_failure(what: str, signature: object, error: Exception) -> GameDefinitionError:
+    """A kernel that numba could not compile, with numba's whole account: the line of the user's file and the
+    type it could not infer come after its first line, so nothing of it is cut.
+
+    >>> print(compile_failure("the children kernel", "int64(int64)", Exception(
+    ...     "Failed in nopython mode pipeline\\nUnknown attribute 'x'\\n\\n\\nFile \\"g.py\\", line 3:\\nDuring: Pass nopython_type_inference")))
+    the children kernel does not compile as int64(int64): Failed in nopython mode pipeline
+      Unknown attribute 'x'
+    <BLANKLINE>
+      File "g.py", line 3:
+    """
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(error)).strip() or type(error).__name__
+    lines = [line.rstrip() for line in text.splitlines() if not line.startswith("During: Pass ")]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):  # one blank line between blocks, none repeated
+            kept.append(line)
+    while kept and not kept[-1]:
+        kept.pop()
+    body = "\n".join(("  " + line) if line else "" for line in kept[1:])
+    return GameDefinitionError(f"{what} does not compile as {signature}: {kept[0]}" + (f"\n{body}" if body else ""))

@@ -44,6 +44,10 @@ class Game:
     misere: bool = False
     #: Scored games: :meth:`primitive` returns the mover's final margin (a number); the mover maximises it.
     scored: bool = False
+    #: The end test given once: the engines ask :meth:`primitive` first and never ask a position it ends for its
+    #: moves, so :meth:`moves` (or :meth:`children`) need not test for the end again. Faster for games whose end
+    #: test is costly (see the README, "Writing a game for speed").
+    primitive_first: bool = False
 
     # -- rules -------------------------------------------------------------------------------------------
     def start(self) -> Position:
@@ -67,8 +71,8 @@ class Game:
         """The value of a position that ends the game by rule, else ``None``.
 
         Return an :class:`Outcome` (or a number, the mover's margin, in scored games). A primitive position
-        must have no moves. Positions with no moves and no primitive value are lost by the mover in normal
-        play and won in misère play.
+        must have no moves, unless the game sets :attr:`primitive_first`. Positions with no moves and no primitive
+        value are lost by the mover in normal play and won in misère play.
         """
         return None
 
@@ -109,6 +113,8 @@ class Game:
     # -- derived -------------------------------------------------------------------------------------------
     def move_list(self, position: Position) -> list[tuple[Move, Position]]:
         """Every legal move with the position it leads to (children name themselves without moves())."""
+        if self.primitive_first and self.primitive(position) is not None:  # its moves are never asked
+            return []
         if overrides(self, "moves"):
             return [(m, self.do_move(position, m)) for m in self.moves(position)]
         return [(c, c) for c in self.children(position)]

@@ -5,7 +5,8 @@ It walks the positions reachable from the start (breadth first, up to a limit) a
 - keys are hashable and stable (the same position gives an equal key and hash twice);
 - move generation is deterministic, and ``moves``/``do_move`` agree with ``children`` where both are given;
 - every child of a legal position is legal (``is_legal`` hook, notation round trip where the game has one);
-- primitive positions have no moves and give a valid terminal value;
+- primitive positions have no moves (unless ``primitive_first``: then they are not asked) and give a valid
+  terminal value;
 - ``canonical`` is idempotent, and a position has the same value as its canonical form;
 - a scored game scores every position where play ends;
 - play can end: from every position reached some position that ends the game can be reached (when the walk
@@ -152,6 +153,9 @@ def _check_position(game: Game, position: Any, what: str) -> None:
 
 
 def _check_moves(game: Game, position: Any) -> list:
+    if getattr(game, "primitive_first", False) and game.primitive(position) is not None:  # never asked for its moves
+        terminal_value(game, game.primitive(position), position)
+        return []
     kids = list(game.children(position))
     if sorted(map(repr, kids)) != sorted(map(repr, game.children(position))):
         raise _Inconsistent(f"children of {position!r} differ between two calls: move generation is not deterministic")

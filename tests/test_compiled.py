@@ -126,3 +126,19 @@ def test_kernel_mistakes_are_named():
     with pytest.raises(GameDefinitionError, match=r"start position 9 is outside 0..7"):
         CompiledGame("start", 9, escapes, 1, num_positions=8)
 
+
+
+def test_a_kernel_that_does_not_compile_shows_numbas_whole_message(tmp_path, monkeypatch):
+    # The kernel lives in a file of its own, as a user's would: the message must name its line and the types.
+    (tmp_path / "badkernel.py").write_text(
+        "from numba import njit\n\n\n@njit(nogil=True)\ndef children(n, out):\n    x = [1, 'a']\n"
+        "    out[0] = n + x\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from badkernel import children
+
+    with pytest.raises(GameDefinitionError) as failure:
+        solve_compiled(CompiledGame("bad", 0, children, 1))
+    message = str(failure.value)
+    assert message.startswith("the children kernel does not compile as")
+    assert 'badkernel.py", line 7' in message and "out[0] = n + x" in message
+    assert "add(int64, LiteralList" in message  # the types numba could not add

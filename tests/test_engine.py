@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamedp import Game, Outcome, solve
+from gamedp import Game, Outcome, Value, solve
 from gamedp.errors import GameDefinitionError
 from gamedp.games.tictactoe import TicTacToe
 from gamedp.solvers.retrograde import retrograde
@@ -240,3 +240,25 @@ def test_cli_check_builtin_and_bad_specs(tmp_path):
     syntax.write_text("def f(:\n")
     r = subprocess.run([sys.executable, "-m", "gamedp", "check", str(syntax)], capture_output=True, text=True)
     assert r.returncode == 2 and "line 1" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_primitive_first_never_asks_an_ended_position_for_moves():
+    from gamedp.games.connect4 import Connect4
+    from gamedp.selfcheck import check_game
+
+    class EndTestOnce(Connect4):
+        primitive_first = True
+
+        def moves(self, key):  # no end test here: primitive() is asked first
+            return [c for c in range(self.width) if self.column_height(key, c) < self.height]
+
+        def children(self, key):
+            return [self.do_move(key, c) for c in self.moves(key)]
+
+    plain, once = Connect4(4, 3), EndTestOnce(4, 3)
+    full, fast = solve(plain), solve(once)
+    for p in [plain.start(), plain.parse_position("1212"), plain.parse_position("1122334")]:
+        assert fast.value(p) == full.value(p)
+        assert fast.analyze(p) == full.analyze(p)
+    assert solve(once, outcomes_only=True).value(once.start()) == Value(Outcome.TIE)
+    assert check_game(once).ok

@@ -6,7 +6,9 @@ notation and an engine that values positions on demand. Which engine, in this or
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
    ``value(position) -> Value``), made once, when the first position is asked;
-3. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
+3. else, when only outcomes are asked, the pruned engine (:mod:`gamedp.solvers.alphabeta`: alpha-beta, each move's
+   exact outcome by its own search, one transposition table for all);
+4. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
    asked about, so a big game is only solved below the position on the board.
 
 Impartial games (``impartial = True``) that offer ``nimber(position)`` also show nimbers.
@@ -133,6 +135,12 @@ class Analyst:
                 from gamedp.solvers.compiled import CompiledSolution
 
                 self._solution = CompiledSolution(self.game, outcomes_only=self.outcomes_only)
+            elif self.outcomes_only and not self.scored:
+                # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
+                # than valuing every position below (remoteness gains little from pruning: the memo engine).
+                from gamedp.solvers.alphabeta import pruned_solution
+
+                self._solution = pruned_solution(self.game)
             else:
                 from gamedp.solvers.memo import Solution
 
@@ -214,7 +222,7 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as GamesmanUni's JSON instead.")
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
-              help="Win/lose/tie only, no remoteness: far fewer positions searched on big games (memo engine).")
+              help="Win/lose/tie only, no remoteness: pruned alpha-beta searches, far fewer positions on big games.")
 def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 

@@ -149,6 +149,8 @@ def mirror_key(key: int, width: int, height: int) -> int:
 class Connect4(Game):
     """Connect-N with gravity on a ``width`` x ``height`` board, ``connect`` in a row to win."""
 
+    primitive_first = True  # an ended board is never asked for its moves
+
     def __init__(self, width: int = 7, height: int = 6, connect: int = 4, symmetry: bool = True):
         for label, value in (("width", width), ("height", height), ("connect", connect)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -163,6 +165,15 @@ class Connect4(Game):
         self.stride = height + 1
         self.bottom = bottom_mask(width, height)
         self.full = full_mask(width, height)
+        self._column_shifts = [c * self.stride for c in range(width)]
+        self._column_bits = (1 << self.stride) - 1
+        self._column_masks = [self._column_bits << shift for shift in self._column_shifts]
+        self._top_row = self.bottom << height  # a marker here: the column is full
+        self._centre_first = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
+        self._line_shifts = [d for d in (1, self.stride - 1, self.stride, self.stride + 1) if 3 * d < MAX_BITS]
+        self._windows = [sum(1 << ((c + k * dc) * self.stride + r + k * dr) for k in range(connect))
+                         for c in range(width) for r in range(height) for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+                         if 0 <= c + (connect - 1) * dc < width and 0 <= r + (connect - 1) * dr < height]
 
     @property
     def label(self) -> str:
@@ -182,8 +193,68 @@ class Connect4(Game):
         return drop(key, column, self.width, self.height)
 
     def primitive(self, key: int) -> Outcome | None:
-        code = primitive_code(key, self.width, self.height, self.connect)
-        return LOSE if code == 1 else TIE if code == 3 else None
+        markers = self._markers(key)
+        if self._has_line((key ^ markers) ^ (markers - self.bottom)):  # the stones of the player who just moved
+            return LOSE
+        return TIE if markers - self.bottom == self.full else None
+
+    def children(self, key: int) -> list[int]:
+        return self._children(key, range(self.width))
+
+    def ordered_children(self, key: int) -> list[int]:
+        """The children, centre columns first: the moves most often best, for the pruned search."""
+        return self._children(key, self._centre_first)
+
+    # The key is the mover's stones OR one marker bit per column (just above its stones): the marker is the
+    # column's highest bit, and the markers less the bottom row are the occupied cells.
+    def _markers(self, key: int) -> int:
+        markers = 0
+        for shift in self._column_shifts:
+            markers |= 1 << (((key >> shift) & self._column_bits).bit_length() - 1 + shift)
+        return markers
+
+    def _children(self, key: int, columns: Any) -> list[int]:
+        markers = self._markers(key)
+        mask = markers - self.bottom
+        if self._has_line((key ^ markers) ^ mask):
+            return []
+        opponent = key ^ markers ^ mask
+        top = self._top_row
+        kids = []
+        for c in columns:
+            marker = markers & self._column_masks[c]
+            if not marker & top:
+                kids.append(opponent | (markers + marker))
+        return kids
+
+    def _has_line(self, stones: int) -> bool:
+        if self.connect != 4:
+            return has_line(stones, self.height, self.connect)
+        for shift in self._line_shifts:  # two in a row, then two such pairs: four
+            pairs = stones & (stones >> shift)
+            if pairs & (pairs >> (2 * shift)):
+                return True
+        return False
+
+    def heuristic(self, key: int) -> float:
+        """An estimate for the player to move, in -1..1, for depth-limited play: lines still open to each player,
+        those with more of their stones counting more (1, 4, 9 for one, two, three stones).
+
+        >>> game = Connect4()
+        >>> game.heuristic(game.start()), game.heuristic(game.parse_position("4")) < 0
+        (0.0, True)
+        """
+        markers = self._markers(key)
+        mine = key ^ markers
+        theirs = mine ^ (markers - self.bottom)
+        score = 0
+        for window in self._windows:
+            m, t = (mine & window).bit_count(), (theirs & window).bit_count()
+            if not t:
+                score += m * m
+            elif not m:
+                score -= t * t
+        return max(-1.0, min(1.0, score / (4 * len(self._windows) + 1)))
 
     def canonical(self, key: int) -> int:
         return min(key, mirror_key(key, self.width, self.height)) if self.symmetry else key
@@ -310,19 +381,27 @@ class Connect4(Game):
         from gamedp.compiled import CompiledGame
         from gamedp.solvers.tables import _jit
 
+        global _children_kernel, _primitive_kernel
+        if _children_kernel is None:
+            _children_kernel, _primitive_kernel = _jit(children_into), _jit(primitive_code)
         width, height, connect = self.width, self.height, self.connect
-        children, primitive = _jit(children_into), _jit(primitive_code)
 
-        @njit(nogil=True)
+        # Closures over the board's three numbers only (the rules are globals), so that numba can cache them on
+        # disk, one entry per board: a later process loads them instead of compiling.
+        @njit(nogil=True, cache=True)
         def kernel_children(key, out):
-            return children(key, width, height, connect, out)
+            return _children_kernel(key, width, height, connect, out)
 
-        @njit(nogil=True)
+        @njit(nogil=True, cache=True)
         def kernel_primitive(key):
-            return primitive(key, width, height, connect)
+            return _primitive_kernel(key, width, height, connect)
 
         return CompiledGame(self.name, self.start(), kernel_children, self.width, primitive=kernel_primitive,
                             format_position=self.format_position, parse_position=self.parse_position)
+
+
+#: The rules as numba kernels, made by the first :meth:`Connect4.compiled` (numba is not imported before).
+_children_kernel = _primitive_kernel = None
 
 
 def from_spec(parameters: str) -> Connect4:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamedp.compiled import CompiledGame
-from gamedp.errors import GameDefinitionError
+from gamedp.errors import GameDefinitionError, compile_failure
 from gamedp.kernel_cache import CompilingNotice
 from gamedp.solvers.memo import Solution
 from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
@@ -89,15 +89,23 @@ class CompiledSolution:
         if status == k.CYCLE:
             self._cyclic = Solution(g.as_python_game(), outcomes_only=self.outcomes_only)
             return 0
-        problem = {
-            k.OUT_OF_RANGE: f"position {pos} has a child {detail} out of range (positions must be non-negative"
-                            + ("" if limit < 0 else f" and below num_positions={limit}") + ")",
-            k.PRIMITIVE_WITH_MOVES: f"position {pos} is primitive but has {detail} moves; "
-                                    "a position that ends the game must have none",
-            k.TOO_MANY_CHILDREN: f"position {pos} has {detail} children, more than max_children={g.max_children}",
-            k.BAD_PRIMITIVE: f"primitive({pos}) returned {detail}; expected 0 (none), 1 (lose), 2 (win) or 3 (tie)",
-        }[status]
-        raise GameDefinitionError(f"{g.name}: {problem}")
+        raise problem(g, status, pos, detail)
+
+
+def problem(game: CompiledGame, status: int, pos: int, detail: int) -> GameDefinitionError:
+    """The error a compiled search's ``status`` (other than OK and CYCLE) reports."""
+    from gamedp.solvers import compiled_table as k
+
+    limit = -1 if game.num_positions is None else game.num_positions
+    text = {
+        k.OUT_OF_RANGE: f"position {pos} has a child {detail} out of range (positions must be non-negative"
+                        + ("" if limit < 0 else f" and below num_positions={limit}") + ")",
+        k.PRIMITIVE_WITH_MOVES: f"position {pos} is primitive but has {detail} moves; "
+                                "a position that ends the game must have none",
+        k.TOO_MANY_CHILDREN: f"position {pos} has {detail} children, more than max_children={game.max_children}",
+        k.BAD_PRIMITIVE: f"primitive({pos}) returned {detail}; expected 0 (none), 1 (lose), 2 (win) or 3 (tie)",
+    }[status]
+    return GameDefinitionError(f"{game.name}: {text}")
 
 
 def _compiled_for(kernel, signature, role: str):
@@ -108,7 +116,6 @@ def _compiled_for(kernel, signature, role: str):
         try:
             with CompilingNotice():
                 kernel.compile(signature.args)
-        except Exception as e:  # numba's typing errors are long; the first line says what is wrong
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise GameDefinitionError(f"the {role} kernel does not compile as {signature}: {first}") from None
+        except Exception as e:  # numba's whole message: where in the user's file, and which type failed
+            raise compile_failure(f"the {role} kernel", signature, e) from None
     return kernel

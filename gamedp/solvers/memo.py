@@ -113,6 +113,12 @@ class Solution:
 
     def _open(self, position: Position) -> Any:
         """A new position's terminal value, or its iterable of children."""
+        if self._primitive is not None and getattr(self.game, "primitive_first", False):
+            p = self._primitive(position)
+            if p is None:
+                return self.game.children(position)
+            v = terminal_value(self.game, p, position)
+            return v.outcome if self.outcomes_only else v
         kids = self.game.children(position)
         if self._primitive is not None:
             p = self._primitive(position)

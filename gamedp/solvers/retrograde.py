@@ -114,8 +114,8 @@ def _discover(game: Game, root: Position, known: dict, keyf) -> tuple[list, list
     while todo:
         position = todo.pop()
         i = index[position if keyf is None else keyf(position)]
-        children = list(game.children(position))
         p = prim(position) if prim is not None else None
+        children = [] if p is not None and getattr(game, "primitive_first", False) else list(game.children(position))
         if p is not None:
             if children:
                 raise GameDefinitionError(f"{game.name}: position {position!r} is primitive ({p!r}) but has moves; "

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 from gamedp.compiled import CompiledGame
-from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+from gamedp.errors import GameDefinitionError, GamedpError, ResourceError, compile_failure
 from gamedp.memory import available_memory
 
 Progress = Callable[[int, int], None]
@@ -278,10 +278,8 @@ def _jit(fn: Callable, signature: Any = None) -> Callable:
     if signature is not None and signature.args not in kernel.overloads:
         try:
             kernel.compile(signature.args)
-        except Exception as e:  # numba's typing errors are long; the first line says what is wrong
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise GameDefinitionError(f"the kernel {getattr(key, '__name__', key)} does not compile as "
-                                      f"{signature}: {first}") from None
+        except Exception as e:  # numba's whole message: where in the user's file, and which type failed
+            raise compile_failure(f"the kernel {getattr(key, '__name__', key)}", signature, e) from None
     return kernel
 
 

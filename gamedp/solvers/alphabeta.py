@@ -1,0 +1,263 @@
+"""One position's value, pruned: negamax with alpha-beta, a transposition table and move ordering.
+
+The memo engine (:mod:`gamedp.solvers.memo`) values every position below the one asked; when only that
+position's value (and a best move) is wanted, most of that work is wasted. This engine searches the outcome
+order lose < tie < win (or, when remoteness is asked, a score that also prefers quick wins and slow losses) with
+alpha-beta pruning, so a move that cannot change the answer is never searched to the end.
+
+- The transposition table keeps a lower and an upper bound per position, so a position met again (by another
+  order of moves, or by a later query: one :class:`PrunedSolution` serves many) is not searched again unless
+  its bounds do not settle the question.
+- Moves are ordered by what the table already knows (a child known to be lost is a win at once), then by a
+  history of which child slots caused cut-offs before, then in the game's own order. A game may give that own
+  order with an optional ``ordered_children(position)`` hook (best guesses first, e.g. Connect-4's centre
+  columns); otherwise ``children``.
+- A position that :meth:`~gamedp.game.Game.primitive` ends is not asked for its moves: the terminal check is
+  given once.
+- Loopy games: the search keeps the positions on its path; meeting one again means a cycle, where the outcome
+  order alone is not enough (a DRAW needs the whole graph), so the question goes to the full engine.
+- Scored games are valued by the full engine too (their margins are not an outcome order).
+
+With ``remoteness=True`` a WIN's and LOSE's remoteness is exact (it is a zero-sum score, searched the same
+way); a TIE's is found afterwards by following the quickest tie, as the full engine defines it.
+
+>>> from gamedp.games.tictactoe import TicTacToe
+>>> game = TicTacToe()
+>>> value_of(game, game.start())
+Value(outcome=Outcome.TIE, remoteness=None, score=None)
+>>> value_of(game, game.start(), remoteness=True)
+Value(outcome=Outcome.TIE, remoteness=9, score=None)
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Hashable
+
+from gamedp.game import Game, Move, Position, overrides, terminal_value
+from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Outcome, Value
+
+#: A WIN in r moves scores WIN_SCORE - r for the mover (LOSE: its negation, TIE: 0) when remoteness is asked.
+WIN_SCORE = 1 << 40
+_OUTCOME_SCORE = {WIN: 1, TIE: 0, LOSE: -1}
+
+
+class _CycleFound(Exception):
+    pass
+
+
+def value_of(game: Any, position: Position | None = None, *, remoteness: bool = False) -> Value:
+    """The value of ``position`` (default: the start) by a pruned search; a Python or compiled game."""
+    return pruned_solution(game, remoteness=remoteness).value(game.start() if position is None else position)
+
+
+def pruned_solution(game: Any, *, remoteness: bool = False) -> Any:
+    """The pruned engine for ``game``: :class:`PrunedSolution`, or the compiled one for a CompiledGame."""
+    from gamedp.compiled import CompiledGame
+
+    if isinstance(game, CompiledGame):
+        from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
+
+        return CompiledPrunedSolution(game, remoteness=remoteness)
+    return PrunedSolution(game, remoteness=remoteness)
+
+
+class PrunedSolution:
+    """Values of positions by pruned searches that share one transposition table.
+
+    :meth:`analyze` gives every move its exact value (one pruned search per child, all sharing the table),
+    which is what ``gamedp analyze`` shows; :meth:`value` and :meth:`best_move` search only as far as needed.
+    """
+
+    def __init__(self, game: Game, *, remoteness: bool = False):
+        self.game = game
+        self.remoteness = remoteness
+        #: key -> (lower bound, upper bound) of the mover's score
+        self.table: dict[Hashable, tuple[int, int]] = {}
+        self._full: Any = None  # the memo engine, once a cycle or a scored game needs it
+        self._tie_remoteness: dict[Hashable, int] = {}
+        canon = game.canonical if overrides(game, "canonical") else None
+        key = game.key if overrides(game, "key") else None
+        self.keyf: Callable | None = (lambda p: key(canon(p))) if canon and key else canon or key
+        self._children = game.ordered_children if hasattr(game, "ordered_children") else game.children
+        self._primitive = game.primitive if overrides(game, "primitive") else None
+        self._no_move = 1 if game.misere else -1
+        self.top = WIN_SCORE if remoteness else 1
+        if game.scored:
+            self._fall_back()
+
+    # -- queries -------------------------------------------------------------------------------------------
+    def value(self, position: Position) -> Value:
+        """The value of ``position`` for the player to move."""
+        if self._full is not None:
+            return self._value_from_full(position)
+        try:
+            return self._value(position, self._exact(position, self._key(position)))
+        except _CycleFound:
+            self._fall_back()
+            return self._value_from_full(position)
+
+    def analyze(self, position: Position) -> Analysis:
+        """The position's value and every legal move's exact value, best first."""
+        moves = [MoveValue(m, c, self.value(c).for_parent()) for m, c in self.game.move_list(position)]
+        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
+        return Analysis(position, self.value(position), tuple(moves))
+
+    def best_move(self, position: Position) -> Move | None:
+        """A move that keeps the position's value (the quickest win or slowest loss with remoteness), or None."""
+        target = self.value(position)
+        best = None
+        for m, c in self.game.move_list(position):
+            v = self.value(c).for_parent()
+            if v.outcome is target.outcome and (not self.remoteness or v.remoteness == target.remoteness):
+                return m
+            if best is None:
+                best = m
+        return best
+
+    def __len__(self) -> int:
+        return len(self.table) if self._full is None else len(self._full)
+
+    # -- search --------------------------------------------------------------------------------------------
+    def _key(self, position: Position) -> Hashable:
+        return position if self.keyf is None else self.keyf(position)
+
+    def _exact(self, position: Position, k: Hashable) -> int:
+        """The exact score of ``position``: one full-window search (a known value costs a lookup)."""
+        bounds = self.table.get(k)
+        if bounds is not None and bounds[0] == bounds[1]:
+            return bounds[0]
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            return self._search(position, k, -self.top, self.top, set())
+        except RecursionError:  # a game too deep for Python's stack: the memo engine keeps its own
+            raise _CycleFound from None
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _search(self, position: Position, k: Hashable, alpha: int, beta: int, path: set) -> int:
+        # Recursive on purpose: a Python frame per position is the cheapest stack there is. The closures below
+        # keep every name local.
+        table, keyf, children, prim = self.table, self.keyf, self._children, self._primitive
+        no_move, remote, game = self._no_move, self.remoteness, self.game
+        top = self.top
+        outcome_score = _OUTCOME_SCORE
+
+        def search(p: Position, k: Hashable, alpha: int, beta: int) -> int:
+            lo, hi = table.get(k, (-top, top))
+            if lo >= beta:
+                return lo
+            if hi <= alpha or lo == hi:
+                return hi
+            if prim is not None:
+                t = prim(p)
+                if t is not None:
+                    s = outcome_score[terminal_value(game, t, p).outcome] * top
+                    table[k] = (s, s)
+                    return s
+            # Enhanced transposition cut-off: a child whose bounds already refute it settles this position
+            # without a search; children the table says something good about go first, the rest in the game's
+            # order (or the history's, when a game gives none).
+            best = -top - 1
+            a0 = alpha = max(alpha, lo)
+            beta = min(beta, hi)
+            promising = []
+            rest = []
+            for c in children(p):
+                ck = c if keyf is None else keyf(c)
+                if ck in path:
+                    raise _CycleFound
+                b = table.get(ck)
+                if b is None or b[1] == top:
+                    rest.append((c, ck))
+                    continue
+                s = -b[1]
+                if remote and s != 0:
+                    s -= 1 if s > 0 else -1
+                if s >= beta:
+                    table[k] = (max(s, lo), hi)
+                    return s
+                if s > best:
+                    best = s
+                    if s > alpha:
+                        alpha = s
+                promising.append((s, c, ck))
+            if promising:
+                promising.sort(key=_first, reverse=True)
+                rest[:0] = [(c, ck) for _, c, ck in promising]
+            elif not rest:
+                s = no_move * top
+                table[k] = (s, s)
+                return s
+            path.add(k)
+            for c, ck in rest:
+                if remote:
+                    cb = -(beta + (1 if beta > 0 else -1 if beta < 0 else 0))
+                    ca = -(alpha + (1 if alpha > 0 else -1 if alpha < 0 else 0))
+                    s = -search(c, ck, cb, ca)
+                    if s != 0:
+                        s -= 1 if s > 0 else -1
+                else:
+                    s = -search(c, ck, -beta, -alpha)
+                if s > best:
+                    best = s
+                    if s > alpha:
+                        alpha = s
+                        if s >= beta:
+                            break
+            path.discard(k)
+            if best <= a0:
+                table[k] = (lo, min(best, hi))
+            elif best >= beta:
+                table[k] = (max(best, lo), hi)
+            else:
+                table[k] = (best, best)
+            return best
+
+        return search(position, k, alpha, beta)
+
+    def _value(self, position: Position, score: int) -> Value:
+        if score == 0 and self.remoteness:
+            return Value(TIE, self._tie_moves(position))
+        return score_value(score, self.top)
+
+    def _tie_moves(self, position: Position) -> int:
+        """A TIE's remoteness: the quickest way to the end among the moves that keep the tie."""
+        k = self._key(position)
+        known = self._tie_remoteness.get(k)
+        if known is None:
+            if self._primitive is not None and self._primitive(position) is not None:
+                known = 0
+            else:
+                self._tie_remoteness[k] = -1  # under way: meeting it again is a cycle
+                known = 1 + min(self._tie_moves(c) for c in self.game.children(position)
+                                if self._exact(c, self._key(c)) == 0)
+            self._tie_remoteness[k] = known
+        elif known < 0:
+            raise _CycleFound
+        return known
+
+    def _fall_back(self) -> None:
+        from gamedp.solvers.memo import Solution
+
+        self._full = Solution(self.game, outcomes_only=not self.remoteness)
+
+    def _value_from_full(self, position: Position) -> Value:
+        v = self._full.value(position)
+        return v if self.remoteness or v.remoteness is None else Value(v.outcome, None, v.score)
+
+
+def score_value(score: int, top: int) -> Value:
+    """The value a search's score means: its sign is the outcome; with remoteness (``top`` > 1) a WIN in r
+    scores top - r and a LOSE its negation (a TIE's remoteness is not in its score).
+
+    >>> score_value(-1, 1), score_value(WIN_SCORE - 3, WIN_SCORE)
+    (Value(outcome=Outcome.LOSE, remoteness=None, score=None), Value(outcome=Outcome.WIN, remoteness=3, score=None))
+    """
+    outcome = WIN if score > 0 else LOSE if score < 0 else TIE
+    return Value(outcome) if top == 1 or score == 0 else Value(outcome, top - abs(score))
+
+
+def _first(entry: tuple) -> int:
+    return entry[0]

@@ -1,0 +1,98 @@
+"""One position's value of a compiled game, pruned: :mod:`gamedp.solvers.alphabeta` as one machine-code loop.
+
+The search is negamax with alpha-beta over the same scores as the Python engine (outcomes -1, 0, 1; or, with
+remoteness, WIN in r = TOP - r), a transposition table of bounds (an open-addressing hash over the positions,
+doubling when half full, two 32-bit bounds an entry), enhanced transposition cut-offs, and move ordering: children
+the table already rates first, then by a history of which child slots of the game's kernel caused cut-offs (the
+kernel's own order breaks ties, so a kernel that lists likely-best moves first is searched best first).
+
+Like :mod:`gamedp.solvers.compiled_table`, the kernel takes the game's kernels as first-class function values and
+is cached on disk: nothing is compiled per game. A position met again on the search's own path is a cycle: the
+question then goes to the full compiled engine, which finds DRAWs.
+
+>>> from gamedp.games.connect4 import Connect4
+>>> game = Connect4(4, 3).compiled()
+>>> solution = CompiledPrunedSolution(game, remoteness=True)
+>>> solution.value(game.start())
+Value(outcome=Outcome.TIE, remoteness=12, score=None)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gamedp.compiled import CompiledGame
+from gamedp.solvers.alphabeta import score_value
+from gamedp.solvers.compiled import CompiledSolution
+from gamedp.values import Value
+
+#: With remoteness, a WIN in r moves scores TOP - r (bounds are stored in 32 bits).
+TOP = 1 << 29
+
+
+class CompiledPrunedSolution:
+    """Values of a compiled game's positions by pruned searches sharing one table (see PrunedSolution)."""
+
+    def __init__(self, game: CompiledGame, *, remoteness: bool = False):
+        from gamedp.solvers import compiled_table
+        from gamedp.solvers.compiled import _compiled_for
+
+        self.game = game
+        self.remoteness = remoteness
+        self.top = TOP if remoteness else 1
+        self.keys = np.full(1 << 16, -1, np.int64)
+        self.vals = np.full(1 << 16, -1, np.int64)
+        self.history = np.zeros(game.max_children, np.int64)
+        self.used = 0
+        self._full = None
+        self._ties = None  # the full engine, for the remoteness of TIEs
+        self._children = _compiled_for(game.children_kernel, compiled_table.CHILDREN_SIGNATURE, "children")
+        self._primitive = (None if game.primitive_kernel is None else
+                           _compiled_for(game.primitive_kernel, compiled_table.PRIMITIVE_SIGNATURE, "primitive"))
+
+    def __len__(self) -> int:
+        return self.used if self._full is None else len(self._full)
+
+    def value(self, position: int) -> Value:
+        if self._full is None:
+            self.game.check_position(position)
+            score = self._exact(position)
+            if score is not None:
+                return self._value(position, score)
+        v = self._full.value(position)
+        return v if self.remoteness else Value(v.outcome)
+
+    # Every move's exact value, best first (one pruned search per child, as value() answers them).
+    analyze = CompiledSolution.analyze
+    best_move = CompiledSolution.best_move
+
+    def _exact(self, position: int) -> int | None:
+        """The exact score of ``position``, or None once a cycle sent the game to the full engine."""
+        from gamedp.solvers import compiled_table as k
+        from gamedp.solvers.alphabeta_kernel import searcher
+        from gamedp.solvers.compiled import problem
+
+        g = self.game
+        limit = -1 if g.num_positions is None else g.num_positions
+        search = searcher(self._primitive is not None)
+        self.keys, self.vals, self.used, status, pos, detail = search(
+            self._children, self._primitive, position, self.keys, self.vals, self.used, self.history,
+            g.max_children, limit, self.top, self.remoteness, g.misere)
+        if status == k.OK:
+            return detail
+        if status == k.CYCLE:
+            self._full = _full_engine(g, self.remoteness)
+            return None
+        raise problem(g, status, pos, detail)
+
+    def _value(self, position: int, score: int) -> Value:
+        if score == 0 and self.remoteness:
+            # A TIE's remoteness follows the quickest tie below it: the full compiled engine finds it, from here.
+            if self._ties is None:
+                self._ties = _full_engine(self.game, True)
+            return self._ties.value(position)
+        return score_value(score, self.top)
+
+
+def _full_engine(game: CompiledGame, remoteness: bool) -> CompiledSolution:
+    return CompiledSolution(game, outcomes_only=not remoteness)
