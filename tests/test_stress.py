@@ -56,7 +56,8 @@ def test_memory_limit_is_enforced_and_reported():
     run = run_program([PY, "-c", "x = bytearray(200 << 20)"], b"", 5, 64)
     verdict = judge_run(run, "")
     assert verdict.kind is Kind.MEMORY and "MemoryError" in verdict.summary()
-    run = run_program([PY, "-c", "x = bytearray(40 << 20); x[::4096] = b'1' * len(x[::4096])"], b"", 5, 256)
+    touch = "import time; x = bytearray(40 << 20); x[::4096] = b'1' * len(x[::4096]); time.sleep(0.3)"
+    run = run_program([PY, "-c", touch], b"", 5, 256)
     assert run.peak_rss_mb >= 40 and judge_run(run, "").kind is Kind.ACCEPTED
 
 
@@ -262,3 +263,12 @@ def test_a_board_too_large_to_explain_says_so():
     big = GridInput(tuple("." * 300 for _ in range(300)), 299, ((0, 0),))
     assert "too large to explain" in grid_explain(big, 1)
     assert grid_explain(GridInput(("..", ".."), 1, ((0, 0),)), 1).startswith("query 1 (1, 1), K = 1:\nThe player")
+
+
+def test_a_big_gamedp_process_does_not_make_a_small_program_look_big():
+    # ru_maxrss counts what the child shared with its parent between fork and exec; the report must not.
+    ballast = bytearray(300 << 20)
+    ballast[::4096] = b"1" * len(ballast[::4096])
+    run = run_program([PY, "-c", "print(1)"], b"", 5, 64)
+    assert run.peak_rss_mb < 64 and judge_run(run, "1\n").kind is Kind.ACCEPTED
+    del ballast

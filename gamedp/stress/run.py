@@ -1,9 +1,13 @@
 """Run a person's program once on one input, under a time and a memory limit, and measure it.
 
 The child runs in a session of its own (so a time-out kills everything it started) with
-``RLIMIT_AS`` at the memory limit, as judges that limit the address space do. Its CPU time and peak resident
-memory come from ``os.wait4``'s resource usage, which is the child's own (``RUSAGE_CHILDREN`` would mix in every
-earlier run). A run is stopped when its CPU time passes the limit (watched in ``/proc``, with ``RLIMIT_CPU`` as
+``RLIMIT_AS`` at the memory limit, as judges that limit the address space do. Its CPU time comes from
+``os.wait4``'s resource usage, which is the child's own (``RUSAGE_CHILDREN`` would mix in every earlier run). Its
+peak resident memory is the ``VmHWM`` of ``/proc/PID/status``, read while it runs: the ``ru_maxrss`` of
+``wait4`` also counts the pages the child shared with this process between fork and exec, so a big gamedp
+process (a test session, a solved table) would make every small program look over its limit. ``ru_maxrss`` is
+still exact when it passes this process's own peak (the child then grew past anything it inherited), which
+catches a program that grows and ends between two reads. A run is stopped when its CPU time passes the limit (watched in ``/proc``, with ``RLIMIT_CPU`` as
 a backstop) or its wall-clock time passes :func:`wall_allowance` (a program that sleeps or waits for input that
 never comes); it counts as too slow when it was stopped or its CPU time passed the limit. Wall-clock time alone
 would call a correct program slow whenever the machine is busy.
@@ -105,6 +109,7 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_backstop, cpu_backstop))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
+    inherited = peak_memory_mb(os.getpid())  # what ru_maxrss may count that is not the program's
     started = time.perf_counter()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -118,8 +123,9 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
     feeder = threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True)
     feeder.start()
     deadline = started + wall_allowance(time_limit)
-    stdout, stderr, killed, capped = _collect(proc, deadline, time_limit)
-    status, usage, late = _reap(proc.pid, deadline)
+    peak = [0.0]  # the highest VmHWM seen, in MB
+    stdout, stderr, killed, capped = _collect(proc, deadline, time_limit, peak)
+    status, usage, late = _reap(proc.pid, deadline, peak)
     killed = killed or late
     wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait for it again
@@ -131,7 +137,8 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
                exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                cpu_seconds=usage.ru_utime + usage.ru_stime, wall_seconds=wall,
-               peak_rss_mb=usage.ru_maxrss / 1024, killed=killed, time_limit=time_limit, memory_mb=memory_mb,
+               peak_rss_mb=max(peak[0], usage.ru_maxrss / 1024 if usage.ru_maxrss / 1024 > inherited else 0.0),
+               killed=killed, time_limit=time_limit, memory_mb=memory_mb,
                output_capped=capped)
 
 
@@ -163,7 +170,20 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def _collect(proc: subprocess.Popen, deadline: float, time_limit: float) -> tuple[bytes, bytes, bool, bool]:
+def peak_memory_mb(pid: int) -> float:
+    """The peak resident memory of a running process since its exec, in MB (0 where ``/proc`` cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, IndexError, ValueError):
+        pass
+    return 0.0
+
+
+def _collect(proc: subprocess.Popen, deadline: float, time_limit: float,
+             peak: list[float]) -> tuple[bytes, bytes, bool, bool]:
     """Read stdout and stderr until both close, the CPU limit or the deadline passes (then kill the session)."""
     chunks: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
     sizes = dict.fromkeys(chunks, 0)
@@ -174,6 +194,7 @@ def _collect(proc: subprocess.Popen, deadline: float, time_limit: float) -> tupl
             sel.register(stream, selectors.EVENT_READ)
         while sel.get_map():
             left = deadline - time.perf_counter()
+            peak[0] = max(peak[0], peak_memory_mb(proc.pid))
             if left <= 0 or cpu_seconds(proc.pid) > time_limit:
                 killed = True
                 break
@@ -194,10 +215,11 @@ def _collect(proc: subprocess.Popen, deadline: float, time_limit: float) -> tupl
     return b"".join(chunks[out_fd]), b"".join(chunks[proc.stderr.fileno()]), killed, capped
 
 
-def _reap(pid: int, deadline: float) -> tuple[int, resource.struct_rusage, bool]:
+def _reap(pid: int, deadline: float, peak: list[float]) -> tuple[int, resource.struct_rusage, bool]:
     """Wait for the program to end (it may close its output and go on running); kill it at the deadline."""
     killed = False
     while True:
+        peak[0] = max(peak[0], peak_memory_mb(pid))  # until it is reaped: a zombie has no memory left to read
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             return status, usage, killed
