@@ -255,7 +255,7 @@ def test_query_answers_without_numba_or_numpy(tictactoe_db):
             "except SystemExit: pass\n"
             "print('numba' in sys.modules, 'numpy' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code, str(tictactoe_db)], capture_output=True, text=True)
-    assert proc.stdout.split("\n") == ["TIE in 9", "WIN in 1", "WIN in 1", "False False", ""], proc.stderr
+    assert proc.stdout.split("\n") == [".........: TIE in 9", "XX.OO....: WIN in 1", "X.XOO....: WIN in 1", "False False", ""], proc.stderr
 
 
 def test_query_json_agrees_with_the_memo_solver(tictactoe_db):

@@ -126,7 +126,9 @@ def test_query_answers_the_official_sample(full_db):
     proc = gamedp("query", "blockgame", *boards, db_dir=full_db)
     assert proc.returncode == 0, proc.stderr
     expected = (VECTORS / "blockgame-sample.out").read_text().split()
-    assert proc.stdout.split() == ["WIN" if e == "WINNING" else "LOSE" for e in expected]
+    answers = [line.rpartition(": ")[2] for line in proc.stdout.splitlines()]  # each line: the board, then its value
+    assert [line.rpartition(": ")[0] for line in proc.stdout.splitlines()] == [" ".join(b.split()) for b in boards]
+    assert answers == ["WIN" if e == "WINNING" else "LOSE" for e in expected]
 
 
 def test_blockgame_bad_requests(full_db):

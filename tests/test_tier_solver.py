@@ -182,7 +182,7 @@ def test_query_answers_from_the_tiered_database(tmp_path) -> None:
     value = plain_solver(3, 3)
     expected = [Value(Outcome[v], r) for v, r in (value(("", "", "", "")), value(("XO", "", "", "")))]
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == [str(v) for v in expected]
+    assert out.stdout.splitlines() == [f'"": {expected[0]}', f"11: {expected[1]}"]
 
 
 @pytest.mark.parametrize("args,message", [

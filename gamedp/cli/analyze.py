@@ -130,17 +130,17 @@ class Analyst:
             own = getattr(self.game, "solution", None)
             if callable(own):
                 self._solution = own()
-            elif isinstance(self.game, CompiledGame) and hasattr(self.game.children_kernel, "overloads"):
-                # numba kernels (a plain function may stand in for one): the compiled search, no Python per position
-                from gamedp.solvers.compiled import CompiledSolution
-
-                self._solution = CompiledSolution(self.game, outcomes_only=self.outcomes_only)
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
                 from gamedp.solvers.alphabeta import pruned_solution
 
                 self._solution = pruned_solution(self.game)
+            elif isinstance(self.game, CompiledGame) and hasattr(self.game.children_kernel, "overloads"):
+                # numba kernels (a plain function may stand in for one): the compiled search, no Python per position
+                from gamedp.solvers.compiled import CompiledSolution
+
+                self._solution = CompiledSolution(self.game, outcomes_only=self.outcomes_only)
             else:
                 from gamedp.solvers.memo import Solution
 

@@ -32,4 +32,5 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
             if as_json:
                 click.echo(json.dumps({"position": text, **value.to_json()}))
             else:
-                click.echo(f"{' '.join(text.split())}: {value}")  # several answers: each says which it is
+                shown = " ".join(text.split()) or '""'  # several answers: each says which it is
+                click.echo(f"{shown}: {value}")

@@ -10,7 +10,7 @@
 >>> record["positionValue"], record["remoteness"], record["moves"][0]["moveName"], record["moves"][0]["cells"]
 ('win', 1, '3', ['3'])
 >>> record["board"][:4], record["text"].splitlines()[0]
-('<svg', 'X X .')
+('<svg', 'X X 3')
 """
 
 from __future__ import annotations
