@@ -96,7 +96,6 @@ def primitive_code(key: int, width: int, height: int, connect: int) -> int:
 
 
 def full_mask(width: int, height: int) -> int:
-    stride = height + 1
     return bottom_mask(width, height) * ((1 << height) - 1)
 
 
