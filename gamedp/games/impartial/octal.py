@@ -29,6 +29,7 @@ gamedp.errors.InputError: octal code, line 1, column 3: digit 8 is not octal: ea
 from __future__ import annotations
 
 from bisect import bisect_right
+from math import isqrt
 from typing import Callable, Iterable, Sequence
 
 from gamedp.errors import InputError, ResourceError
@@ -46,6 +47,9 @@ STEPS_PER_SECOND = 5 * 10**8
 #: 10^6, 6.7e8 moves, 13 s), and a digit of an infinite set listed in Python this many (10^6 in 1.2 s).
 TAKE_STEP = 10
 PYTHON_STEP = 500
+#: A sequence of more steps than this (a few seconds) is computed in up to PROGRESS_PIECES pieces, with progress.
+PROGRESS_STEPS = 2 * 10**9
+PROGRESS_PIECES = 50
 
 
 class TakeBreak:
@@ -157,12 +161,24 @@ class TakeBreak:
 
         from gamedp.aot import load_kernels
 
+        from gamedp.progress import ProgressLine
+
         kernels = load_kernels("gamedp.kernels.octal")
         g = np.zeros(hi, np.int32)
         g[:lo] = values
         d = np.asarray(digits, np.uint8)
         ks = np.flatnonzero(d).astype(np.int64)
-        kernels.take_break(d, ks, np.uint8(self.unequal), lo, hi, g)
+        # Long sequences go in pieces of equal work, so that a terminal shows how far they are.
+        pieces = max(1, min(PROGRESS_PIECES, self._steps(lo, hi) // PROGRESS_STEPS))
+        bounds = sorted({isqrt(lo * lo + j * (hi * hi - lo * lo) // pieces) for j in range(pieces)} | {lo, hi})
+        line = ProgressLine(f"computing G({lo}..{hi - 1})")
+        try:
+            for a, b in zip(bounds, bounds[1:]):
+                kernels.take_break(d, ks, np.uint8(self.unequal), a, b, g)
+                if pieces > 1:
+                    line.update(b, hi)
+        finally:
+            line.close()
         return g
 
 
