@@ -47,8 +47,8 @@ STEPS_PER_SECOND = 5 * 10**8
 #: 10^6, 6.7e8 moves, 13 s), and a digit of an infinite set listed in Python this many (10^6 in 1.2 s).
 TAKE_STEP = 10
 PYTHON_STEP = 500
-#: A sequence of more steps than this (a few seconds) is computed in up to PROGRESS_PIECES pieces, with progress.
-PROGRESS_STEPS = 2 * 10**9
+#: A sequence of more steps than this (a second or more) is computed in up to PROGRESS_PIECES pieces, with progress.
+PROGRESS_STEPS = 5 * 10**8
 PROGRESS_PIECES = 50
 
 
