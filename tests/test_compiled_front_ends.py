@@ -102,3 +102,17 @@ def test_a_compiled_search_shows_progress_on_a_terminal_only():
     assert "searching compiled-chain" in child.before and "positions" in child.before, child.before
     piped = subprocess.run([sys.executable, *command], capture_output=True, text=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == "" and "LOSE" in piped.stdout, piped.stderr
+
+
+def test_a_pruned_compiled_search_stops_with_the_guards_message_too(monkeypatch):
+    import gamedp.memory
+    import gamedp.solvers.compiled
+    from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
+
+    monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
+    monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
+    solution = CompiledPrunedSolution(chain)
+    with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions"):
+        solution.value(3_000_000)
+    monkeypatch.undo()
+    assert str(solution.value(21)) == "WIN" and str(solution.value(20)) == "LOSE"
