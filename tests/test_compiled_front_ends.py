@@ -14,8 +14,10 @@ from gamedp.cli.analyze import Analyst
 from gamedp.compiled import CompiledGame
 from gamedp.errors import ResourceError
 from gamedp.solvers.compiled import CompiledSolution
+from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
 from gamedp.solvers.memo import Solution
 from test_analyze_games import take_134 as plain_take_134
+from test_compiled import countdown
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -69,30 +71,24 @@ def test_playing_the_compiled_blockgame_example_by_cell_names():
     assert "Game over. You win" in r.stdout
 
 
-@njit(nogil=True)
-def count_down(n, out):
-    if n == 0:
-        return 0
-    out[0] = n - 1
-    return 1
-
-
 #: A long compiled search (no bound: a hash table that grows), for progress and the memory guard.
-chain = CompiledGame("compiled-chain", start=3_000_000, children=count_down, max_children=1)
+chain = CompiledGame("compiled-chain", start=3_000_000, children=countdown, max_children=1)
 
 
-def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch):
+@pytest.mark.parametrize("engine, values", [(CompiledSolution, ("WIN in 21", "LOSE in 20")),
+                                            (CompiledPrunedSolution, ("WIN", "LOSE"))])
+def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values):
     import gamedp.memory
     import gamedp.solvers.compiled
 
     monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
     monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
-    solution = CompiledSolution(chain)
+    solution = engine(chain)
     with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions: only 0 bytes"):
         solution.value(3_000_000)
     monkeypatch.undo()
     # the table was emptied, not left with positions marked under way (a cycle, it would seem)
-    assert str(solution.value(21)) == "WIN in 21" and str(solution.value(20)) == "LOSE in 20"
+    assert (str(solution.value(21)), str(solution.value(20))) == values
 
 
 def test_a_compiled_search_shows_progress_on_a_terminal_only():
@@ -102,17 +98,3 @@ def test_a_compiled_search_shows_progress_on_a_terminal_only():
     assert "searching compiled-chain" in child.before and "positions" in child.before, child.before
     piped = subprocess.run([sys.executable, *command], capture_output=True, text=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == "" and "LOSE" in piped.stdout, piped.stderr
-
-
-def test_a_pruned_compiled_search_stops_with_the_guards_message_too(monkeypatch):
-    import gamedp.memory
-    import gamedp.solvers.compiled
-    from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
-
-    monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
-    monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
-    solution = CompiledPrunedSolution(chain)
-    with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions"):
-        solution.value(3_000_000)
-    monkeypatch.undo()
-    assert str(solution.value(21)) == "WIN" and str(solution.value(20)) == "LOSE"
