@@ -195,9 +195,9 @@ class TakeBreak:
         return splitting * (hi * hi - lo * lo) // 4 + TAKE_STEP * takes * (hi - lo) + listing
 
 
-def refuse_long(lo: int, hi: int, steps: Callable[[int], int]) -> None:
-    """Refuse G(lo..hi-1) when ``steps(hi)`` (see :meth:`TakeBreak._steps`) is past :data:`STEP_LIMIT`, saying how
-    long it would take and the largest heap that would not.
+def refuse_long(lo: int, hi: int, steps: Callable[[int], int], what: str | None = None) -> None:
+    """Refuse G(lo..hi-1) (or ``what``) when ``steps(hi)`` (see :meth:`TakeBreak._steps`) is past
+    :data:`STEP_LIMIT`, saying how long it would take and the largest heap that would not.
 
     >>> refuse_long(1, 10**6, lambda hi: hi * hi)
     Traceback (most recent call last):
@@ -213,7 +213,7 @@ def refuse_long(lo: int, hi: int, steps: Callable[[int], int]) -> None:
         good, bad = (mid, bad) if steps(mid) <= STEP_LIMIT else (good, mid)
     minutes = total / STEPS_PER_SECOND / 60
     took = f"{minutes / 60:.0f} hours" if minutes >= 120 else f"{minutes:.0f} minutes"
-    raise ResourceError(f"G({lo}..{hi - 1}) takes about {total:.1e} mex steps, some {took} (each term looks at "
+    raise ResourceError(f"{what or f'G({lo}..{hi - 1})'} takes about {total:.1e} mex steps, some {took} (each term looks at "
                         f"every move from its heap); keep heaps (or --upto) below about {good:,}")
 
 
