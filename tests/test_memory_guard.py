@@ -71,7 +71,8 @@ def test_the_work_estimate_bounds_the_moves_a_search_looks_at(name, position):
                                   ["nimber", "subtraction:squares", "100000000"],
                                   ["grundy", "subtraction:squares", "--upto", "1e8"],
                                   ["grundy", "subtraction:allbut:2", "--upto", "1e8"],
-                                  ["nimber", "wythoff", "20000", "20000"], ["grundy", "wythoff", "--upto", "10000"]])
+                                  ["nimber", "wythoff", "20000", "20000"], ["grundy", "wythoff", "--upto", "10000"],
+                                  ["grundy", "octal:0.16", "--upto", "1e8"]])  # no period found: refused midway
 def test_sequences_of_hours_are_refused(args):
     r = gamedp(*args)
     assert r.returncode == 2 and "mex steps" in r.stderr and "keep heaps" in r.stderr, r.stderr

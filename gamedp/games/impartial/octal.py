@@ -136,7 +136,8 @@ class TakeBreak:
             limit = max(upto + 1, PERIOD_SEARCH)
             values, hi = [0], 64
             while True:
-                values = self._compute(values, min(hi, limit))
+                # counted from 0: the doublings together stay within the limit, not each of them
+                values = self._compute(values, min(hi, limit), since=0)
                 found = _proven_period(values, self.t)
                 if found or hi >= limit:
                     break
@@ -148,12 +149,14 @@ class TakeBreak:
             values = _extend(values, upto + 1, p, n0)
         return GrundySequence(values, p, n0, 2 * max(n0, 1) + 2 * p + self.t - 1)
 
-    def _compute(self, values: Sequence[int], hi: int) -> Sequence[int]:
-        """``values`` (G(0..lo-1)) extended to G(0..hi-1)."""
+    def _compute(self, values: Sequence[int], hi: int, since: int | None = None) -> Sequence[int]:
+        """``values`` (G(0..lo-1)) extended to G(0..hi-1), refused if G(since..hi-1) (default: the new terms)
+        would take too long."""
         lo = len(values)
         if hi <= lo:
             return values
-        refuse_long(lo, hi, lambda top: self._steps(lo, top))
+        first = lo if since is None else since
+        refuse_long(first, hi, lambda top: self._steps(first, top))
         digits = self.digits(hi - 1)
         if hi <= SMALL:
             return _sequence_py(list(values), digits, self.unequal, hi)
