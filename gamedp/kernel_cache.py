@@ -115,9 +115,7 @@ def trust_numba_cache() -> str:
     given = os.environ.get("NUMBA_CACHE_DIR")
     path = given or os.path.join(cache_dir(), "numba")
     why = _make_trusted(path)
-    if why is None and not os.path.isdir(path):
-        why = "it cannot be made"
-    if why is not None:
+    if why is not None or not os.path.isdir(path):  # untrusted (one warning), or it cannot be made (none)
         path = _private_numba_dir(path, why, given is not None)
     os.environ["NUMBA_CACHE_DIR"] = path
     config = sys.modules.get("numba.core.config")
@@ -126,19 +124,21 @@ def trust_numba_cache() -> str:
     return path
 
 
-def _private_numba_dir(refused: str, why: str, by_user: bool) -> str:
+def _private_numba_dir(refused: str, why: str | None, by_user: bool) -> str:
     if "numba" not in _dirs:
         import atexit
         import shutil
         import tempfile
 
+        _dirs["numba"] = tempfile.mkdtemp(prefix="gamedp-numba-")
+        atexit.register(shutil.rmtree, _dirs["numba"], ignore_errors=True)
+        if why is None:
+            return _dirs["numba"]
         fix = "make it yours and private (chown, chmod 700) or " + ("unset NUMBA_CACHE_DIR" if by_user else
                                                                    "set GAMEDP_CACHE_DIR to a directory of your own")
         sys.stderr.write(f"gamedp: warning: not using numba's cache in {refused}: {why}, so another user could "
                          f"have put code there. Compiled functions are compiled for this run only (slow); to fix, "
                          f"{fix}\n")
-        _dirs["numba"] = tempfile.mkdtemp(prefix="gamedp-numba-")
-        atexit.register(shutil.rmtree, _dirs["numba"], ignore_errors=True)
     return _dirs["numba"]
 
 

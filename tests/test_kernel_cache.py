@@ -304,3 +304,9 @@ def test_a_numba_cache_dir_owned_by_another_user_is_not_used(tmp_path):
     os.chown(theirs, NOBODY, NOBODY)
     used, err = numba_cache_run(tmp_path, str(theirs))
     assert used.name.startswith("gamedp-numba-") and "owned by uid 65534" in err and not list(theirs.rglob("*.nbi"))
+
+
+def test_a_numba_cache_dir_that_cannot_be_made_is_replaced_without_a_word(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    used, err = numba_cache_run(tmp_path, str(tmp_path / "a-file" / "numba"))
+    assert used.name.startswith("gamedp-numba-") and err == ""
