@@ -98,3 +98,12 @@ def test_a_compiled_search_shows_progress_on_a_terminal_only():
     assert "searching compiled-chain" in child.before and "positions" in child.before, child.before
     piped = subprocess.run([sys.executable, *command], capture_output=True, text=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == "" and "LOSE" in piped.stdout, piped.stderr
+
+
+def test_a_dense_table_that_cannot_fit_is_refused_up_front(monkeypatch):
+    import gamedp.memory
+
+    monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 1000)
+    game = CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3, num_positions=1 << 20)
+    with pytest.raises(ResourceError, match=r"searching take-1-3-4 needs about 4,194,304 bytes of memory; 1,000 are"):
+        CompiledSolution(game)

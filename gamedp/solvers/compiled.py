@@ -52,8 +52,13 @@ class CompiledSolution:
                            _compiled_for(game.primitive_kernel, kernels.PRIMITIVE_SIGNATURE, "primitive"))
 
     def _empty_table(self) -> None:
+        from gamedp.memory import refuse_unless_fits
+
         game = self.game
         dense = game.num_positions is not None and game.num_positions <= DENSE_LIMIT
+        if dense:  # the whole table at once: refused up front if it cannot fit (a hash grows under the guard)
+            refuse_unless_fits(game.num_positions // 2 if self.outcomes_only else 4 * game.num_positions,
+                               f"searching {game.name}")
         self.keys = np.empty(0, np.int64) if dense else np.full(1 << 16, -1, np.int64)
         if dense and self.outcomes_only:  # no remoteness to store: a nibble per position is enough
             self.vals = np.zeros((game.num_positions + 1) // 2, np.uint8)
