@@ -99,6 +99,13 @@ class Solution:
             seen.add(k)
         return line
 
+    def save(self, path: Any, start: Position | None = None, **options: Any) -> dict:
+        """Save every position reachable from ``start`` (default: the game's start) with its value, to be answered
+        from later without solving: see :mod:`gamedp.saved_solution`. Returns the statistics saved."""
+        from gamedp.saved_solution import save
+
+        return save(self, path, start, **options)
+
     def __len__(self) -> int:
         return len(self.table)
 
