@@ -273,9 +273,9 @@ def save(solution: Any, path: str | Path, start: Any = None, *, outcomes_only: b
     outcomes_only = solution.outcomes_only if outcomes_only is None else outcomes_only
     compiled = sys.modules.get("gamedp.solvers.compiled")  # loaded if the solution is compiled (no numpy otherwise)
     if compiled is not None and isinstance(solution, compiled.CompiledSolution):
-        table = _compiled_table(solution, start)
-        if table is None:  # the game has cycles: the Python engine has its values
-            return _save_walk(solution._cyclic, game, path, start, outcomes_only, progress, began)
+        table, cyclic = _compiled_table(solution, start)
+        if cyclic is not None:  # the game has cycles: the Python engine has its values
+            return _save_walk(cyclic, game, path, start, outcomes_only, progress, began)
         positions, codes, remoteness = table
         keys = _Keys("int64", game)
         return _write(path, game, keys, start, positions, codes, None if outcomes_only else remoteness, None,
@@ -326,9 +326,9 @@ def reachable(game: Any, start: Any, progress: Callable[[int, int | None], None]
     return order
 
 
-def _compiled_table(solution: Any, start: int) -> tuple | None:
+def _compiled_table(solution: Any, start: int) -> tuple[tuple | None, Any]:
     """A compiled solve's positions (sorted, as reached from ``start``), outcome codes and remoteness, read off its
-    table with numpy; ``None`` when the game has cycles."""
+    table with numpy; or, when the game has cycles, the Python engine's solution that found its DRAWs."""
     import numpy as np
 
     from gamedp.solvers.compiled import CompiledSolution
@@ -339,7 +339,7 @@ def _compiled_table(solution: Any, start: int) -> tuple | None:
         solution = CompiledSolution(solution.game)
         solution.value(start)
     if solution._cyclic is not None:
-        return None
+        return None, solution._cyclic
     keys, vals = solution.keys, solution.vals
     if len(keys) == 0:
         positions = np.flatnonzero(vals > 0).astype(np.int64)
@@ -350,7 +350,7 @@ def _compiled_table(solution: Any, start: int) -> tuple | None:
         positions, found = keys[used][order], vals[used][order]
     # the table's outcome codes (1 LOSE, 2 WIN, 3 TIE) as the database's (0 LOSE, 1 WIN, 2 TIE)
     codes = (found & 3).astype(np.uint8) - np.uint8(1)
-    return positions, codes, (found >> 2).astype(np.int64)
+    return (positions, codes, (found >> 2).astype(np.int64)), None
 
 
 def _write(path: Path, game: Any, keys: _Keys, start: Any, positions: Sequence, codes: Sequence,
@@ -534,9 +534,9 @@ class SavedSolution(Container):
             raise DatabaseError(f"{self.path} is the saved solve of {mine.get('name')} ({mine.get('class')}), not "
                                 f"of this {theirs['name']} ({theirs['class']}, or another variant of it); {self.fix}")
         if mine.get("source") != theirs["source"]:
-            files = ", ".join(theirs["files"]) or "its source"
-            raise DatabaseError(f"{self.path} was saved from another version of {theirs['name']}: {files} changed "
-                                f"since; {self.fix}", damaged=True)  # solving again is the fix
+            files = ", ".join(theirs["files"])
+            raise DatabaseError(f"{self.path} was saved from another version of {theirs['name']}: its source "
+                                f"({files}) changed since; {self.fix}", damaged=True)  # solving again is the fix
 
     # -- lookups ---------------------------------------------------------------------------------------------
     def find(self, position: Any) -> int | None:
