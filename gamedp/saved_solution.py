@@ -285,8 +285,17 @@ def save(solution: Any, path: str | Path, start: Any = None, *, outcomes_only: b
 
 def _save_walk(solution: Any, game: Any, path: Path, start: Any, outcomes_only: bool, progress: Any,
                began: float) -> dict:
-    positions = reachable(solution.game, start, progress)
-    values = [solution.value(p) for p in positions]
+    from gamedp.game import overrides
+
+    solution.value(start)
+    if not solution.outcomes_only and solution.roots == {solution._key(start)} \
+            and not overrides(solution.game, "key"):
+        # A full search from the start alone has valued exactly the positions reachable from it, keyed by their
+        # canonical forms: the table is the save, with no second walk over the game.
+        positions, values = list(solution.table), list(solution.table.values())
+    else:
+        positions = reachable(solution.game, start, progress)
+        values = [solution.value(p) for p in positions]
     keys = _Keys.choose(game, positions)
     keyed = sorted(zip((keys.key(p) for p in positions), range(len(positions))))
     ordered = [values[i] for _, i in keyed]

@@ -250,8 +250,8 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     from gamedp.cli.saved import open_for_game
 
     rules = load_game(game)
-    analyst = Analyst(rules, outcomes_only=outcomes_only, saved=open_for_game(game, rules, db, required=db is not None),
-                      saved_only=db is not None)
+    saved = open_for_game(game, rules, db, required=db is not None, remoteness=not outcomes_only)
+    analyst = Analyst(rules, outcomes_only=outcomes_only, saved=saved, saved_only=db is not None)
     where = read_position_argument(analyst, position)
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)

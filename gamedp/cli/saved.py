@@ -104,11 +104,11 @@ def _start_text(game: Any, start: Any) -> str:
     return _one_line(game, start)
 
 
-def open_for_game(spec: str, game: Any, db: str | None, required: bool) -> Any:
+def open_for_game(spec: str, game: Any, db: str | None, required: bool, remoteness: bool = False) -> Any:
     """GAME's save (at ``db``, else the default place), or ``None`` when there is none and none is ``required``.
 
     A save that is there but cannot be used (damaged, stale, another game's) is an error when ``required``, else
-    a one-line warning, and the caller answers by searching.
+    a one-line warning, and the caller answers by searching; so is one without the ``remoteness`` asked for.
     """
     from gamedp.database import DatabaseError
     from gamedp.saved_solution import default_path, open_saved
@@ -120,12 +120,16 @@ def open_for_game(spec: str, game: Any, db: str | None, required: bool) -> Any:
                               f"gamedp solve {spec}{'' if db is None else f' --db {path}'}")
         return None
     try:
-        return open_saved(path, game, _fix(spec, path, game, db))
+        saved = open_saved(path, game, _fix(spec, path, game, db))
     except DatabaseError as e:
         if required:
             raise
         click.echo(f"gamedp: not answering from {path}: {e}", err=True)
         return None
+    if remoteness and not saved.has_remoteness and not required:
+        saved.close()  # solved for outcomes only: the search gives what is asked
+        return None
+    return saved
 
 
 def query_saved(spec: str, positions: tuple[str, ...], db: str | None, as_json: bool) -> None:

@@ -58,6 +58,8 @@ class Solution:
         else:
             self.keyf = canon or key
         self._primitive = game.primitive if overrides(game, "primitive") else None
+        #: the keys of the positions searched from (the table holds every position reachable from them)
+        self.roots: set[Hashable] = set()
 
     # -- queries -------------------------------------------------------------------------------------------
     def value(self, position: Position) -> Value:
@@ -142,6 +144,7 @@ class Solution:
         from gamedp.memory import MemoryGuard
 
         self._guard = MemoryGuard(f"searching {self.game.name}")
+        self.roots.add(root_key)
         try:
             self._search_from(root, root_key)
         finally:
