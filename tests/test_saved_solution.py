@@ -28,6 +28,7 @@ from gamedp.solvers.compiled import CompiledSolution
 from gamedp.solvers.memo import Solution
 from gamedp.values import DRAW
 from test_analyze_games import take_134 as plain_take_134
+from test_database import one_clear_error
 from test_engine import Chain, GraphGame, graphs
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -250,14 +251,6 @@ def test_a_tampered_file_with_good_checksums_is_refused(tmp_path, change, phrase
 def gamedp(*args: str, db_dir: Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, timeout=300,
                           cwd=cwd, env={**os.environ, "GAMEDP_DB_DIR": str(db_dir)})
-
-
-def one_clear_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("gamedp: error: ") and "Traceback" not in proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    for phrase in phrases:
-        assert phrase in proc.stderr, proc.stderr
 
 
 def test_solve_query_and_analyze_a_game_file(tmp_path):

@@ -1,7 +1,8 @@
 """``gamedp analyze GAME [POSITION]``: a position's value and every move's value, best first.
 
 :class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``) share: its text
-notation and an engine that values positions on demand. Which engine, in this order:
+notation and an engine that values positions on demand. A saved solve (:mod:`gamedp.saved_solution`), when given,
+answers every position it holds; the others go to an engine, in this order:
 
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,

@@ -37,8 +37,8 @@ def solve_saved(spec: str, words: tuple[str, ...], remoteness: bool, db: str | N
                 as_json: bool) -> None:
     """Solve GAME from POSITION and save it, unless an intact save of the same solve is there already."""
     from gamedp.cli.analyze import Analyst, read_position_argument
-    from gamedp.cli.solve import _report
-    from gamedp.database import MAGIC, DatabaseError, check_regular
+    from gamedp.cli.solve import _report, refuse_foreign
+    from gamedp.database import DatabaseError, check_regular
     from gamedp.loader import load_game
     from gamedp.saved_solution import default_path, open_saved
 
@@ -49,14 +49,7 @@ def solve_saved(spec: str, words: tuple[str, ...], remoteness: bool, db: str | N
     fix = _fix(spec, path, game, db)
     what = f"{getattr(game, 'name', spec)} from {_start_text(game, start)}"
     if path.exists() and not force:
-        try:
-            with open(path, "rb") as f:
-                foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
-        except OSError as e:
-            raise GamedpError(f"cannot read {path}: {e.strerror}") from None
-        if foreign:
-            raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
-                              "(choose another --db, or --force)")
+        refuse_foreign(path)
         try:
             with open_saved(path, game, fix) as saved:
                 if saved.start_text == _start_text(game, start) and (saved.has_remoteness or not remoteness):

@@ -45,7 +45,7 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     Any other game (a built-in such as nim, or path/to/game.py) is solved from POSITION (default: its start)
     and every position reachable from there is saved, for query and analyze to answer from.
     """
-    from gamedp.database import MAGIC, DatabaseError, Reader, check_regular, default_path
+    from gamedp.database import DatabaseError, Reader, check_regular, default_path
     from gamedp.games.indexed import INDEXED, label, parse_variant, table_spec
 
     if game not in INDEXED:
@@ -61,14 +61,7 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     check_regular(path)  # even with --force: only a regular file is ever replaced
     what = label(game, spec)
     if path.exists() and not force:
-        try:
-            with open(path, "rb") as f:
-                foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
-        except OSError as e:
-            raise GamedpError(f"cannot read {path}: {e.strerror}") from None
-        if foreign:
-            raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
-                              "(choose another --db, or --force)")
+        refuse_foreign(path)
         try:
             with Reader(path, spec.game_id, spec.variant, spec.size) as existing:
                 if existing.has_remoteness or not remoteness:
@@ -102,6 +95,20 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     elif resuming:
         click.echo("gamedp: the checkpoint found did not match this solve; solved from the start", err=True)
     _report(what, spec, path, stats, remoteness, as_json)
+
+
+def refuse_foreign(path: Path) -> None:
+    """A file at ``path`` that is not a gamedp database is never replaced without ``--force``."""
+    from gamedp.database import MAGIC
+
+    try:
+        with open(path, "rb") as f:
+            foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
+    except OSError as e:
+        raise GamedpError(f"cannot read {path}: {e.strerror}") from None
+    if foreign:
+        raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
+                          "(choose another --db, or --force)")
 
 
 class _progress_bar:
