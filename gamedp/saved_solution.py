@@ -25,7 +25,8 @@ every value is a WIN or LOSE, else 2); ``remoteness`` (``u8``, ``u16`` or ``u32`
 needs; absent for outcomes only; 0 for a DRAW); ``scores`` (``i64`` or ``f64``; scored games only).
 
 A save names the game it was made from, and opening it for a game checks that it is that game: its name, its
-class, its public attributes (the variant: ``Nim`` vs ``MisereNim``, a board size, Toads and Frogs' strip) and
+class, its public attributes (the variant: ``Nim`` vs ``MisereNim``, a board size, Toads and Frogs' strip; keep a
+game's parameters in public attributes: private ones and ``cached_property`` values are taken to be caches) and
 a SHA-256 of its source (the files of its class and base classes, or of its kernels and text hooks, and of the
 modules in the same folder that they take functions, classes or modules from). Editing the game's file makes
 its saves refuse to answer until it is solved again.
@@ -127,12 +128,35 @@ def _variant(game: Any) -> dict:
     if _is_compiled(game):
         return {"name": game.name, "max_children": game.max_children, "num_positions": game.num_positions,
                 "misere": game.misere, "split": game.split_kernel is not None}
-    # Public attributes only: private ones are the game's own caches, which change as it is used.
-    return {k: v for k, v in vars(game).items() if not k.startswith("_")}
+    return _state(game)
+
+
+def _state(obj: Any) -> dict:
+    """An object's public attributes, but for those a ``cached_property`` fills in: private ones (``_solved``,
+    ``_cache``) and cached properties are what an object fills in as it is used, not what it is."""
+    from functools import cached_property
+
+    return {k: v for k, v in vars(obj).items()
+            if not k.startswith("_") and not isinstance(getattr(type(obj), k, None), cached_property)}
+
+
+def _own_text(value: Any) -> str | None:
+    """What an object's class says it is, by its own ``__str__`` or ``__repr__`` (a board's cells, a dataclass's
+    fields), unless that names a memory address."""
+    for hook in ("__str__", "__repr__"):
+        if getattr(type(value), hook) is not getattr(object, hook):
+            text = getattr(value, hook)()
+            if " at 0x" not in text:
+                return text
+    return None
 
 
 def _describe(value: Any, depth: int = 0) -> str:
-    """A text that is the same in every run for equal values (no memory addresses)."""
+    """A text that is the same in every run for equal values (no memory addresses).
+
+    Objects inside the game are described by their own text where their class gives one, else by their attributes:
+    a grid's board by its cells, not by the tables it fills in as it is used.
+    """
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return repr(value)
     if isinstance(value, (list, tuple)):
@@ -147,8 +171,11 @@ def _describe(value: Any, depth: int = 0) -> str:
     func = getattr(value, "py_func", value)  # a numba kernel names its Python function
     if callable(func) and hasattr(func, "__qualname__"):
         return f"{getattr(func, '__module__', '?')}.{func.__qualname__}"
+    own = _own_text(value)
+    if own is not None:
+        return f"{type(value).__qualname__}({own})"
     if hasattr(value, "__dict__") and depth < 4:
-        return f"{type(value).__qualname__}({_describe(dict(vars(value)), depth + 1)})"
+        return f"{type(value).__qualname__}({_describe(_state(value), depth + 1)})"
     return type(value).__qualname__
 
 

@@ -207,6 +207,29 @@ def test_another_game_or_variant_is_refused(tmp_path):
         Reader(path, "tictactoe", {})
 
 
+SMALL_BUILTINS = ["cards", "cards-discard2", "cards-upto3", "cram", "dawson", "domineering", "grid", "grundy-game",
+                  "kayles", "lasker", "misere-nim", "nim", "octal:0.137", "octal:0.07", "subtraction", "tictactoe",
+                  "wythoff", "connect4:4x3", "connect4:3x4", str(EXAMPLES / "my_game.py")]
+
+
+def test_a_game_is_the_same_game_after_use_and_its_variants_are_told_apart():
+    from gamedp.cli.analyze import Analyst
+    from gamedp.games.grid import GridGame
+    from gamedp.saved_solution import identity
+
+    seen = {}
+    for name in SMALL_BUILTINS:
+        game = load_game(name)
+        before = identity(game)
+        Analyst(game).analyze(game.start())  # the game's own engines fill in their tables
+        assert identity(game) == before == identity(load_game(name)), name
+        assert before not in seen.values(), name
+        seen[name] = before
+    board = GridGame().board
+    other = GridGame(type(board)(["...", ".#.", "..."], 1))
+    assert identity(other)["variant"] != seen["grid"]["variant"]
+
+
 def test_every_flipped_byte_is_caught(tmp_path):
     path = tmp_path / "pile.gdb"
     Solution(Pile()).save(path)
