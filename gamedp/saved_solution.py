@@ -267,7 +267,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:45] + "..." + text[-10:]
 
 
-def _one_line(game: Any, position: Any) -> str:
+def position_text(game: Any, position: Any) -> str:
     """The position on one line, for messages: the game's one-line notation, ``str`` if it reads back, else its
     drawing's lines joined."""
     own = getattr(game, "format_position_line", None)
@@ -426,7 +426,7 @@ def _write(path: Path, game: Any, keys: _Keys, start: Any, positions: Sequence, 
                               "numbers or floats")
         sections.append(("scores", _little(array(code, [0 if s is None else s for s in scores]))))
     stats["seconds"] = round(time.perf_counter() - began, 3)
-    meta = {"kind": KIND, "game": identity(game), "size": size, "start": _one_line(game, start),
+    meta = {"kind": KIND, "game": identity(game), "size": size, "start": position_text(game, start),
             "encoding": encoding, "stats": stats}
     write_container(path, meta, sections)
     return stats
@@ -662,6 +662,6 @@ class SavedSolution(Container):
 
 def _short_text(saved: SavedSolution, position: Hashable) -> str:
     try:
-        return repr(_one_line(saved.game, position))
+        return repr(position_text(saved.game, position))
     except Exception:  # only for the message: the game's drawing failing must not hide what was asked
         return _short(position)

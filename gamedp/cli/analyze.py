@@ -245,10 +245,9 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
     under perfect play), the score in scored games and the nimber where the game gives one.
     """
+    from gamedp.cli.saved import open_for_game
     from gamedp.loader import load_game
     from gamedp.render import analysis_lines, console
-
-    from gamedp.cli.saved import open_for_game
 
     rules = load_game(game)
     saved = open_for_game(game, rules, db, required=db is not None, remoteness=not outcomes_only)

@@ -30,7 +30,6 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
         from gamedp.cli.saved import query_saved, refuse_options
 
         refuse_options(game, bool(variant))
-
         return query_saved(game, positions, db, as_json)
     spec = table_spec(game, **parse_variant(variant))
     with open_for(spec, db, label(game, spec)) as reader:

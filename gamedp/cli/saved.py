@@ -17,6 +17,7 @@ import click
 
 from gamedp.errors import GamedpError
 
+
 def refuse_options(game: str, given: bool) -> None:
     """Options that only indexed games take, given for another game: a clear error."""
     if given:
@@ -40,19 +41,19 @@ def solve_saved(spec: str, words: tuple[str, ...], remoteness: bool, db: str | N
     from gamedp.cli.solve import _report, refuse_foreign
     from gamedp.database import DatabaseError, check_regular
     from gamedp.loader import load_game
-    from gamedp.saved_solution import default_path, open_saved
+    from gamedp.saved_solution import default_path, open_saved, position_text
 
     game = load_game(spec)
     start = read_position_argument(Analyst(game), words)
     path = default_path(game, db)
     check_regular(path)  # even with --force: only a regular file is ever replaced
     fix = _fix(spec, path, game, db)
-    what = f"{getattr(game, 'name', spec)} from {_start_text(game, start)}"
+    what = f"{getattr(game, 'name', spec)} from {position_text(game, start)}"
     if path.exists() and not force:
         refuse_foreign(path)
         try:
             with open_saved(path, game, fix) as saved:
-                if saved.start_text == _start_text(game, start) and (saved.has_remoteness or not remoteness):
+                if saved.start_text == position_text(game, start) and (saved.has_remoteness or not remoteness):
                     saved.verify()
                     _report(what, _Shown(saved, game), path, saved.stats, saved.has_remoteness, as_json,
                             already=True)
@@ -89,12 +90,6 @@ def _engine(game: Any, outcomes_only: bool) -> Any:
     from gamedp.solvers.memo import Solution
 
     return Solution(game.as_python_game() if isinstance(game, CompiledGame) else game, outcomes_only=outcomes_only)
-
-
-def _start_text(game: Any, start: Any) -> str:
-    from gamedp.saved_solution import _one_line
-
-    return _one_line(game, start)
 
 
 def open_for_game(spec: str, game: Any, db: str | None, required: bool, remoteness: bool = False) -> Any:
