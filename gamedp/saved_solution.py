@@ -8,6 +8,8 @@ unless the solve was for outcomes only; the score in scored games). Loading runs
 pickle; positions are stored in one of three documented key encodings, chosen when saving:
 
 - ``int64``: every position is an integer (compiled games, bitboards): a sorted array of signed 64-bit integers;
+  or, when the integers are dense enough for that to be smaller, ``bitmap``: a bit per integer from 0 to the
+  largest (set where the position is saved), and per block of 512 integers the count of positions before it;
 - ``literal``: every position is made of ``int``, ``str``, ``bytes``, ``bool``, ``None``, finite ``float`` and
   tuples of them: each is stored as its ``repr``, which :func:`ast.literal_eval` reads back (and never runs code);
 - ``notation``: otherwise, the game's own ``format_position`` text, which its ``parse_position`` must read back
@@ -19,7 +21,8 @@ a few blocks (each checked against its CRC the first time it is read).
 
 The file is the database container of :mod:`gamedp.database` (header, metadata CRC, a CRC-32 per 64 KiB block,
 atomic writes, damaged, truncated, newer and foreign files refused) with ``"kind": "positions"`` in its metadata
-and these sections: ``positions`` (``int64``; little-endian) or ``key_offsets`` (size + 1 little-endian u64
+and these sections: ``positions`` (``int64``; little-endian), or ``present`` (bit p % 8 of byte p // 8, 64 bytes a
+block) and ``ranks`` (a little-endian u64 a block) for ``bitmap``, or ``key_offsets`` (size + 1 little-endian u64
 offsets into ``keys``) and ``keys``; ``outcomes`` (packed as in :mod:`gamedp.database`: 1 bit a position when
 every value is a WIN or LOSE, else 2); ``remoteness`` (``u8``, ``u16`` or ``u32``, as small as the longest
 needs; absent for outcomes only; 0 for a DRAW); ``scores`` (``i64`` or ``f64``; scored games only).
@@ -72,6 +75,8 @@ _CODE = {outcome: code for code, outcome in enumerate(CODES)}
 #: remoteness widths, smallest first: (name, array typecode, bytes, largest value)
 _WIDTHS = (("u8", "B", 1, 0xFF), ("u16", "H", 2, 0xFFFF), ("u32", "I", 4, 0xFFFFFFFF))
 _PROGRESS_EVERY = (1 << 16) - 1
+#: integers a block of the ``bitmap`` key encoding covers (64 bytes of it)
+RANK_BLOCK = 512
 
 
 # -- which game a save belongs to ------------------------------------------------------------------------------
@@ -393,7 +398,11 @@ def _write(path: Path, game: Any, keys: _Keys, start: Any, positions: Sequence, 
            remoteness: Sequence | None, scores: Sequence | None, began: float) -> dict:
     size = len(positions)
     sections: list[tuple[str, Any]] = []
-    if keys.encoding == "int64":
+    bitmap = _bitmap(positions) if keys.encoding == "int64" else None
+    if bitmap is not None:
+        keys = _Keys("bitmap", game)
+        sections += [("present", bitmap[0]), ("ranks", bitmap[1])]
+    elif keys.encoding == "int64":
         sections.append(("positions", _little(array("q", positions) if isinstance(positions, list)
                                               else positions.astype("<i8"))))
     else:
@@ -430,6 +439,32 @@ def _write(path: Path, game: Any, keys: _Keys, start: Any, positions: Sequence, 
             "encoding": encoding, "stats": stats}
     write_container(path, meta, sections)
     return stats
+
+
+def _bitmap(positions: Sequence) -> tuple[Any, Any] | None:
+    """Sorted integer positions as the ``bitmap`` encoding's two sections, when they are non-negative and that is
+    smaller than 8 bytes a position; else ``None``."""
+    size = len(positions)
+    if not size or positions[0] < 0:
+        return None
+    blocks = int(positions[-1]) // RANK_BLOCK + 1
+    if 72 * blocks >= 8 * size:  # 64 bytes of bits and an 8-byte count a block
+        return None
+    if hasattr(positions, "dtype"):
+        import numpy as np
+
+        present = np.zeros(blocks * RANK_BLOCK, np.bool_)
+        present[positions] = True
+        counts = present.reshape(blocks, RANK_BLOCK).sum(axis=1, dtype=np.uint64)
+        ranks = np.concatenate(([0], np.cumsum(counts)[:-1])).astype("<u8")
+        return np.packbits(present, bitorder="little").tobytes(), ranks
+    bits, ranks, before = bytearray(64 * blocks), array("Q", bytes(8 * blocks)), 0
+    for p in positions:
+        bits[p >> 3] |= 1 << (p & 7)
+    for b in range(blocks):
+        ranks[b] = before
+        before += sum(bin(byte).count("1") for byte in bits[64 * b:64 * b + 64])
+    return bytes(bits), _little(ranks)
 
 
 def _counts(codes: Sequence) -> list[int]:
@@ -535,6 +570,9 @@ class SavedSolution(Container):
         sizes = {"outcomes": -(-self.size * self.outcome_bits // 8)}
         if self.encoding == "int64":
             sizes["positions"] = 8 * self.size
+        elif self.encoding == "bitmap":
+            self._blocks = self._sections["ranks"]["length"] // 8 if self.has("ranks") else 0
+            sizes["present"] = 64 * self._blocks
         elif self.encoding in ("literal", "notation"):
             sizes["key_offsets"] = 8 * (self.size + 1)
         else:
@@ -557,7 +595,7 @@ class SavedSolution(Container):
         self._keys = None
         if game is not None:
             self._check_game(game)
-            self._keys = _Keys(self.encoding, game)
+            self._keys = _Keys("int64" if self.encoding == "bitmap" else self.encoding, game)
             from gamedp.game import overrides
 
             self._canon = game.canonical if not _is_compiled(game) and overrides(game, "canonical") else None
@@ -582,6 +620,8 @@ class SavedSolution(Container):
         key = self._keys.key(position if self._canon is None else self._canon(position))
         if key is None:
             return None
+        if self.encoding == "bitmap":
+            return self._bitmap_find(key)
         at, lo, hi = self._key_at, 0, self.size
         while lo < hi:
             mid = (lo + hi) // 2
@@ -590,6 +630,38 @@ class SavedSolution(Container):
             else:
                 hi = mid
         return lo if lo < self.size and at(lo) == key else None
+
+    def _bitmap_find(self, p: int) -> int | None:
+        block, bit = divmod(p, RANK_BLOCK)
+        if not 0 <= block < self._blocks:
+            return None
+        bits = int.from_bytes(self.span("present", 64 * block, 64 * block + 64), "little")
+        if not bits >> bit & 1:
+            return None
+        i = self._rank(block) + (bits & ((1 << bit) - 1)).bit_count()
+        if i >= self.size:
+            self._damaged("has more positions marked present than it holds")
+        return i
+
+    def _rank(self, block: int) -> int:
+        return struct.unpack("<Q", self.span("ranks", 8 * block, 8 * block + 8))[0]
+
+    def _bitmap_at(self, i: int) -> int:
+        """The ``i``-th position of a ``bitmap`` save: its block by the counts, then its bit."""
+        lo, hi = 0, self._blocks - 1
+        while lo < hi:  # the last block with at most i positions before it
+            mid = (lo + hi + 1) // 2
+            if self._rank(mid) <= i:
+                lo = mid
+            else:
+                hi = mid - 1
+        bits, left = int.from_bytes(self.span("present", 64 * lo, 64 * lo + 64), "little"), i - self._rank(lo)
+        for bit in range(RANK_BLOCK):
+            if bits >> bit & 1:
+                if not left:
+                    return lo * RANK_BLOCK + bit
+                left -= 1
+        self._damaged("has counts that do not match its bits")
 
     def _key_at(self, i: int) -> int | bytes:
         if self.encoding == "int64":
@@ -640,6 +712,8 @@ class SavedSolution(Container):
     def position_at(self, i: int) -> Any:
         """The position (its canonical form) stored at index ``i``: a ``literal`` key is read back without running
         code, a ``notation`` key by the game's ``parse_position``."""
+        if self.encoding == "bitmap":
+            return self._bitmap_at(i)
         key = self._key_at(i)
         if self.encoding == "int64":
             return key

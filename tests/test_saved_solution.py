@@ -71,6 +71,19 @@ class Pile(Game):
         return frozenset([text.count("#")])
 
 
+class Spread(Game):
+    """Take 1, 2 or 3 from a heap of 40, the heap kept as heap * 10**12 (integers too sparse for a bitmap)."""
+
+    name = "spread"
+
+    def start(self):
+        return 40 * 10**12
+
+    def children(self, position):
+        n = position // 10**12
+        return [(n - k) * 10**12 for k in (1, 2, 3) if k <= n]
+
+
 def same_answers(saved: SavedSolution, live, positions) -> None:
     for p in positions:
         assert saved.value(p) == live.value(p), p
@@ -94,7 +107,7 @@ def save_and_check(game, tmp_path, live, start=None, sample: int | None = None, 
 @pytest.mark.parametrize("game, encoding", [(TicTacToe(), "literal"), (Nim(), "literal"), (MisereNim(), "literal"),
                                             (Cards(), "notation"), (Pile(), "notation"),
                                             (load_game(str(EXAMPLES / "my_game.py")), "literal"),
-                                            (load_game("connect4:4x3"), "int64")])
+                                            (load_game("connect4:4x3"), "bitmap"), (Spread(), "int64")])
 @pytest.mark.parametrize("outcomes_only", [False, True])
 def test_python_games_round_trip_and_answer_as_the_live_engine(tmp_path, game, encoding, outcomes_only):
     live = Solution(game, outcomes_only=outcomes_only)
@@ -137,6 +150,7 @@ def test_a_long_chain_keeps_remoteness_past_one_byte(tmp_path):
     game = Chain(70_000)
     saved = save_and_check(game, tmp_path, Solution(game), sample=200)
     assert saved._width[0] == "u32" and saved.value(0).remoteness == 70_000
+    assert saved.encoding == "bitmap" and 70_001 not in saved and -1 not in saved
 
 
 @pytest.mark.parametrize("bounded", [True, False])
@@ -146,7 +160,7 @@ def test_compiled_games_round_trip_from_their_table(tmp_path, bounded, outcomes_
                         num_positions=201 if bounded else None)
     live = CompiledSolution(game, outcomes_only=outcomes_only)
     saved = save_and_check(game, tmp_path, live, start=150)  # from another start than the game's
-    assert len(saved) == 151 and saved.encoding == "int64"
+    assert len(saved) == 151 and saved.encoding == "bitmap"  # 0..150: a bit each beats 8 bytes each
     assert 170 not in saved
     with pytest.raises(GamedpError, match="is not in the saved solve"):
         saved.value(170)
