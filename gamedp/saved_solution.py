@@ -17,7 +17,7 @@ pickle; positions are stored in one of three documented key encodings, chosen wh
   either way is refused with the position that fails).
 
 Text keys are sorted by their UTF-8 bytes, integer keys by value, so a lookup is a binary search that touches
-a few blocks (each checked against its CRC the first time it is read).
+a few blocks (each checked against its CRC the first time it is read); in a bitmap, one block and a popcount.
 
 The file is the database container of :mod:`gamedp.database` (header, metadata CRC, a CRC-32 per 64 KiB block,
 atomic writes, damaged, truncated, newer and foreign files refused) with ``"kind": "positions"`` in its metadata
@@ -463,7 +463,7 @@ def _bitmap(positions: Sequence) -> tuple[Any, Any] | None:
         bits[p >> 3] |= 1 << (p & 7)
     for b in range(blocks):
         ranks[b] = before
-        before += sum(bin(byte).count("1") for byte in bits[64 * b:64 * b + 64])
+        before += int.from_bytes(bits[64 * b:64 * b + 64], "little").bit_count()
     return bytes(bits), _little(ranks)
 
 
