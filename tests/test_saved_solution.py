@@ -71,6 +71,14 @@ class Pile(Game):
         return frozenset([text.count("#")])
 
 
+class KeyedPile(Pile):
+    """The memo table keyed by the heap alone: the save then walks the game (its table holds keys, not positions)."""
+
+    def key(self, position):
+        (n,) = position
+        return n
+
+
 class Spread(Game):
     """Take 1, 2 or 3 from a heap of 40, the heap kept as heap * 10**12 (integers too sparse for a bitmap)."""
 
@@ -106,6 +114,7 @@ def save_and_check(game, tmp_path, live, start=None, sample: int | None = None, 
 
 @pytest.mark.parametrize("game, encoding", [(TicTacToe(), "literal"), (Nim(), "literal"), (MisereNim(), "literal"),
                                             (Cards(), "notation"), (Pile(), "notation"),
+                                            (KeyedPile(), "notation"),
                                             (load_game(str(EXAMPLES / "my_game.py")), "literal"),
                                             (load_game("connect4:4x3"), "bitmap"), (Spread(), "int64")])
 @pytest.mark.parametrize("outcomes_only", [False, True])
@@ -182,8 +191,7 @@ def test_a_compiled_game_with_cycles_is_saved_from_its_python_form(tmp_path):
 
 
 def test_the_compiled_blockgame_example_answers_as_its_compiled_search(tmp_path):
-    sys.path.insert(0, str(EXAMPLES))
-    game = load_game(str(EXAMPLES / "blockgame_compiled.py"))
+    game = load_game(str(EXAMPLES / "blockgame_compiled.py"))  # the loader lets it import the file beside it
     board = game.parse_position("##### #.... #.... ..#.. .....")
     saved = save_and_check(game, tmp_path, CompiledSolution(game), start=board, sample=200)
     assert len(saved) > 1000
