@@ -415,6 +415,16 @@ class Container:
         start = self._data + s["offset"]
         return memoryview(self._map)[start:start + s["length"]]
 
+    def span(self, name: str, start: int, stop: int) -> memoryview:
+        """Bytes ``start:stop`` of section ``name``, after checking the blocks they lie in."""
+        s = self._sections[name]
+        size = self.meta["block_size"]
+        for block in range(start // size, -(-stop // size)):
+            if not self._verified[name][block]:
+                self._verify_block(s, block)
+        at = self._data + s["offset"]
+        return memoryview(self._map)[at + start:at + stop]
+
     def _verify_block(self, s: dict, block: int) -> None:
         size = self.meta["block_size"]
         start = self._data + s["offset"] + block * size
@@ -450,6 +460,9 @@ class Reader(Container):
         else:
             super().__init__(path, fix or "solve again")
         meta = self.meta
+        if meta.get("kind", "index") != "index":  # a saved solve (gamedp.saved_solution) is keyed by position
+            raise DatabaseError(f"{self.path} is a saved solve of {meta.get('game', {}).get('name', 'a game')}, "
+                                "not a database of an indexed game: query it with the game it was saved from")
         if meta.get("checkpoint") is not None:
             raise DatabaseError(f"{self.path} is the checkpoint of an unfinished solve, not a database; "
                                 f"{self.fix.replace('solve again', 'finish the solve')}")

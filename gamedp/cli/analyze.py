@@ -1,7 +1,8 @@
 """``gamedp analyze GAME [POSITION]``: a position's value and every move's value, best first.
 
 :class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``) share: its text
-notation and an engine that values positions on demand. Which engine, in this order:
+notation and an engine that values positions on demand. A saved solve (:mod:`gamedp.saved_solution`), when given,
+answers every position it holds; the others go to an engine, in this order:
 
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
@@ -46,7 +47,7 @@ from gamedp.values import Analysis, Value
 class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
-    def __init__(self, game: Any, *, outcomes_only: bool = False):
+    def __init__(self, game: Any, *, outcomes_only: bool = False, saved: Any = None, saved_only: bool = False):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -61,10 +62,14 @@ class Analyst:
         self._own_analyze = own_analyze if callable(own_analyze) else None
         self._solution: Any = None
         self._estimated = False  # whether the first position's search was found to fit
+        #: a saved solve (gamedp.saved_solution) answers first: every position it holds, or all (``saved_only``)
+        self.saved, self._saved_only = saved, saved_only
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move's value, best first."""
+        if self._from_saved(position):
+            return self.saved.analyze(position)
         self._refuse_unless_fits(position)
         analysis = self._own_analyze(position) if self._own_analyze else self._engine().analyze(position)
         # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
@@ -72,10 +77,15 @@ class Analyst:
         return Analysis(analysis.position, analysis.value, moves)
 
     def value(self, position: Any) -> Value:
+        if self._from_saved(position):
+            return self.saved.value(position)
         if self._own_analyze:
             return self._own_analyze(position).value
         engine = self._engine()
         return engine.value(position) if hasattr(engine, "value") else engine.analyze(position).value
+
+    def _from_saved(self, position: Any) -> bool:
+        return self.saved is not None and (self._saved_only or position in self.saved)
 
     def nimber(self, position: Any) -> int | None:
         """The position's nimber where the game offers one, else ``None``."""
@@ -223,7 +233,11 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
               help="Win/lose/tie only, no remoteness: pruned alpha-beta searches, far fewer positions on big games.")
-def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool) -> None:
+@click.option("--db", type=click.Path(dir_okay=True), default=None,
+              help="Answer from this saved solve (`gamedp solve GAME --db ...`) only. Without it, a saved solve in "
+                   "the default place answers the positions it holds.")
+def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
+            db: str | None) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -231,10 +245,13 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
     under perfect play), the score in scored games and the nimber where the game gives one.
     """
+    from gamedp.cli.saved import open_for_game
     from gamedp.loader import load_game
     from gamedp.render import analysis_lines, console
 
-    analyst = Analyst(load_game(game), outcomes_only=outcomes_only)
+    rules = load_game(game)
+    saved = open_for_game(game, rules, db, required=db is not None, remoteness=not outcomes_only)
+    analyst = Analyst(rules, outcomes_only=outcomes_only, saved=saved, saved_only=db is not None)
     where = read_position_argument(analyst, position)
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand, position_argument
 from gamedp.errors import GamedpError
 
 ORDER = ("WIN", "LOSE", "TIE", "DRAW")
@@ -19,8 +20,9 @@ db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=N
                               "$XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db.")
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
+@position_argument
 @variant_option
 @click.option("--remoteness", "-r", is_flag=True, help="Also store each position's remoteness (one byte each).")
 @db_option
@@ -32,30 +34,34 @@ db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=N
               help="connect4: run the shards on the Dask scheduler at ADDRESS (workers must see --db's directory).")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
               help="connect4: like --cluster, with the scheduler's address read from this Dask scheduler file.")
-def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None, force: bool, as_json: bool,
-          workers: int | None, address: str | None, scheduler_file: str | None) -> None:
+def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remoteness: bool, db: str | None,
+          force: bool, as_json: bool, workers: int | None, address: str | None, scheduler_file: str | None) -> None:
     """Solve every position GAME can index, in tiers, on every core, and store the values.
 
     Games: blockgame, connect4, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and
     the longest win and loss. A solve that is killed resumes from its last checkpointed tier (connect4: from its
     last finished shard, with statistics per tier).
+
+    Any other game (a built-in such as nim, or path/to/game.py) is solved from POSITION (default: its start)
+    and every position reachable from there is saved, for query and analyze to answer from.
     """
-    from gamedp.database import MAGIC, DatabaseError, Reader, check_regular, default_path
-    from gamedp.games.indexed import label, parse_variant, table_spec
+    from gamedp.database import DatabaseError, Reader, check_regular, default_path
+    from gamedp.games.indexed import INDEXED, label, parse_variant, table_spec
+
+    if game not in INDEXED:
+        from gamedp.cli.saved import refuse_options, solve_saved
+
+        refuse_options(game, bool(variant) or any(o is not None for o in (workers, address, scheduler_file)))
+        return solve_saved(game, position, remoteness, db, force, as_json)
+    if position:
+        raise GamedpError(f"{game} is solved whole (every position it indexes); POSITION is for the other games")
 
     spec = table_spec(game, **parse_variant(variant))
     path = default_path(spec.game_id, spec.variant, db)
     check_regular(path)  # even with --force: only a regular file is ever replaced
     what = label(game, spec)
     if path.exists() and not force:
-        try:
-            with open(path, "rb") as f:
-                foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
-        except OSError as e:
-            raise GamedpError(f"cannot read {path}: {e.strerror}") from None
-        if foreign:
-            raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
-                              "(choose another --db, or --force)")
+        refuse_foreign(path)
         try:
             with Reader(path, spec.game_id, spec.variant, spec.size) as existing:
                 if existing.has_remoteness or not remoteness:
@@ -89,6 +95,20 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
     elif resuming:
         click.echo("gamedp: the checkpoint found did not match this solve; solved from the start", err=True)
     _report(what, spec, path, stats, remoteness, as_json)
+
+
+def refuse_foreign(path: Path) -> None:
+    """A file at ``path`` that is not a gamedp database is never replaced without ``--force``."""
+    from gamedp.database import MAGIC
+
+    try:
+        with open(path, "rb") as f:
+            foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
+    except OSError as e:
+        raise GamedpError(f"cannot read {path}: {e.strerror}") from None
+    if foreign:
+        raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
+                          "(choose another --db, or --force)")
 
 
 class _progress_bar:
