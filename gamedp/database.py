@@ -150,10 +150,13 @@ def _canonical(value: Any) -> str:
 
 
 # -- writing ---------------------------------------------------------------------------------------------------
-def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]]) -> None:
+def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]],
+                    durable: bool = True) -> None:
     """Write a checksummed file of named byte sections atomically (temporary file, fsync, rename).
 
-    ``sections`` are (name, bytes-like) pairs; ``meta`` gains the section table and ``block_size``.
+    ``sections`` are (name, bytes-like) pairs; ``meta`` gains the section table and ``block_size``. A working
+    file that is cheap to redo may skip the fsyncs (``durable=False``): after a crash it is whole or fails its
+    checksums, and is then redone.
     """
     path = Path(path)
     views = [(name, memoryview(data).cast("B")) for name, data in sections]
@@ -192,10 +195,12 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
             for entry, (_, view) in zip(table, views):
                 f.write(bytes(len(head) + entry["offset"] - f.tell()))
                 f.write(view)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
-        _fsync_directory(path.parent)
+        if durable:
+            _fsync_directory(path.parent)
     except BaseException as e:
         try:
             os.unlink(tmp)
@@ -517,7 +522,7 @@ def find(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None 
 
 
 def open_for(spec: Any, db: str | os.PathLike | None = None, what: str | None = None) -> Reader:
-    """The database of a table spec (see :mod:`gamedp.solvers.tables`), checked against it.
+    """The database of a tiered game (see :mod:`gamedp.tiers`), checked against it.
 
     Raises a :class:`DatabaseError` that names the command to run when there is none yet (``what`` names the
     game in that message).

@@ -338,9 +338,9 @@ def test_solve_query_and_judge_refuse_special_files_without_blocking(tmp_path):
         one_clear_error(gamedp("query", "tictactoe", "--db", str(path), "........."), "not a regular file")
         after = os.lstat(path)
         assert (after.st_mode, after.st_ino, after.st_rdev) == (before.st_mode, before.st_ino, before.st_rdev), kind
-    from gamedp.games.placement import blockgame_table_spec
+    from gamedp.games.placement_tiers import blockgame_table
 
-    spec = blockgame_table_spec()
+    spec = blockgame_table()
     os.mkfifo(tmp_path / database.file_name(spec.game_id, spec.variant))  # where the judge finds a saved table
     proc = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], capture_output=True, text=True,
                           input="1\n.....\n.....\n.....\n.....\n.....\n", timeout=120,

@@ -378,7 +378,7 @@ class Connect4(Game):
         from numba import njit
 
         from gamedp.compiled import CompiledGame
-        from gamedp.solvers.tables import _jit
+        from gamedp.compiled import jit_kernel as _jit
 
         global _children_kernel, _primitive_kernel
         if _children_kernel is None:

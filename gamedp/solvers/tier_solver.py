@@ -1,17 +1,21 @@
 """The tier solver: a strong solve of a :class:`~gamedp.tiers.TieredGame`, tier by tier, shard by shard, on disk.
 
 1. **Reachability, forward.** Tier by tier from the start's, one bit per index: a position is reachable when a
-   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own.
+   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own. A game
+   whose every index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
 2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
    independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
    (temporary file, fsync, rename; a CRC per block), so memory is one shard plus what the map pages in, and a
-   solve that is killed resumes at the first shard without a file. The executor decides where shards run (see
+   solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel of its
+   own (``shard_values(tier, lo, hi, remoteness) -> (codes, remoteness, stats)``, e.g. 64 boards per machine
+   word); everything else stays the same. The executor decides where shards run (see
    :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed.
    Values are one byte per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable), remoteness
    another when asked.
 3. **The database** (same family as :mod:`gamedp.database`: header, CRC per block, answered without numba):
-   outcomes at 2 bits per index of the whole index space (tiers in order; an unreachable index reads LOSE), the
-   remoteness, a ``reachable`` section (bit i%8 of byte i//8), and per-tier statistics in its metadata.
+   outcomes at 2 bits per index of the whole index space, or 1 when there is no TIE (tiers in order; an
+   unreachable index reads LOSE), the remoteness, a ``reachable`` section (bit i%8 of byte i//8; not for
+   ``every_index`` games), and per-tier statistics in its metadata.
 
 Everything is deterministic, so the database comes out byte-identical however the shards were run.
 
@@ -33,6 +37,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+from gamedp.solvers.statistics import code_at, compact, pack_codes, table_stats
 from gamedp.tiers import TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
@@ -42,6 +47,8 @@ SHARD = 1 << 22
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
 FORMAT = 1  # of the working files; a change makes old ones stale
+#: Index spaces up to this size are solved in memory by the plain functions (see TierSolve.small).
+SMALL = 1 << 15
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
 MAX_CHILD_TIERS = 4
 Progress = Callable[[int, int, str], None]
@@ -63,6 +70,75 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
             seen = {values[f.tier_of(c)][f.rank(c)] for c in out[:f.children(key, out)]}
             row[i] = 1 if 0 in seen else 2 if 2 in seen else 0
     return values
+
+
+def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list[dict]]:
+    """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes,
+    remoteness (or an empty array) and reach bits of the whole index space, and each tier's statistics, exactly
+    as the sharded solve makes them."""
+    import numpy as np
+
+    f = game.functions()
+    sizes, out = game.sizes, [0] * (game.max_children + 64)
+    if game.every_index:
+        reach = [bytearray(b"\1" * s) for s in sizes]
+    else:
+        reach = [bytearray(s) for s in sizes]
+        reach[game.start_tier][f.rank(game.start)] = 1
+        for t in range(game.num_tiers):
+            for i in range(sizes[t]):
+                key = f.unrank(t, i)
+                if reach[t][i] and not f.primitive(key):
+                    for c in out[:f.children(key, out)]:
+                        ct, ci = _child(game, f, t, key, c)
+                        reach[ct][ci] = 1
+    codes = [bytearray(b"\3" * s) for s in sizes]
+    rems = [bytearray(s) for s in sizes]
+    tier_stats: list[dict] = [{}] * game.num_tiers
+    base = 1 << 20  # the kernels' order of options: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r)
+    for t in range(game.num_tiers - 1, -1, -1):
+        counts = [0] * 5  # positions, WIN, LOSE, TIE, terminal
+        for i in range(sizes[t]):
+            if not reach[t][i]:
+                continue
+            counts[0] += 1
+            key = f.unrank(t, i)
+            prim = f.primitive(key)
+            n = 0 if prim else f.children(key, out)
+            if prim not in (0, 1, 2, 3):
+                _fail(game, (4, key, prim), t)
+            if prim or n == 0:
+                code, r = (0, 0, 1, 2)[prim], 0
+                counts[4] += 1
+            else:
+                best = -1
+                for c in out[:n]:
+                    ct, ci = _child(game, f, t, key, c)
+                    cc, cr = codes[ct][ci], (rems[ct][ci] if remoteness else 0)
+                    best = max(best, 3 * base - cr if cc == 0 else 2 * base - cr if cc == 2 else cr)
+                code, r = (1, 3 * base - best + 1) if best > 2 * base else \
+                    (2, 2 * base - best + 1) if best > base else (0, best + 1)
+            if remoteness and r > 255:
+                _fail(game, (5, key, r), t)
+            codes[t][i], rems[t][i] = code, r if remoteness else 0
+            counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+        tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
+    flat = np.frombuffer(b"".join(codes), dtype=np.uint8)
+    reached = flat != 3
+    outcomes = pack_codes(np.where(reached, flat, 0).astype(np.uint8))
+    rem = np.frombuffer(b"".join(rems), dtype=np.uint8) if remoteness else np.zeros(0, dtype=np.uint8)
+    return outcomes, rem, np.packbits(reached, bitorder="little"), tier_stats
+
+
+def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
+    """The tier and index of ``child`` of ``key`` (in ``tier``), checked as the kernels check them."""
+    ct = f.tier_of(child)
+    if ct not in game.child_tiers(tier):
+        _fail(game, (1, key, child), tier)
+    ci = f.rank(child)
+    if not 0 <= ci < game.sizes[ct]:
+        _fail(game, (2, key, child), tier)
+    return ct, ci
 
 
 # -- the work directory ------------------------------------------------------------------------------------------
@@ -308,22 +384,21 @@ def _fail(game: TieredGame, err: Any, tier: int) -> None:
 
 
 # -- one shard (runs wherever the executor puts it) ----------------------------------------------------------------
-_GAMES: dict[tuple, TieredGame] = {}
+_GAMES: dict[tuple[str, str], TieredGame] = {}
 
 
 def _game(name: str, variant: tuple) -> TieredGame:
-    if (name, variant) not in _GAMES:
+    key = (name, json.dumps(variant))  # a variant may hold lists (subtraction's moves)
+    if key not in _GAMES:
         from gamedp.games.indexed import table_spec
 
-        _GAMES[(name, variant)] = table_spec(name, **dict(variant))
-    return _GAMES[(name, variant)]
+        _GAMES[key] = table_spec(name, **dict(variant))
+    return _GAMES[key]
 
 
 def run_shard(job: Job) -> dict:
     """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
     import numpy as np
-
-    from gamedp.database import write_container
 
     work = Path(job.work)
     if not work.is_dir():
@@ -336,11 +411,15 @@ def run_shard(job: Job) -> dict:
         done.close()
         return stats
     game = _game(job.game_name, job.variant)
+    if hasattr(game, "shard_values"):  # the game's own kernel for a whole shard (e.g. 64 boards per word)
+        codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
+        return _write_shard(job, path, codes, rem, stats)
     f, k = game.compiled(), _kernels()
-    reach_file = _File(_reach_file(work, job.tier), job.identity)
+    reach_file = None if game.every_index else _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
-        reach = np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8)
+        reach = (np.full((game.sizes[job.tier] + 7) >> 3, 255, dtype=np.uint8) if reach_file is None
+                 else np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8))
         slot = _slots(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
@@ -354,15 +433,22 @@ def run_shard(job: Job) -> dict:
                       *codes_l, *rem_l, job.remoteness, codes, rem, out, stats_a, err)
         del codes_l, rem_l, reach
     finally:
-        reach_file.close()
+        if reach_file is not None:
+            reach_file.close()
         for f_ in files:
             f_.close()
     if err[0]:
         _fail(game, err, job.tier)
     stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
+    return _write_shard(job, path, codes, rem, stats)
+
+
+def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> dict:
+    from gamedp.database import write_container
+
     sections = [("codes", codes)] + ([("remoteness", rem)] if job.remoteness else [])
     write_container(path, {"identity": job.identity, "tier": job.tier, "shard": job.shard, "stats": stats},
-                    sections)
+                    sections, durable=False)
     pause = float(os.environ.get(PAUSE_ENV) or 0)
     if pause:
         time.sleep(pause)
@@ -399,9 +485,14 @@ class TierSolve:
             raise GameDefinitionError(f"{game.label}: tier {wide[0]} has children in {len(game.child_tiers(wide[0]))} "
                                       f"tiers; the tier solver takes at most {MAX_CHILD_TIERS}")
         self.resumed_shards = 0
+        #: A tiny index space in this process is solved by the plain functions, in memory: no numba to load, no
+        #: files (a test's shard size asks for the sharded way).
+        self.small = (game.index_space <= SMALL and isinstance(self.executor, LocalExecutor)
+                      and not os.environ.get(SHARD_ENV))
 
     # -- resources ----------------------------------------------------------------------------------------------
     def check_resources(self) -> None:
+        from gamedp.database import check_writable
         from gamedp.memory import available_memory
 
         total = self.game.index_space
@@ -414,7 +505,7 @@ class TierSolve:
             raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
                                 f"sharded (its largest tier has {biggest:,} indices; the database's outcomes "
                                 f"{total // 4:,} bytes) but {have:,} are available; refusing to start")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_writable(self.path)  # now, not after the solve
         free = shutil.disk_usage(self.path.parent).free
         if disk_need > free:
             raise ResourceError(f"solving {self.game.label} needs about {disk_need:,} bytes of disk in "
@@ -423,6 +514,8 @@ class TierSolve:
     # -- the passes ---------------------------------------------------------------------------------------------
     def run(self) -> dict:
         self.check_resources()
+        if self.small:
+            return self._write(*solve_small(self.game, self.want_rem))
         self._prepare_work()
         self.reach()
         tier_stats = self.values()
@@ -431,7 +524,12 @@ class TierSolve:
         return stats
 
     def _prepare_work(self) -> None:
+        from gamedp.database import remove_stale_temporaries
+
         self.work.mkdir(parents=True, exist_ok=True)
+        # What killed writers left (a shard's or the database's temporary file can be as big as the result).
+        for written in [self.path] + [self.work / p.name[1:-4].rsplit(".", 2)[0] for p in self.work.glob(".*.tmp")]:
+            remove_stale_temporaries(written)
         stamp = self.work / "identity.json"
         try:
             same = stamp.read_text() == self.ident
@@ -454,6 +552,8 @@ class TierSolve:
         game, work = self.game, self.work
         if all(_reach_file(work, t).exists() for t in range(game.num_tiers)):
             return
+        if game.every_index:  # every index is a position: all reachable, nothing to search or keep
+            return
         f, k = game.compiled(), _kernels()
         bits: dict[int, Any] = {}
         start_tier = game.start_tier
@@ -465,7 +565,8 @@ class TierSolve:
             if t == start_tier:
                 i = int(f.rank(game.start))
                 mine[i >> 3] |= np.uint8(1 << (i & 7))
-            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)])
+            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)],
+                            durable=False)
             kids = game.child_tiers(t)
             for c in kids:
                 if c not in bits:
@@ -520,7 +621,7 @@ class TierSolve:
             if self.want_rem:
                 sections += [(f"remoteness{i}", f.c.section("remoteness")) for i, f in enumerate(files)]
             write_container(_tier_file(self.work, t), {"identity": self.ident, "tier": t, "shards": len(jobs),
-                                                       "stats": stats}, sections)
+                                                       "stats": stats}, sections, durable=False)
             del sections
         finally:
             for f in files:
@@ -532,8 +633,6 @@ class TierSolve:
     def database(self, tier_stats: list[dict]) -> dict:
         """Write the finished database from the sealed tiers."""
         import numpy as np
-
-        from gamedp.database import write_container
 
         game, k = self.game, _kernels()
         total = game.index_space
@@ -555,8 +654,20 @@ class TierSolve:
                 del codes, rem
             finally:
                 f.close()
+        try:
+            return self._write(outcomes, all_rem, reach_all, tier_stats)
+        finally:
+            del all_rem
+
+    def _write(self, outcomes: Any, all_rem: Any, reach_all: Any, tier_stats: list[dict]) -> dict:
+        """Write the database: 2-bit ``outcomes``, remoteness and reach bits of the whole index space."""
+        import numpy as np
+
+        from gamedp.database import write_container
+
+        game, total = self.game, self.game.index_space
         start = game.locate(game.start)
-        code = (int(outcomes[start >> 2]) >> ((start & 3) << 1)) & 3
+        code = code_at(outcomes, start)
         per_tier = [{"tier": t, **s} for t, s in enumerate(tier_stats)]
         stats: dict[str, Any] = {
             "positions": sum(s["positions"] for s in tier_stats),
@@ -566,13 +677,16 @@ class TierSolve:
             "start": {"value": CODE_NAMES[code], "remoteness": int(all_rem[start]) if self.want_rem else None},
             "tiers": per_tier,
         }
+        if game.every_index and self.want_rem:  # every index a position: counts by remoteness, longest win/loss
+            whole = table_stats(outcomes, np.asarray(all_rem), total)
+            stats["remoteness"], stats["longest"] = whole["remoteness"], whole["longest"]
+        outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE
         meta = {"game_id": game.game_id, "variant": game.variant, "size": total, "stats": stats,
-                "encoding": {"outcome_bits": 2, "remoteness": "u8" if self.want_rem else None},
+                "encoding": {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None},
                 "tiers": {"sizes": game.sizes}}
         sections = [("outcomes", outcomes)] + ([("remoteness", all_rem)] if self.want_rem else []) + \
-            [("reachable", reach_all)]
+            ([] if game.every_index else [("reachable", reach_all)])
         write_container(self.path, meta, sections)
-        del all_rem
         return stats
 
     def _report(self, done: int, total: int, what: str) -> None:
