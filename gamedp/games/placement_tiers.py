@@ -130,26 +130,42 @@ class BlockgameTiers(TieredGame):
 
         win, rem = self._solved(remoteness)
         first = self._tier_words[tier] + (lo >> self.lanes)
-        words = self._words[first:first + -(-(hi - lo) >> self.lanes)]
-        lane = np.arange(hi - lo, dtype=np.int64) & ((1 << self.lanes) - 1)
-        boards = (np.repeat(words, 1 << self.lanes)[:hi - lo] << self.lanes) | lane
-        codes = ((win[boards >> 3] >> (boards & 7).astype(np.uint8)) & 1).astype(np.uint8)
-        won = int(codes.sum())
+        words = self._words[first:first + ((hi - lo) >> self.lanes)]  # shards and tiers hold whole words
+        if self.lanes == 6:  # a word's 64 boards are one uint64 of the table: gather words, not boards
+            codes = np.unpackbits(win.view(np.uint64)[words].view(np.uint8), bitorder="little")
+            boards = None
+        else:
+            lane = np.arange(hi - lo, dtype=np.int64) & ((1 << self.lanes) - 1)
+            boards = (np.repeat(words, 1 << self.lanes) << self.lanes) | lane
+            codes = ((win[boards >> 3] >> (boards & 7).astype(np.uint8)) & 1).astype(np.uint8)
+        won = int(np.count_nonzero(codes))
         stats = {"positions": hi - lo, "WIN": won, "LOSE": hi - lo - won, "TIE": 0,
                  "terminal": self._terminal(words)}
-        return codes, (rem[boards] if remoteness else np.zeros(0, dtype=np.uint8)), stats
+        if not remoteness:
+            return codes, np.zeros(0, dtype=np.uint8), stats
+        return codes, (rem.reshape(-1, 64)[words].ravel() if boards is None else rem[boards]), stats
 
     def _terminal(self, words: Any) -> int:
         """How many boards of these words (every lane of each) have no move."""
         import numpy as np
 
-        high, low, mask, lanes = self.table._pieces()
+        high, masks, lanes = self._movers
         movable = np.zeros(len(words), dtype=np.uint64)
         w = words.astype(np.uint64)
-        for h, m in zip(high, mask):
-            movable[(w & h) == 0] |= m
-        stuck = ~movable & lanes
-        return int(np.bitwise_count(stuck).sum())
+        for at in range(0, len(w), 1 << 14):  # a block of words against every piece at once
+            block = w[at:at + (1 << 14), None]
+            movable[at:at + len(block)] = np.bitwise_or.reduce(np.where((block & high) == 0, masks, 0), axis=1)
+        return int(np.bitwise_count(~movable & lanes).sum())
+
+    @functools.cached_property
+    def _movers(self) -> tuple[Any, Any, Any]:
+        """The pieces' word parts, each once, with the lanes where some piece of that word part fits."""
+        import numpy as np
+
+        high, _, mask, lanes = self.table._pieces()
+        distinct = np.unique(high)
+        masks = np.array([np.bitwise_or.reduce(mask[high == h]) for h in distinct], dtype=np.uint64)
+        return distinct, masks, lanes
 
     def _solved(self, remoteness: bool) -> tuple[Any, Any]:
         if remoteness not in self._tables:

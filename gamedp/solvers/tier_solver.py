@@ -354,6 +354,19 @@ def _kernels() -> Any:
     return pytypes.SimpleNamespace(mark_children=mark_children, solve_shard=solve_shard, assemble=assemble)
 
 
+def _assemble_aligned(codes: Any, rem: Any, at: int, outcomes: Any, all_rem: Any, reach_all: Any) -> None:
+    """The kernels' ``assemble`` by numpy, for a tier starting at ``at``, a multiple of 8."""
+    import numpy as np
+
+    reached = codes != 3
+    packed = pack_codes(np.where(reached, codes, 0).astype(np.uint8))
+    outcomes[at >> 2:(at >> 2) + len(packed)] = packed
+    bits = np.packbits(reached, bitorder="little")
+    reach_all[at >> 3:(at >> 3) + len(bits)] = bits
+    if len(rem):
+        all_rem[at:at + len(rem)] = rem
+
+
 def _four(arrays: list, writable: bool = False) -> list:
     """The child tiers' arrays padded to the kernels' four slots."""
     import numpy as np
@@ -634,8 +647,10 @@ class TierSolve:
         """Write the finished database from the sealed tiers."""
         import numpy as np
 
-        game, k = self.game, _kernels()
+        game = self.game
         total = game.index_space
+        # Tiers that start on a byte of reach bits are copied in by numpy; others need the kernel's bit shifts.
+        k = None if all(at % 8 == 0 for at in game.offsets) else _kernels()
         outcomes = np.zeros((total + 3) >> 2, dtype=np.uint8)
         reach_all = np.zeros((total + 7) >> 3, dtype=np.uint8)
         rem_path = self.work / "remoteness.tmp"
@@ -649,8 +664,11 @@ class TierSolve:
                 n = f.c.meta["shards"]
                 codes = np.frombuffer(f.span("codes", n), dtype=np.uint8)
                 rem = np.frombuffer(f.span("remoteness", n), dtype=np.uint8) if self.want_rem else _frozen(empty)
-                k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes, np.asarray(all_rem),
-                           reach_all)
+                if k is not None:
+                    k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes,
+                               np.asarray(all_rem), reach_all)
+                else:
+                    _assemble_aligned(codes, rem, game.offsets[t], outcomes, all_rem, reach_all)
                 del codes, rem
             finally:
                 f.close()
