@@ -354,3 +354,15 @@ def test_a_database_is_never_written_over_a_special_file(tmp_path):
             make(path, [0, 1])
         with pytest.raises(DatabaseError, match="not a regular file"):
             Reader(path)
+
+
+def test_the_database_format_imports_no_game():
+    """database.py sits below games and solvers: not even a function of it imports one (the fix in its
+    messages is the command its callers pass down)."""
+    import ast
+
+    tree = ast.parse(Path(database.__file__).read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module} | \
+        {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not [m for m in imported if m.startswith(("gamedp.games", "gamedp.solvers", "gamedp.judge", "gamedp.cli"))]
+    assert database.solve_command("g", {"n": 3}) == "gamedp solve g -V n=3"

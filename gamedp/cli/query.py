@@ -23,10 +23,10 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
     `X.O......` in tic-tac-toe, or a board's rows in blockgame (spaces and newlines are ignored).
     """
     from gamedp.database import open_for
-    from gamedp.games.indexed import label, parse_variant, table_spec
+    from gamedp.games.indexed import command_for, label, parse_variant, table_spec
 
     spec = table_spec(game, **parse_variant(variant))
-    with open_for(spec, db, label(game, spec)) as reader:
+    with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:
         for text in positions:
             value = reader.value(spec.index(spec.parse_position(text)))
             if as_json:

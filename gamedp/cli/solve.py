@@ -42,7 +42,7 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
     killed resumes from its last finished shard.
     """
     from gamedp.database import MAGIC, DatabaseError, Reader, check_regular, default_path
-    from gamedp.games.indexed import label, parse_variant, table_spec
+    from gamedp.games.indexed import command_for, label, parse_variant, table_spec
 
     spec = table_spec(game, **parse_variant(variant))
     path = default_path(spec.game_id, spec.variant, db)
@@ -58,7 +58,8 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
             raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
                               "(choose another --db, or --force)")
         try:
-            with Reader(path, spec.game_id, spec.variant, spec.size) as existing:
+            command = command_for(game, spec.variant)
+            with Reader(path, spec.game_id, spec.variant, spec.size, command=command) as existing:
                 if existing.has_remoteness or not remoteness:
                     existing.verify()
                     _report(what, spec, path, existing.stats, existing.has_remoteness, as_json, already=True)

@@ -87,27 +87,21 @@ def label(name: str, spec: Any) -> str:
     return f"{name} ({', '.join(shown)})" if shown else name
 
 
-def command_for(game_id: str, variant: dict[str, Any]) -> str:
-    """The ``gamedp solve`` command that builds the table of ``game_id`` with ``variant``.
-
-    The registry name is the game id, or the variant's ``name``; options are the factory's parameters that
-    differ from their defaults.
+def command_for(name: str, variant: dict[str, Any]) -> str:
+    """The ``gamedp solve`` command that builds the table of the indexed game ``name`` with ``variant``: the
+    factory's parameters that differ from their defaults (what :mod:`gamedp.database` is told for its messages).
 
     >>> command_for("blockgame", {"rows": 4, "cols": 5})
     'gamedp solve blockgame -V rows=4'
     """
-    name = game_id if game_id in INDEXED else variant.get("name", game_id)
+    module, attr = INDEXED[name].split(":")
+    params = inspect.signature(getattr(importlib.import_module(module), attr)).parameters
     options = []
-    if name in INDEXED:
-        module, attr = INDEXED[name].split(":")
-        params = inspect.signature(getattr(importlib.import_module(module), attr)).parameters
-        for key, param in params.items():
-            value = variant.get(key, param.default)
-            default = list(param.default) if isinstance(param.default, tuple) else param.default
-            if value != default:
-                options.append(f" -V {key}={_text(value)}")
-    else:
-        options = [f" -V {key}={_text(value)}" for key, value in sorted(variant.items())]
+    for key, param in params.items():
+        value = variant.get(key, param.default)
+        default = list(param.default) if isinstance(param.default, tuple) else param.default
+        if value != default:
+            options.append(f" -V {key}={_text(value)}")
     return f"gamedp solve {name}{''.join(sorted(options))}"
 
 

@@ -57,7 +57,8 @@ def run(text: str | bytes) -> str:
     from gamedp.games.placement_tiers import blockgame_table
 
     spec = blockgame_table()
-    db = find(spec.game_id, spec.variant)  # a damaged database raises with the fix rather than answering
+    # A damaged database raises with the fix rather than answering.
+    db = find(spec.game_id, spec.variant, command="gamedp solve blockgame")
     if db is not None:
         return "".join("WINNING\n" if db.code(spec.index(spec.key(b))) == 1 else "LOSING\n" for b in boards)
     won = _native_wins(boards)
