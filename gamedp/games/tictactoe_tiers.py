@@ -40,32 +40,39 @@ BINOM = _binomials()
 
 # -- the rules: plain functions that numba also compiles -------------------------------------------------------
 def primitive(key):
+    cells = [0] * 9
+    for i in range(9):
+        cells[i] = key % 3
+        key //= 3
     mover_line = False
     for line in LINES:
-        a = (key // POW3[line[0]]) % 3
-        if a != 0 and a == (key // POW3[line[1]]) % 3 and a == (key // POW3[line[2]]) % 3:
+        a = cells[line[0]]
+        if a != 0 and a == cells[line[1]] and a == cells[line[2]]:
             if a == 2:
                 return PRIM_LOSE  # the opponent has a line: the mover has lost
             mover_line = True
     if mover_line:
         return PRIM_WIN  # only the mover has one (not reachable by play): a win
     for i in range(9):
-        if (key // POW3[i]) % 3 == 0:
+        if cells[i] == 0:
             return 0
     return PRIM_TIE
 
 
 def children(key, out):
     swapped = 0  # the same board seen by the other player: marks 1 and 2 change places
+    count = 0
+    rest = key
     for i in range(9):
-        d = (key // POW3[i]) % 3
+        d = rest % 3
+        rest //= 3
         if d != 0:
             swapped += (3 - d) * POW3[i]
-    count = 0
-    for i in range(9):
-        if (key // POW3[i]) % 3 == 0:
-            out[count] = swapped + 2 * POW3[i]
+        else:
+            out[count] = 2 * POW3[i]
             count += 1
+    for j in range(count):
+        out[j] += swapped
     return count
 
 

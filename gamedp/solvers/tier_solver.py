@@ -75,34 +75,40 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
 def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list[dict]]:
     """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes,
     remoteness (or an empty array) and reach bits of the whole index space, and each tier's statistics, exactly
-    as the sharded solve makes them."""
+    as the sharded solve makes them. A child is looked up by its key among the positions already solved, so
+    only each position's own rank is computed."""
     import numpy as np
 
     f = game.functions()
     sizes, out = game.sizes, [0] * (game.max_children + 64)
+    declared = [set(game.child_tiers(t)) for t in range(game.num_tiers)]
     if game.every_index:
-        reach = [bytearray(b"\1" * s) for s in sizes]
-    else:
-        reach = [bytearray(s) for s in sizes]
-        reach[game.start_tier][f.rank(game.start)] = 1
+        keys = [[f.unrank(t, i) for i in range(sizes[t])] for t in range(game.num_tiers)]
+    else:  # the positions play reaches, tier by tier, then in index order
+        reached: list[dict] = [{} for _ in sizes]  # key -> its index
+        reached[game.start_tier][game.start] = f.rank(game.start)
         for t in range(game.num_tiers):
-            for i in range(sizes[t]):
-                key = f.unrank(t, i)
-                if reach[t][i] and not f.primitive(key):
+            for key in reached[t]:
+                if not f.primitive(key):
                     for c in out[:f.children(key, out)]:
-                        ct, ci = _child(game, f, t, key, c)
-                        reach[ct][ci] = 1
+                        ct = f.tier_of(c)
+                        if ct not in declared[t]:
+                            _fail(game, (1, key, c), t)
+                        if c not in reached[ct]:
+                            ci = reached[ct][c] = f.rank(c)
+                            if not 0 <= ci < sizes[ct]:
+                                _fail(game, (2, key, c), t)
+        keys = [sorted((i, key) for key, i in tier.items()) for tier in reached]
     codes = [bytearray(b"\3" * s) for s in sizes]
     rems = [bytearray(s) for s in sizes]
+    known: dict[int, tuple[int, int, int]] = {}  # key -> (tier, code, remoteness)
     tier_stats: list[dict] = [{}] * game.num_tiers
     base = 1 << 20  # the kernels' order of options: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r)
     for t in range(game.num_tiers - 1, -1, -1):
         counts = [0] * 5  # positions, WIN, LOSE, TIE, terminal
-        for i in range(sizes[t]):
-            if not reach[t][i]:
-                continue
+        mine, tier_codes, tier_rems = declared[t], codes[t], rems[t]
+        for i, key in (enumerate(keys[t]) if game.every_index else keys[t]):
             counts[0] += 1
-            key = f.unrank(t, i)
             prim = f.primitive(key)
             n = 0 if prim else f.children(key, out)
             if prim not in (0, 1, 2, 3):
@@ -113,21 +119,27 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
             else:
                 best = -1
                 for c in out[:n]:
-                    ct, ci = _child(game, f, t, key, c)
-                    cc, cr = codes[ct][ci], (rems[ct][ci] if remoteness else 0)
+                    child = known.get(c)
+                    if child is None or child[0] not in mine:
+                        _child(game, f, t, key, c)  # names what is wrong
+                        _fail(game, (3, key, c), t)
+                    _, cc, cr = child
                     best = max(best, 3 * base - cr if cc == 0 else 2 * base - cr if cc == 2 else cr)
                 code, r = (1, 3 * base - best + 1) if best > 2 * base else \
                     (2, 2 * base - best + 1) if best > base else (0, best + 1)
-            if remoteness and r > 255:
+            if not remoteness:
+                r = 0
+            elif r > 255:
                 _fail(game, (5, key, r), t)
-            codes[t][i], rems[t][i] = code, r if remoteness else 0
+            known[key] = (t, code, r)
+            tier_codes[i], tier_rems[i] = code, r
             counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
         tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
     flat = np.frombuffer(b"".join(codes), dtype=np.uint8)
-    reached = flat != 3
-    outcomes = pack_codes(np.where(reached, flat, 0).astype(np.uint8))
+    reached_bits = flat != 3
+    outcomes = pack_codes(np.where(reached_bits, flat, 0).astype(np.uint8))
     rem = np.frombuffer(b"".join(rems), dtype=np.uint8) if remoteness else np.zeros(0, dtype=np.uint8)
-    return outcomes, rem, np.packbits(reached, bitorder="little"), tier_stats
+    return outcomes, rem, np.packbits(reached_bits, bitorder="little"), tier_stats
 
 
 def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
