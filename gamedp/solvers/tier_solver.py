@@ -101,39 +101,42 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
         keys = [sorted((i, key) for key, i in tier.items()) for tier in reached]
     codes = [bytearray(b"\3" * s) for s in sizes]
     rems = [bytearray(s) for s in sizes]
-    known: dict[int, tuple[int, int, int]] = {}  # key -> (tier, code, remoteness)
+    # key -> (its option for the parent, its tier): a LOSE is a WIN for the parent (3B - r) and beats a TIE
+    # (2B - r), which beats a WIN (r): the kernels' order, so the best option is the largest number.
+    base = 1 << 20
+    known: dict[int, tuple[int, int]] = {}
     tier_stats: list[dict] = [{}] * game.num_tiers
-    base = 1 << 20  # the kernels' order of options: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r)
+    primitive, children = f.primitive, f.children
     for t in range(game.num_tiers - 1, -1, -1):
         counts = [0] * 5  # positions, WIN, LOSE, TIE, terminal
         mine, tier_codes, tier_rems = declared[t], codes[t], rems[t]
         for i, key in (enumerate(keys[t]) if game.every_index else keys[t]):
-            counts[0] += 1
-            prim = f.primitive(key)
-            n = 0 if prim else f.children(key, out)
-            if prim not in (0, 1, 2, 3):
-                _fail(game, (4, key, prim), t)
+            prim = primitive(key)
+            n = 0 if prim else children(key, out)
             if prim or n == 0:
+                if prim not in (0, 1, 2, 3):
+                    _fail(game, (4, key, prim), t)
                 code, r = (0, 0, 1, 2)[prim], 0
                 counts[4] += 1
             else:
                 best = -1
-                for c in out[:n]:
-                    child = known.get(c)
-                    if child is None or child[0] not in mine:
-                        _child(game, f, t, key, c)  # names what is wrong
-                        _fail(game, (3, key, c), t)
-                    _, cc, cr = child
-                    best = max(best, 3 * base - cr if cc == 0 else 2 * base - cr if cc == 2 else cr)
+                for j in range(n):
+                    option, ct = known.get(out[j], (-1, -1))
+                    if ct not in mine:
+                        _child(game, f, t, key, out[j])  # names what is wrong
+                        _fail(game, (3, key, out[j]), t)
+                    if option > best:
+                        best = option
                 code, r = (1, 3 * base - best + 1) if best > 2 * base else \
                     (2, 2 * base - best + 1) if best > base else (0, best + 1)
-            if not remoteness:
-                r = 0
-            elif r > 255:
-                _fail(game, (5, key, r), t)
-            known[key] = (t, code, r)
+                if not remoteness:
+                    r = 0
+                elif r > 255:
+                    _fail(game, (5, key, r), t)
+            known[key] = (3 * base - r if code == 0 else 2 * base - r if code == 2 else r, t)
             tier_codes[i], tier_rems[i] = code, r
             counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+        counts[0] = sum(counts[1:4])
         tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
     flat = np.frombuffer(b"".join(codes), dtype=np.uint8)
     reached_bits = flat != 3
