@@ -26,20 +26,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from gamedp.games.connect4_tiers import ROW, binomials  # the same flat table of C(n, k): binom[n * ROW + k]
 from gamedp.games.placement import TableSpec, blockgame_rules
 from gamedp.tiers import TieredGame, TierFunctions
-
-ROW = 32  # binom[n * ROW + k]
-
-
-def binomials() -> list[int]:
-    """C(n, k) for 0 <= n, k < 32, flat."""
-    table = [0] * (ROW * ROW)
-    for n in range(ROW):
-        table[n * ROW] = 1
-        for k in range(1, n + 1):
-            table[n * ROW + k] = table[(n - 1) * ROW + k - 1] + table[(n - 1) * ROW + k]
-    return table
 
 
 class BlockgameTiers(TieredGame):
