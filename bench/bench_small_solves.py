@@ -5,6 +5,7 @@ imported and no kernel loaded. The previous way (gamedp before the tier solver t
 compiled around the game's functions, loaded from numba's cache) runs from a checkout given by --previous
 (e.g. `git worktree add /tmp/prev 34e2bc3`). Floors: python alone, and python importing numpy. Every contender
 re-solves (--force) into a database folder of its own; stdout is discarded (the reports differ in layout).
+Last, for scale, BLOCKGAME's 2^25 boards, which now go through the tier solver's shards too.
 
     python bench/bench_small_solves.py --rounds 7 --previous /tmp/prev
 """
@@ -28,14 +29,15 @@ def main() -> None:
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="gamedp-small-")
     for title, solve in (("gamedp solve tictactoe", ["solve", "tictactoe", "--force"]),
-                         ("gamedp solve subtraction (n=1000, moves 1,3,4)", ["solve", "subtraction", "--force"])):
+                         ("gamedp solve subtraction (n=1000, moves 1,3,4)", ["solve", "subtraction", "--force"]),
+                         ("gamedp solve blockgame (5x5, 2^25 boards)", ["solve", "blockgame", "--force"])):
         contenders = []
         if args.previous:
-            contenders.append(Contender("previous (compiled table kernels)", QUIET + GAMEDP + solve,
+            contenders.append(Contender("previous (tables.py)", QUIET + GAMEDP + solve,
                                         {"PYTHONPATH": args.previous, "PYTHONSAFEPATH": "1",  # not the current folder's
                                          "GAMEDP_DB_DIR": os.path.join(work, "prev")}))
         contenders += [
-            Contender("now (tier functions, plain Python)", QUIET + GAMEDP + solve,
+            Contender("now (the tier solver)", QUIET + GAMEDP + solve,
                       {"PYTHONSAFEPATH": "1", "GAMEDP_DB_DIR": os.path.join(work, "now")}),
             Contender("floor: python -c 'import numpy'", QUIET + PYTHON + ["-c", "import numpy"]),
             Contender("floor: python -c pass", QUIET + PYTHON + ["-c", "pass"]),

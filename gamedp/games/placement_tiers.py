@@ -148,10 +148,13 @@ class BlockgameTiers(TieredGame):
 
     @functools.cached_property
     def _movers(self) -> tuple[Any, Any, Any]:
-        """The pieces' word parts, each once, with the lanes where some piece of that word part fits."""
+        """The dominoes' word parts, each once, with the lanes where some domino of that word part fits: every
+        L-tromino covers a domino, so a board has a move exactly when a domino fits."""
         import numpy as np
 
         high, _, mask, lanes = self.table._pieces()
+        dominoes = np.array([p.bit_count() == 2 for p in self.pieces])
+        high, mask = high[dominoes], mask[dominoes]
         distinct = np.unique(high)
         masks = np.array([np.bitwise_or.reduce(mask[high == h]) for h in distinct], dtype=np.uint64)
         return distinct, masks, lanes
