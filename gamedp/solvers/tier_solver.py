@@ -17,7 +17,9 @@
    unreachable index reads LOSE), the remoteness, a ``reachable`` section (bit i%8 of byte i//8; not for
    ``every_index`` games), and per-tier statistics in its metadata.
 
-Everything is deterministic, so the database comes out byte-identical however the shards were run.
+Everything is deterministic, so the database comes out byte-identical however the shards were run. An index
+space of at most :data:`SMALL` solved in this process skips the files and numba alike: :func:`solve_small`
+runs the plain functions in memory and gives the very same database (``gamedp solve tictactoe``).
 
 >>> from gamedp.games.connect4_tiers import connect4_table
 >>> codes = solve_in_memory(connect4_table(3, 3, 3))       # plain Python: every index, reachable or not
