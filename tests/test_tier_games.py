@@ -356,3 +356,20 @@ def test_variant_values_of_the_wrong_kind(option, message):
 
     with pytest.raises(GamedpError, match=re.escape(f"subtraction: {message}")):
         table_spec("subtraction", **parse_variant([option]))
+
+
+def test_a_torn_working_file_is_redone_not_trusted(tmp_path):
+    """Working files are written without fsync: after a crash one may be whole in its header and torn in its
+    data. Resuming checks every block, and one that fails is removed (so its shard or tier is solved again)."""
+    from gamedp.database import write_container
+
+    ident = "a solve"
+    path = tmp_path / "tier3.values"
+    write_container(path, {"identity": ident, "tier": 3}, [("codes0", bytes(range(200)) * 700)], durable=False)
+    f = tier_solver._open(path, ident)
+    assert f is not None
+    f.close()
+    data = bytearray(path.read_bytes())
+    data[-1000] ^= 1
+    path.write_bytes(bytes(data))
+    assert tier_solver._open(path, ident) is None and not path.exists()

@@ -239,10 +239,17 @@ def _open(path: Path, ident: str) -> _File | None:
     if not path.exists():
         return None
     try:
-        return _File(path, ident)
+        f = _File(path, ident)
     except (DatabaseError, _Stale, KeyError, ValueError, TypeError):
         path.unlink(missing_ok=True)
         return None
+    try:
+        f.c.verify()  # every block: working files skip fsync, so one a crash tore is redone, never trusted
+    except DatabaseError:
+        f.close()
+        path.unlink(missing_ok=True)
+        return None
+    return f
 
 
 # -- kernels -------------------------------------------------------------------------------------------------------
@@ -580,7 +587,11 @@ class TierSolve:
         from gamedp.database import write_container
 
         game, work = self.game, self.work
-        if all(_reach_file(work, t).exists() for t in range(game.num_tiers)):
+        whole = [_open(_reach_file(work, t), self.ident) for t in range(game.num_tiers)]
+        for f in whole:
+            if f is not None:
+                f.close()
+        if all(f is not None for f in whole):
             return
         if game.every_index:  # every index is a position: all reachable, nothing to search or keep
             return
