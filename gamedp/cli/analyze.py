@@ -7,6 +7,8 @@ answers every position it holds; the others go to an engine, in this order:
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
    ``value(position) -> Value``), made once, when the first position is asked;
+   else the game's ``saved_solution(outcomes_only)``, when it gives one: its values read from the database
+   ``gamedp solve`` made for it (:mod:`gamedp.solvers.saved`; connect4);
 3. else, when only outcomes are asked, the pruned engine (:mod:`gamedp.solvers.alphabeta`: alpha-beta, each move's
    exact outcome by its own search, one transposition table for all);
 4. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
@@ -138,8 +140,11 @@ class Analyst:
             from gamedp.compiled import CompiledGame
 
             own = getattr(self.game, "solution", None)
+            saved = getattr(self.game, "saved_solution", None)
             if callable(own):
                 self._solution = own()
+            elif callable(saved) and (stored := saved(self.outcomes_only)) is not None:
+                self._solution = stored
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).

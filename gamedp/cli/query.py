@@ -24,7 +24,7 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
     not indexed (nim, path/to/game.py) answer from what `gamedp solve GAME [POSITION]` saved.
     """
     from gamedp.database import open_for
-    from gamedp.games.indexed import INDEXED, label, parse_variant, table_spec
+    from gamedp.games.indexed import INDEXED, command_for, label, parse_variant, table_spec
 
     if game not in INDEXED:  # any other game answers from its saved solve
         from gamedp.cli.saved import query_saved, refuse_options
@@ -32,7 +32,7 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
         refuse_options(game, bool(variant))
         return query_saved(game, positions, db, as_json)
     spec = table_spec(game, **parse_variant(variant))
-    with open_for(spec, db, label(game, spec)) as reader:
+    with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:
         for text in positions:
             value = reader.value(spec.index(spec.parse_position(text)))
             if as_json:

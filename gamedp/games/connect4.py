@@ -372,13 +372,19 @@ class Connect4(Game):
 
         return connect4_table(self.width, self.height, self.connect)
 
+    def saved_solution(self, outcomes_only: bool = False) -> Any:
+        """This board's values from its database, if ``gamedp solve connect4`` made one (else None: search)."""
+        from gamedp.solvers.saved import saved_solution
+
+        return saved_solution(self, self.tiered(), lambda key: key, outcomes_only=outcomes_only)
+
     # -- compiled ------------------------------------------------------------------------------------------------
     def compiled(self) -> Any:
         """The same rules as a :class:`~gamedp.compiled.CompiledGame` (numba kernels over the same keys)."""
         from numba import njit
 
         from gamedp.compiled import CompiledGame
-        from gamedp.solvers.tables import _jit
+        from gamedp.compiled import jit_kernel as _jit
 
         global _children_kernel, _primitive_kernel
         if _children_kernel is None:
