@@ -8,7 +8,7 @@ answers every position it holds; the others go to an engine, in this order:
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
    ``value(position) -> Value``), made once, when the first position is asked;
    else the game's ``saved_solution(outcomes_only)``, when it gives one: its values read from the database
-   ``gamedp solve`` made for it (:mod:`gamedp.solvers.saved`; connect4);
+   ``gamedp solve`` made for it (:mod:`gamedp.solvers.database_answers`; connect4);
 3. else, when only outcomes are asked, the pruned engine (:mod:`gamedp.solvers.alphabeta`: alpha-beta, each move's
    exact outcome by its own search, one transposition table for all);
 4. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions

@@ -374,7 +374,7 @@ class Connect4(Game):
 
     def saved_solution(self, outcomes_only: bool = False) -> Any:
         """This board's values from its database, if ``gamedp solve connect4`` made one (else None: search)."""
-        from gamedp.solvers.saved import saved_solution
+        from gamedp.solvers.database_answers import saved_solution
 
         return saved_solution(self, self.tiered(), lambda key: key, outcomes_only=outcomes_only)
 

@@ -14,7 +14,7 @@ import pytest
 from gamedp.cli.analyze import Analyst
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers.memo import Solution
-from gamedp.solvers.saved import SavedSolution
+from gamedp.solvers.database_answers import SavedSolution
 from gamedp.solvers.tier_solver import solve_tiered
 
 
