@@ -62,6 +62,7 @@ def test_depth_must_be_a_positive_number():
     assert result.exit_code == 2 and "--depth" in result.output
 
 
+@pytest.mark.slow  # a tier solve in its own process (~10 s, most of it loading the tier kernels)
 def test_a_solved_database_answers_inside_the_search(tmp_path):
     """With connect4 4x3 (3 in a row) solved, a search 1 move deep gives every move's exact value."""
     from test_tier_solver import plain_solver
