@@ -80,12 +80,14 @@ class Analyst:
         return Analysis(analysis.position, analysis.value, moves)
 
     def judge(self, position: Any, every: bool = True) -> Any:
-        """The moves of ``position`` scored by the depth-limited search, best first (a
+        """The moves of ``position`` scored by the search ``depth`` moves deep, best first (a
         :class:`~gamedp.solvers.lookahead.Judgement`; ``every=False``: only the best move is searched)."""
         if self._lookahead is None:
             from gamedp.solvers.lookahead import Lookahead
 
-            self._lookahead = Lookahead(self.rules, self.depth or 1, known=self._database_values())
+            if self.depth is None:
+                raise GamedpError("judging moves needs a search depth (--depth D)")
+            self._lookahead = Lookahead(self.rules, self.depth, known=self._database_values())
         return self._lookahead.judge(position, every)
 
     def _database_values(self) -> Any:
@@ -152,8 +154,10 @@ class Analyst:
             try:
                 refuse_unless_fits(need, f"searching {self.name} from {self.position_name(position)}")
             except ResourceError as e:
-                raise ResourceError(f"{e}; analyze and play search only D moves deep with --depth D (e.g. --depth 8)"
-                                    if not self.scored else str(e)) from None
+                if self.scored:  # depth-limited search is for win/lose/tie games
+                    raise
+                raise ResourceError(f"{e}; analyze and play search only D moves deep with --depth D "
+                                    "(e.g. --depth 8)") from None
         self._estimated = True
 
     def _engine(self) -> Any:
