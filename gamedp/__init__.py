@@ -44,3 +44,13 @@ def __getattr__(name: str):
     if module is None:
         raise AttributeError(f"module 'gamedp' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
+
+
+def _trust_numba_cache() -> None:
+    # numba's own cache holds code that it runs: point it where gamedp's trust rules hold, before numba loads any
+    from gamedp.kernel_cache import trust_numba_cache
+
+    trust_numba_cache()
+
+
+_trust_numba_cache()

@@ -2,14 +2,15 @@
 
 Both kinds of built kernels — extension modules (:mod:`gamedp.aot`) and plain shared libraries
 (:mod:`gamedp.native`) — live in one cache directory, in folders named by a hash of their source and of
-:func:`machine_tag`. This module uses nothing but ``os`` and ``zlib``: a judge run reads it before anything else.
+:func:`machine_tag`. This module uses nothing but the standard library's basics: every run reads it before anything else.
 
 A built kernel is run code, so the cache is trusted only as far as only this user could have written it: the
 cache directory, each folder and each file loaded must be owned by the current user and writable by no one
 else (:func:`read_trusted`). A cache directory that is not is left alone with one warning, and kernels are
 built in a private directory for the run instead. Each build also records a CRC-32 of what it wrote, checked
 before loading (:func:`checksum`), so that a damaged file (a flipped bit, a truncated copy) is built again
-rather than run.
+rather than run. numba's own cache of ``cache=True`` functions (``NUMBA_CACHE_DIR``) is held to the same rules
+(:func:`trust_numba_cache`, run when gamedp is imported).
 """
 
 from __future__ import annotations
@@ -103,6 +104,42 @@ def checksum(*parts: bytes) -> str:
 def make_private_dir(path: str) -> None:
     """Create folder ``path`` (and its parents) if missing, the folder itself readable by this user only."""
     os.makedirs(path, mode=0o700, exist_ok=True)
+
+
+def trust_numba_cache() -> str:
+    """Point numba's own cache (``NUMBA_CACHE_DIR``, where ``cache=True`` functions keep their index and code,
+    else a ``__pycache__`` next to each source file) at a directory trusted as the kernel cache is: the user's
+    ``NUMBA_CACHE_DIR`` if it is trusted, else the ``numba`` folder of :func:`cache_dir`; failing that, after one
+    warning, a private directory of this process. Numba reads it when it first caches or loads a function, so
+    this runs when gamedp is imported (numba imported before gamedp is told too). Returns the directory."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    path = given or os.path.join(cache_dir(), "numba")
+    why = _make_trusted(path)
+    if why is not None or not os.path.isdir(path):  # untrusted (one warning), or it cannot be made (none)
+        path = _private_numba_dir(path, why, given is not None)
+    os.environ["NUMBA_CACHE_DIR"] = path
+    config = sys.modules.get("numba.core.config")
+    if config is not None:
+        config.CACHE_DIR = path  # type: ignore[attr-defined]
+    return path
+
+
+def _private_numba_dir(refused: str, why: str | None, by_user: bool) -> str:
+    if "numba" not in _dirs:
+        import atexit
+        import shutil
+        import tempfile
+
+        _dirs["numba"] = tempfile.mkdtemp(prefix="gamedp-numba-")
+        atexit.register(shutil.rmtree, _dirs["numba"], ignore_errors=True)
+        if why is None:
+            return _dirs["numba"]
+        fix = "make it yours and private (chown, chmod 700) or " + ("unset NUMBA_CACHE_DIR" if by_user else
+                                                                   "set GAMEDP_CACHE_DIR to a directory of your own")
+        sys.stderr.write(f"gamedp: warning: not using numba's cache in {refused}: {why}, so another user could "
+                         f"have put code there. Compiled functions are compiled for this run only (slow); to fix, "
+                         f"{fix}\n")
+    return _dirs["numba"]
 
 
 def _make_trusted(path: str) -> str | None:

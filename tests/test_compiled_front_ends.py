@@ -6,13 +6,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
+import pytest
 from numba import njit
 
 from gamedp.cli.analyze import Analyst
 from gamedp.compiled import CompiledGame
+from gamedp.errors import ResourceError
 from gamedp.solvers.compiled import CompiledSolution
+from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
 from gamedp.solvers.memo import Solution
 from test_analyze_games import take_134 as plain_take_134
+from test_compiled import countdown
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -64,3 +69,41 @@ def test_playing_the_compiled_blockgame_example_by_cell_names():
     assert r.returncode == 0, r.stderr
     assert "Your moves: d4 e4, d4 d5, d4 e4 d5" in r.stdout
     assert "Game over. You win" in r.stdout
+
+
+#: A long compiled search (no bound: a hash table that grows), for progress and the memory guard.
+chain = CompiledGame("compiled-chain", start=3_000_000, children=countdown, max_children=1)
+
+
+@pytest.mark.parametrize("engine, values", [(CompiledSolution, ("WIN in 21", "LOSE in 20")),
+                                            (CompiledPrunedSolution, ("WIN", "LOSE"))])
+def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values):
+    import gamedp.memory
+    import gamedp.solvers.compiled
+
+    monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
+    monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
+    solution = engine(chain)
+    with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions: only 0 bytes"):
+        solution.value(3_000_000)
+    monkeypatch.undo()
+    # the table was emptied, not left with positions marked under way (a cycle, it would seem)
+    assert (str(solution.value(21)), str(solution.value(20))) == values
+
+
+def test_a_compiled_search_shows_progress_on_a_terminal_only():
+    command = ["-m", "gamedp", "analyze", f"{Path(__file__)}:chain"]
+    child = pexpect.spawn(sys.executable, command, encoding="utf-8", timeout=120, dimensions=(30, 150))
+    child.expect(pexpect.EOF)
+    assert "searching compiled-chain" in child.before and "positions" in child.before, child.before
+    piped = subprocess.run([sys.executable, *command], capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == "" and "LOSE" in piped.stdout, piped.stderr
+
+
+def test_a_dense_table_that_cannot_fit_is_refused_up_front(monkeypatch):
+    import gamedp.memory
+
+    monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 1000)
+    game = CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3, num_positions=1 << 20)
+    with pytest.raises(ResourceError, match=r"searching take-1-3-4 needs about 4,194,304 bytes of memory; 1,000 are"):
+        CompiledSolution(game)

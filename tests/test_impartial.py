@@ -442,3 +442,16 @@ def test_notation_round_trip():
         assert game.parse_move(position, game.format_move(position, move)) == move
     wythoff = Wythoff()
     assert wythoff.parse_move((4, 9), "4 7") == (4, 7)
+
+
+def test_a_long_sequence_is_computed_in_pieces_with_progress(monkeypatch):
+    import gamedp.games.impartial.octal as octal
+    import gamedp.progress
+
+    rules = TakeBreak(parse_octal("4.07"))
+    whole = list(rules._compute([0], 3000))
+    seen = []
+    monkeypatch.setattr(octal, "PROGRESS_STEPS", 10_000)
+    monkeypatch.setattr(gamedp.progress.ProgressLine, "update", lambda self, done, total=None: seen.append(done))
+    assert list(rules._compute([0], 3000)) == whole
+    assert len(seen) == octal.PROGRESS_PIECES and seen == sorted(seen) and seen[-1] == 3000

@@ -239,3 +239,74 @@ def test_an_extension_module_is_loaded_only_whole_and_this_users(tmp_path):
     assert aot._open("_k_standin", folder) is None  # whole, but not a module: refused, not raised
     os.chmod(ext, 0o777)
     assert kernel_cache.read_trusted(str(ext)) is None
+
+
+# numba's own cache (cache=True functions: an index and pickled code, loaded and run) follows the same rules.
+USER_KERNEL = '''
+from numba import njit
+
+@njit(cache=True)
+def twice(n):
+    return 2 * n
+'''
+NUMBA_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); import gamedp, os, numba.core.config as c; "
+               "import user_kernel; assert user_kernel.twice(21) == 42; "
+               "print(os.environ['NUMBA_CACHE_DIR']); print(c.CACHE_DIR)")
+
+
+def numba_cache_run(tmp_path: Path, numba_dir: str | None, numba_first: bool = False) -> tuple[Path, str]:
+    """Run a user's cache=True kernel after importing gamedp; (the numba cache directory used, stderr)."""
+    (tmp_path / "user_kernel.py").write_text(USER_KERNEL)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["GAMEDP_CACHE_DIR"] = str(tmp_path / "cache")
+    if numba_dir is not None:
+        env["NUMBA_CACHE_DIR"] = numba_dir
+    code = ("import numba; " if numba_first else "") + NUMBA_PROBE
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    told, config = r.stdout.split()
+    assert told == config  # numba was told, even when it was imported first
+    return Path(told), r.stderr
+
+
+@pytest.mark.parametrize("numba_first", [False, True])
+def test_numba_caches_in_gamedps_private_cache_not_next_to_the_source(tmp_path, numba_first):
+    used, err = numba_cache_run(tmp_path, None, numba_first)
+    assert used == tmp_path / "cache" / "kernels" / "numba" and err == ""
+    assert stat.S_IMODE(used.stat().st_mode) == 0o700
+    assert list(used.rglob("*.nbi")) and not list((tmp_path / "__pycache__").glob("*.nbi"))
+
+
+def test_a_trusted_numba_cache_dir_of_the_users_is_kept(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o700)
+    used, err = numba_cache_run(tmp_path, str(mine))
+    assert used == mine and err == "" and list(used.rglob("*.nbi"))
+
+
+@pytest.mark.parametrize("mode", [0o775, 0o757])
+def test_a_numba_cache_dir_writable_by_others_is_not_used(tmp_path, mode):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, mode)
+    used, err = numba_cache_run(tmp_path, str(shared))
+    assert used.name.startswith("gamedp-numba-") and not used.exists()  # private (mkdtemp), gone at exit
+    assert err.count("\n") == 1 and err.startswith(f"gamedp: warning: not using numba's cache in {shared}: ")
+    assert "writable by" in err and "NUMBA_CACHE_DIR" in err
+    assert not list(shared.rglob("*.nbi"))
+
+
+@AS_ROOT
+def test_a_numba_cache_dir_owned_by_another_user_is_not_used(tmp_path):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o700)
+    os.chown(theirs, NOBODY, NOBODY)
+    used, err = numba_cache_run(tmp_path, str(theirs))
+    assert used.name.startswith("gamedp-numba-") and "owned by uid 65534" in err and not list(theirs.rglob("*.nbi"))
+
+
+def test_a_numba_cache_dir_that_cannot_be_made_is_replaced_without_a_word(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    used, err = numba_cache_run(tmp_path, str(tmp_path / "a-file" / "numba"))
+    assert used.name.startswith("gamedp-numba-") and err == ""

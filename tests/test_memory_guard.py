@@ -27,8 +27,52 @@ def test_huge_searches_are_refused_up_front_with_the_bytes_needed(args):
     assert "needs about" in r.stderr and "bytes of memory" in r.stderr and "are available" in r.stderr
 
 
+@pytest.mark.parametrize("args", [["analyze", "nim", "1000000"], ["play", "nim", "1000000"],
+                                  ["analyze", "subtraction:squares", "100000"], ["analyze", "wythoff", "3000", "3000"]])
+def test_searches_of_hours_are_refused_up_front(args):
+    r = gamedp(*args)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "takes up to" in r.stderr and "steps" in r.stderr and "try a smaller position" in r.stderr
+
+
+def test_a_huge_wythoff_search_is_refused_with_the_bytes_needed():
+    r = gamedp("analyze", "wythoff", "1000000", "1000000")
+    assert r.returncode == 2 and "needs about" in r.stderr and "bytes of memory" in r.stderr, r.stderr
+
+
+def test_heap_option_counts_match_the_options_listed():
+    from gamedp.games.impartial import family
+
+    for name in ["nim", "kayles", "dawson", "octal:4.07", "octal:0.137", "subtraction:1,3,4", "subtraction:squares",
+                 "subtraction:fibonacci", "subtraction:powers:3", "subtraction:allbut:2,5", "grundy-game", "lasker"]:
+        game = family(name)
+        for n in range(60):
+            assert game.option_count(n) == len(list(game.heap_options(n))), (name, n)
+
+
+@pytest.mark.parametrize("name, position", [("nim", (30,)), ("nim", (3, 9, 14)), ("subtraction:1,2,3", (500,)),
+                                            ("subtraction:squares", (300,)), ("kayles", (9, 12)),
+                                            ("lasker", (7, 8))])
+def test_the_work_estimate_bounds_the_moves_a_search_looks_at(name, position):
+    from gamedp.games.impartial import family
+    from gamedp.games.impartial.heaps import POSITION_STEPS
+
+    game = family(name)
+    rules, moves = game.children, []
+    game.children = lambda p: moves.append(len(kids := rules(p))) or kids  # counts the moves the engine takes
+    solution = Solution(game)
+    solution.value(position)
+    steps = sum(moves) + POSITION_STEPS * len(solution.table)
+    assert steps <= game.work_estimate(position) <= 40 * steps, (steps, game.work_estimate(position))
+
+
 @pytest.mark.parametrize("args", [["nimber", "grundy-game", "1000000"], ["grundy", "grundy-game", "--upto", "1e7"],
-                                  ["grundy", "kayles", "--upto", "1e7", "--no-extrapolate"]])
+                                  ["grundy", "kayles", "--upto", "1e7", "--no-extrapolate"],
+                                  ["nimber", "subtraction:squares", "100000000"],
+                                  ["grundy", "subtraction:squares", "--upto", "1e8"],
+                                  ["grundy", "subtraction:allbut:2", "--upto", "1e8"],
+                                  ["nimber", "wythoff", "20000", "20000"], ["grundy", "wythoff", "--upto", "10000"],
+                                  ["grundy", "octal:0.16", "--upto", "1e8"]])  # no period found: refused midway
 def test_sequences_of_hours_are_refused(args):
     r = gamedp(*args)
     assert r.returncode == 2 and "mex steps" in r.stderr and "keep heaps" in r.stderr, r.stderr
@@ -49,6 +93,18 @@ def test_the_estimate_is_within_ten_percent_of_the_measured_peak():
 
     grew = peak_bytes("analyze", "nim", "40", "60", "80") - peak_bytes("analyze", "nim", "1", "2")
     estimate = Nim().memory_estimate((40, 60, 80))
+    assert abs(estimate - grew) <= 0.1 * grew, (estimate, grew)
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/time"), reason="needs /usr/bin/time")
+@pytest.mark.parametrize("family, per_term", [("kayles", "BYTES_PER_TERM"), ("lasker", "BYTES_PER_PYTHON_TERM")])
+def test_a_sequence_estimate_is_within_ten_percent_of_the_measured_peak(family, per_term):
+    import gamedp.games.impartial.heaps as heaps
+
+    terms = 2_000_000
+    grew = (peak_bytes("grundy", family, "--upto", str(terms), "--bare")
+            - peak_bytes("grundy", family, "--upto", "10000", "--bare"))
+    estimate = terms * getattr(heaps, per_term)
     assert abs(estimate - grew) <= 0.1 * grew, (estimate, grew)
 
 

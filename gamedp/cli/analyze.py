@@ -152,25 +152,39 @@ class Analyst:
         return line
 
     def _refuse_unless_fits(self, position: Any) -> None:
-        """A game that can say what a search from ``position`` needs (``memory_estimate``) is refused up front.
+        """A game that can say what a search from ``position`` needs is refused up front: its bytes
+        (``memory_estimate``) against the memory available, its steps (``work_estimate``, about a move looked at each)
+        against ``WORK_LIMIT``, a search of minutes.
 
         Only the first position is estimated: the front ends then ask about positions below it.
         """
-        estimate = getattr(self.game, "memory_estimate", None)
-        if self._estimated or not callable(estimate) or self._own_analyze is not None:
+        if self._estimated or self._own_analyze is not None:
             return
         from gamedp.errors import ResourceError
-        from gamedp.memory import available_memory, refuse_unless_fits
 
-        need = estimate(position)
-        if need > available_memory():
-            try:
-                refuse_unless_fits(need, f"searching {self.name} from {self.position_name(position)}")
-            except ResourceError as e:
-                if self.scored:  # depth-limited search is for win/lose/tie games
-                    raise
-                raise ResourceError(f"{e}; analyze and play search only D moves deep with --depth D "
-                                    "(e.g. --depth 8)") from None
+        what = f"searching {self.name} from {self.position_name(position)}"
+        try:
+            estimate = getattr(self.game, "memory_estimate", None)
+            if callable(estimate):
+                from gamedp.memory import available_memory, refuse_unless_fits
+
+                need = estimate(position)
+                if need > available_memory():
+                    refuse_unless_fits(need, what)
+            work = getattr(self.game, "work_estimate", None)
+            if callable(work):
+                from gamedp.games.impartial.heaps import WORK_LIMIT
+
+                steps = work(position)
+                if steps > WORK_LIMIT:
+                    raise ResourceError(f"{what} takes up to {steps:.1e} steps (a move looked at is one), more "
+                                        f"than the {WORK_LIMIT:,} a search does in a couple of minutes; try a "
+                                        "smaller position")
+        except ResourceError as e:
+            if self.scored:  # depth-limited search is for win/lose/tie games
+                raise
+            raise ResourceError(f"{e}; analyze and play search only D moves deep with --depth D "
+                                "(e.g. --depth 8)") from None
         self._estimated = True
 
     def _engine(self) -> Any:

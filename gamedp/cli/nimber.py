@@ -122,20 +122,30 @@ def grundy(family: str, upto_text: str | None, as_json: bool, bare: bool, no_ext
         seq = game.heap_sequence(upto, extrapolate=False)
     else:
         seq = game.heap_sequence(upto)
-    values = [int(v) for v in seq.values[:upto + 1]]
+    values = seq.values
     if as_json:
-        out = {"family": game.name, "upto": upto, "values": values, "period": seq.period,
-               "preperiod": seq.preperiod, "last_exception": None if seq.period is None else seq.preperiod - 1,
-               "proven_at": seq.proven_at}
-        click.echo(json.dumps(out))
+        # Written piece by piece, as is the text below: a list of every term as Python objects and strings
+        # would take ten times the sequence itself (check_terms counts on that).
+        head = {"family": game.name, "upto": upto}
+        tail = {"period": seq.period, "preperiod": seq.preperiod,
+                "last_exception": None if seq.period is None else seq.preperiod - 1, "proven_at": seq.proven_at}
+        sys.stdout.write(json.dumps(head)[:-1] + ', "values": [')
+        _write_terms(values, upto, ", ")
+        sys.stdout.write("], " + json.dumps(tail)[1:] + "\n")
         return
-    line = " ".join(map(str, values))
-    if bare:
-        click.echo(line)
-        return
-    click.echo(f"{game.name}: G(0..{upto})")
-    click.echo(line)
-    click.echo(_period_text(game, seq))
+    if not bare:
+        click.echo(f"{game.name}: G(0..{upto})")
+    _write_terms(values, upto, " ")
+    sys.stdout.write("\n")
+    if not bare:
+        click.echo(_period_text(game, seq))
+
+
+def _write_terms(values, upto: int, sep: str, chunk: int = 1 << 16) -> None:
+    """G(0..upto) from ``values`` on standard output, ``sep`` between them, ``chunk`` terms at a time."""
+    for lo in range(0, upto + 1, chunk):
+        part = values[lo:min(lo + chunk, upto + 1)]
+        sys.stdout.write(("" if lo == 0 else sep) + sep.join(map(str, map(int, part))))
 
 
 def _period_text(game, seq) -> str:

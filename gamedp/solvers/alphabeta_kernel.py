@@ -10,8 +10,8 @@ import numpy as np
 from numba import njit, types
 
 from gamedp.solvers.compiled_table import (
-    CHILDREN_SIGNATURE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, PRIMITIVE_SIGNATURE, TOO_MANY_CHILDREN, BAD_PRIMITIVE,
-    make_room, new_stack, slot)
+    CHILDREN_SIGNATURE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, PRIMITIVE_SIGNATURE, REPORT_EVERY, STOPPED,
+    TOO_MANY_CHILDREN, BAD_PRIMITIVE, make_room, new_stack, slot)
 
 ON_PATH = -2
 _OFFSET = 1 << 31
@@ -48,14 +48,15 @@ def to_child(bound, remote):
     return -bound
 
 
-def search(children, primitive, root, keys, vals, used, history, maxc, limit, top, remote, misere):
-    """The exact score of ``root``, with the grown table: (keys, vals, used, status, position, detail)."""
+def search(children, primitive, root, keys, vals, used, history, maxc, limit, top, remote, misere, watch):
+    """The exact score of ``root``, with the grown table: (keys, vals, used, status, position, detail).
+    ``watch``: see :data:`gamedp.solvers.compiled_table.REPORT_EVERY`."""
     frames, kids, buf = new_stack(9, 2 * maxc, maxc)
     pos, alpha, beta, depth = root, -top, top, 0
     while True:
         status, pos, detail, alpha, beta, depth, used = walk(
             children, primitive, pos, alpha, beta, depth, frames, kids, buf, keys, vals, used, history, maxc,
-            limit, top, remote, misere)
+            limit, top, remote, misere, watch)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
         frames, kids, keys, vals = make_room(depth, frames, kids, keys, vals)
@@ -63,13 +64,19 @@ def search(children, primitive, root, keys, vals, used, history, maxc, limit, to
 
 @njit(cache=True, nogil=True)
 def walk(children, primitive, pos, alpha, beta, depth, frames, kids, buf, keys, vals, used, history, maxc, limit,
-         top, remote, misere):
+         top, remote, misere, watch):
     """Enter ``pos`` (window ``alpha``..``beta``) above ``depth`` frames and search until the root is valued,
     or until the stack or the table needs room (NEED_ROOM: the caller grows them and calls again). Row d of
     ``kids`` holds frame d's children, best guess first, and the history slot of each after them."""
     rates = np.empty(maxc, np.int64)
     order = np.empty(maxc, np.int64)
+    entered = 0
     while True:
+        entered += 1
+        if not entered & REPORT_EVERY:
+            watch[0] = used
+            if watch[1]:
+                return STOPPED, pos, 0, alpha, beta, depth, used
         # -- enter pos: its score at once (table, primitive, no moves, a refuting child), else a new frame
         if depth == frames.shape[0] or 2 * (used + 1) > keys.shape[0]:
             return NEED_ROOM, pos, 0, alpha, beta, depth, used
@@ -184,7 +191,8 @@ def walk(children, primitive, pos, alpha, beta, depth, frames, kids, buf, keys, 
 def _signature(primitive_type):
     return types.Tuple((types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64, types.int64))(
         types.FunctionType(CHILDREN_SIGNATURE), primitive_type, types.int64, types.int64[::1], types.int64[::1],
-        types.int64, types.int64[::1], types.int64, types.int64, types.int64, types.boolean, types.boolean)
+        types.int64, types.int64[::1], types.int64, types.int64, types.int64, types.boolean, types.boolean,
+        types.int64[::1])
 
 
 _searches: dict = {}

@@ -10,10 +10,13 @@ is then solved by :mod:`gamedp.solvers.retrograde` through the kernels (slower, 
 
 from __future__ import annotations
 
+import threading
+from typing import Any, Callable
+
 import numpy as np
 
 from gamedp.compiled import CompiledGame
-from gamedp.errors import GameDefinitionError, compile_failure
+from gamedp.errors import GameDefinitionError, ResourceError, compile_failure
 from gamedp.kernel_cache import CompilingNotice
 from gamedp.solvers.memo import Solution
 from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
@@ -21,6 +24,8 @@ from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
 _OUTCOME = {1: LOSE, 2: WIN, 3: TIE}
 #: Bound positions up to this many get a dense table (4 bytes each) instead of a hash.
 DENSE_LIMIT = 1 << 27
+#: How often the progress line and the memory guard look at a running search, in seconds.
+POLL_SECONDS = 0.2
 
 
 def solve_compiled(game: CompiledGame, position: int | None = None, *, outcomes_only: bool = False
@@ -40,19 +45,28 @@ class CompiledSolution:
         self.kernels = kernels
         self.game = game
         self.outcomes_only = outcomes_only
-        dense = game.num_positions is not None and game.num_positions <= DENSE_LIMIT
-        self.keys = np.empty(0, np.int64) if dense else np.full(1 << 16, -1, np.int64)
-        if dense and outcomes_only:  # no remoteness to store: a nibble per position is enough
-            self.vals = np.zeros((game.num_positions + 1) // 2, np.uint8)
-        else:
-            self.vals = np.full(game.num_positions if dense else 1 << 16, -1, np.int32)
-        self.used = 0
+        self._empty_table()
         self._cyclic: Solution | None = None  # set once a cycle forces the retrograde path
         #: the positions searched from (the table holds every position reachable from them)
         self.roots: set[int] = set()
         self._children = _compiled_for(game.children_kernel, kernels.CHILDREN_SIGNATURE, "children")
         self._primitive = (None if game.primitive_kernel is None else
                            _compiled_for(game.primitive_kernel, kernels.PRIMITIVE_SIGNATURE, "primitive"))
+
+    def _empty_table(self) -> None:
+        from gamedp.memory import refuse_unless_fits
+
+        game = self.game
+        dense = game.num_positions is not None and game.num_positions <= DENSE_LIMIT
+        if dense:  # the whole table at once: refused up front if it cannot fit (a hash grows under the guard)
+            refuse_unless_fits(game.num_positions // 2 if self.outcomes_only else 4 * game.num_positions,
+                               f"searching {game.name}")
+        self.keys = np.empty(0, np.int64) if dense else np.full(1 << 16, -1, np.int64)
+        if dense and self.outcomes_only:  # no remoteness to store: a nibble per position is enough
+            self.vals = np.zeros((game.num_positions + 1) // 2, np.uint8)
+        else:
+            self.vals = np.full(game.num_positions if dense else 1 << 16, -1, np.int32)
+        self.used = 0
 
     def __len__(self) -> int:
         return len(self._cyclic) if self._cyclic is not None else self.used
@@ -90,15 +104,66 @@ class CompiledSolution:
         self.roots.add(int(root))
         limit = -1 if g.num_positions is None else g.num_positions
         search = k.searcher(self.vals.dtype, self._primitive is not None)
-        self.keys, self.vals, self.used, status, pos, detail = search(
-            self._children, self._primitive, root, self.keys, self.vals, self.used, g.max_children, limit,
-            self.outcomes_only, g.misere)
+        watch = np.zeros(2, np.int64)
+        try:
+            status, pos, detail = watched(f"searching {g.name}", watch, lambda: self._run(
+                search, root, self.keys, self.vals, self.used, g.max_children, limit, watch))
+        except BaseException:
+            self._empty_table()  # positions under way when it stopped are marked so: the table is no use
+            raise
         if status == k.OK:
             return detail
         if status == k.CYCLE:
             self._cyclic = Solution(g.as_python_game(), outcomes_only=self.outcomes_only)
             return 0
         raise problem(g, status, pos, detail)
+
+
+    def _run(self, search, root, keys, vals, used, maxc, limit, watch) -> tuple[int, int, int]:
+        self.keys, self.vals, self.used, status, pos, detail = search(
+            self._children, self._primitive, root, keys, vals, used, maxc, limit, self.outcomes_only,
+            self.game.misere, watch)
+        return status, pos, detail
+
+
+def watched(what: str, watch: np.ndarray, run: Callable[[], Any]) -> Any:
+    """``run()`` (a compiled search that releases the GIL) in a thread, while this one polls its ``watch``
+    (see :data:`gamedp.solvers.compiled_table.REPORT_EVERY`) for the progress line and the memory guard; when
+    the guard refuses, the search is told to stop and the guard's error is raised once it has."""
+    from gamedp.memory import MemoryGuard
+
+    guard = MemoryGuard(what)
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = run()
+        except BaseException as e:  # handed to the caller's thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=work, name="gamedp-search", daemon=True)
+    thread.start()
+    stopped: ResourceError | None = None
+    try:
+        while thread.is_alive():
+            thread.join(POLL_SECONDS)
+            if stopped is None and watch[0]:
+                try:
+                    guard.check(int(watch[0]))
+                except ResourceError as e:
+                    stopped, watch[1] = e, 1
+    except BaseException:  # Ctrl-C: stop the search too, not only this thread
+        watch[1] = 1
+        raise
+    finally:
+        guard.progress.close()
+    if "error" in outcome:
+        if isinstance(outcome["error"], MemoryError):  # a table doubling past what is left
+            raise ResourceError(f"{what} ran out of memory growing its table; try a smaller position") from None
+        raise outcome["error"]
+    if stopped is not None:
+        raise stopped
+    return outcome["value"]
 
 
 def problem(game: CompiledGame, status: int, pos: int, detail: int) -> GameDefinitionError:

@@ -40,15 +40,18 @@ class CompiledPrunedSolution:
         self.game = game
         self.remoteness = remoteness
         self.top = TOP if remoteness else 1
-        self.keys = np.full(1 << 16, -1, np.int64)
-        self.vals = np.full(1 << 16, -1, np.int64)
+        self._empty_table()
         self.history = np.zeros(game.max_children, np.int64)
-        self.used = 0
         self._full = None
         self._ties = None  # the full engine, for the remoteness of TIEs
         self._children = _compiled_for(game.children_kernel, compiled_table.CHILDREN_SIGNATURE, "children")
         self._primitive = (None if game.primitive_kernel is None else
                            _compiled_for(game.primitive_kernel, compiled_table.PRIMITIVE_SIGNATURE, "primitive"))
+
+    def _empty_table(self) -> None:
+        self.keys = np.full(1 << 16, -1, np.int64)
+        self.vals = np.full(1 << 16, -1, np.int64)
+        self.used = 0
 
     def __len__(self) -> int:
         return self.used if self._full is None else len(self._full)
@@ -70,14 +73,24 @@ class CompiledPrunedSolution:
         """The exact score of ``position``, or None once a cycle sent the game to the full engine."""
         from gamedp.solvers import compiled_table as k
         from gamedp.solvers.alphabeta_kernel import searcher
-        from gamedp.solvers.compiled import problem
+        from gamedp.solvers.compiled import problem, watched
 
         g = self.game
         limit = -1 if g.num_positions is None else g.num_positions
         search = searcher(self._primitive is not None)
-        self.keys, self.vals, self.used, status, pos, detail = search(
-            self._children, self._primitive, position, self.keys, self.vals, self.used, self.history,
-            g.max_children, limit, self.top, self.remoteness, g.misere)
+        watch = np.zeros(2, np.int64)
+
+        def run() -> tuple[int, int, int]:
+            self.keys, self.vals, self.used, status, pos, detail = search(
+                self._children, self._primitive, position, self.keys, self.vals, self.used, self.history,
+                g.max_children, limit, self.top, self.remoteness, g.misere, watch)
+            return status, pos, detail
+
+        try:
+            status, pos, detail = watched(f"searching {g.name}", watch, run)
+        except BaseException:  # positions on the path when it stopped are marked so: the table is no use
+            self._empty_table()
+            raise
         if status == k.OK:
             return detail
         if status == k.CYCLE:

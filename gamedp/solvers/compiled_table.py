@@ -22,7 +22,10 @@ from gamedp.kernel_cache import CompilingNotice
 
 CHILDREN_SIGNATURE = types.int64(types.int64, types.int64[::1])
 PRIMITIVE_SIGNATURE = types.int64(types.int64)
-OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE, NEED_ROOM = range(7)
+OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE, NEED_ROOM, STOPPED = range(8)
+#: Every this many positions (a mask) the search writes its count to ``watch[0]`` and stops if ``watch[1]`` is set:
+#: a Python thread polls them for the progress line and the memory guard while the search runs without the GIL.
+REPORT_EVERY = (1 << 16) - 1
 # Ranks order the mover's options: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
 RANK_BASE = 1 << 40
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -145,7 +148,7 @@ def _search_signature(value_type, primitive_type):
     vals = value_type[::1]
     return types.Tuple((types.int64[::1], vals, types.int64, types.int64, types.int64, types.int64))(
         types.FunctionType(CHILDREN_SIGNATURE), primitive_type, types.int64, types.int64[::1], vals, types.int64,
-        types.int64, types.int64, types.boolean, types.boolean)
+        types.int64, types.int64, types.boolean, types.boolean, types.int64[::1])
 
 
 _searches: dict = {}
@@ -163,14 +166,14 @@ def searcher(value_dtype, has_primitive: bool):
     return _searches[key]
 
 
-def search(children, primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere):
+def search(children, primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere, watch):
     """Depth-first search from ``root``, not yet searched; returns the table and (status, position, detail):
-    ``detail`` is the root's value when the status is OK, else what went wrong."""
+    ``detail`` is the root's value when the status is OK, else what went wrong. ``watch``: see REPORT_EVERY."""
     frames, kids, buf = new_stack(4, maxc, maxc)
     pos, depth = root, 0
     while True:
         status, pos, detail, depth, used = walk(children, primitive, root, pos, depth, frames, kids,
-                                                buf, keys, vals, used, maxc, limit, outcomes_only, misere)
+                                                buf, keys, vals, used, maxc, limit, outcomes_only, misere, watch)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
         frames, kids, keys, vals = make_room(depth, frames, kids, keys, vals)
@@ -178,7 +181,7 @@ def search(children, primitive, root, keys, vals, used, maxc, limit, outcomes_on
 
 @njit(cache=True, nogil=True)
 def walk(children, primitive, root, pos, depth, frames, kids, buf, keys, vals, used, maxc, limit,
-         outcomes_only, misere):
+         outcomes_only, misere, watch):
     """The search's loop, from expanding ``pos`` above ``depth`` frames: (position, child count, next child,
     best rank so far), the children in ``kids``. It returns NEED_ROOM before a step that would overflow the
     stack or fill the hash table more than half; growing them is left to the caller, because arrays
@@ -211,6 +214,10 @@ def walk(children, primitive, root, pos, depth, frames, kids, buf, keys, vals, u
                     code = 2
                     break
         used += 1
+        if not used & REPORT_EVERY:
+            watch[0] = used
+            if watch[1]:
+                return STOPPED, pos, 0, depth, used
         store(keys, vals, pos, code)  # 0 (under way) unless the value is known already
         if code != 0:
             if depth == 0:

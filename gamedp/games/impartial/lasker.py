@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame, check_terms
+from gamedp.games.impartial.heaps import BYTES_PER_PYTHON_TERM, GrundySequence, Heaps, HeapGame, check_terms
 
 
 def lasker_nimber(n: int) -> int:
@@ -31,7 +31,7 @@ class Lasker(HeapGame):
         yield from ((a, n - a) for a in range(1, n // 2 + 1))
 
     def heap_sequence(self, upto: int) -> GrundySequence:
-        check_terms(upto)
+        check_terms(upto, per_term=BYTES_PER_PYTHON_TERM)
         return GrundySequence([lasker_nimber(n) for n in range(upto + 1)])
 
     def heap_nimber(self, n: int) -> int:

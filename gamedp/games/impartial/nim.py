@@ -37,6 +37,9 @@ class Nim(HeapGame):
     def heap_nimber(self, n: int) -> int:
         return n  # any size: heaps are Python integers
 
+    def option_count(self, n: int) -> int:
+        return n
+
     def winning_moves(self, position: Heaps) -> list:
         # Bouton: the heap whose size drops when XORed with the total; no need to list every option.
         total = self.nimber(position)

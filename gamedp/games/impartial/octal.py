@@ -28,6 +28,8 @@ gamedp.errors.InputError: octal code, line 1, column 3: digit 8 is not octal: ea
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from math import isqrt
 from typing import Callable, Iterable, Sequence
 
 from gamedp.errors import InputError, ResourceError
@@ -41,6 +43,13 @@ PERIOD_SEARCH = 1 << 13
 #: A game whose splits have no provable period (Grundy's game) costs n^2/4 steps for n terms.
 STEP_LIMIT = 6 * 10**10
 STEPS_PER_SECOND = 5 * 10**8
+#: A move that takes stones costs the kernel this many split steps (a read at random, not vectorised: squares to
+#: 10^6, 6.7e8 moves, 13 s), and a digit of an infinite set listed in Python this many (10^6 in 1.2 s).
+TAKE_STEP = 10
+PYTHON_STEP = 500
+#: A sequence of more steps than this (a second or more) is computed in up to PROGRESS_PIECES pieces, with progress.
+PROGRESS_STEPS = 5 * 10**8
+PROGRESS_PIECES = 50
 
 
 class TakeBreak:
@@ -54,6 +63,8 @@ class TakeBreak:
     def __init__(self, digits: Sequence[int] | Callable[[int], Sequence[int]], unequal: bool = False):
         self._fixed = None if callable(digits) else list(digits)
         self._make = digits if callable(digits) else None
+        self._made: list[int] = []
+        self._moves: list[tuple[int, int]] = []
         self.unequal = unequal
         #: Largest number of stones one move removes, when finite and the criterion applies.
         self.t: int | None = None
@@ -63,11 +74,24 @@ class TakeBreak:
 
     def digits(self, limit: int) -> list[int]:
         """Digits for k = 0..limit (at most)."""
-        return self._fixed[:limit + 1] if self._fixed is not None else list(self._make(limit))[:limit + 1]
+        if self._fixed is not None:
+            return self._fixed[:limit + 1]
+        if limit >= len(self._made):  # kept, doubling: a search lists the options of every heap below its own
+            self._made = list(self._make(max(limit, 2 * len(self._made))))  # type: ignore[misc]
+            self._moves = [(k, d) for k, d in enumerate(self._made) if d]
+        return self._made[:limit + 1]
+
+    def moves(self, n: int) -> list[tuple[int, int]]:
+        """(k, digit) for the k <= n that a move may take, digit nonzero: a heap's options without a pass over
+        every k (an infinite set such as squares has few members below n)."""
+        if self._fixed is not None:
+            return [(k, d) for k, d in enumerate(self._fixed[:n + 1]) if d]
+        self.digits(n)
+        return self._moves[:bisect_right(self._moves, (n, 8))]
 
     def options(self, n: int) -> Iterable[Heaps]:
         """What a heap of n can become, each result once (different k leave different totals)."""
-        for k, d in enumerate(self.digits(n)):
+        for k, d in self.moves(n):
             m = n - k
             if d & 1 and m == 0:
                 yield ()
@@ -77,6 +101,23 @@ class TakeBreak:
                 top = (m - 1) // 2 if self.unequal else m // 2
                 for a in range(1, top + 1):
                     yield (a, m - a)
+
+    def option_count(self, n: int) -> int:
+        """How many options a heap of ``n`` has, without listing them.
+
+        >>> TakeBreak([0, 7, 7]).option_count(5), len(list(TakeBreak([0, 7, 7]).options(5)))
+        (5, 5)
+        """
+        count_members = getattr(self._make, "count", None)
+        if count_members is not None:  # the infinite subtraction sets: one option per member k <= n
+            return count_members(n)
+        count = 0
+        for k, d in self.moves(n):
+            m = n - k
+            count += bool(d & 1 and m == 0) + bool(d & 2 and m > 0)
+            if d & 4:
+                count += max((m - 1) // 2 if self.unequal else m // 2, 0)
+        return count
 
     def sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
         """G(0..upto), with the period where the criterion proves one.
@@ -95,7 +136,8 @@ class TakeBreak:
             limit = max(upto + 1, PERIOD_SEARCH)
             values, hi = [0], 64
             while True:
-                values = self._compute(values, min(hi, limit))
+                # counted from 0: the doublings together stay within the limit, not each of them
+                values = self._compute(values, min(hi, limit), since=0)
                 found = _proven_period(values, self.t)
                 if found or hi >= limit:
                     break
@@ -107,33 +149,75 @@ class TakeBreak:
             values = _extend(values, upto + 1, p, n0)
         return GrundySequence(values, p, n0, 2 * max(n0, 1) + 2 * p + self.t - 1)
 
-    def _compute(self, values: Sequence[int], hi: int) -> Sequence[int]:
-        """``values`` (G(0..lo-1)) extended to G(0..hi-1)."""
+    def _compute(self, values: Sequence[int], hi: int, since: int | None = None) -> Sequence[int]:
+        """``values`` (G(0..lo-1)) extended to G(0..hi-1), refused if G(since..hi-1) (default: the new terms)
+        would take too long."""
         lo = len(values)
         if hi <= lo:
             return values
+        first = lo if since is None else since
+        refuse_long(first, hi, lambda top: self._steps(first, top))
         digits = self.digits(hi - 1)
-        splitting = sum(1 for d in digits if d & 4)
-        steps = splitting * (hi * hi - lo * lo) // 4
-        if steps > STEP_LIMIT:
-            most = int((4 * STEP_LIMIT / splitting + lo * lo) ** 0.5)
-            minutes = steps / STEPS_PER_SECOND / 60
-            took = f"{minutes / 60:.0f} hours" if minutes >= 120 else f"{minutes:.0f} minutes"
-            raise ResourceError(f"G({lo}..{hi - 1}) takes about {steps:.1e} mex steps, some {took} (each term looks at "
-                                f"every split of its heap); keep heaps (or --upto) below about {most:,}")
         if hi <= SMALL:
             return _sequence_py(list(values), digits, self.unequal, hi)
         import numpy as np
 
         from gamedp.aot import load_kernels
 
+        from gamedp.progress import ProgressLine
+
         kernels = load_kernels("gamedp.kernels.octal")
         g = np.zeros(hi, np.int32)
         g[:lo] = values
         d = np.asarray(digits, np.uint8)
         ks = np.flatnonzero(d).astype(np.int64)
-        kernels.take_break(d, ks, np.uint8(self.unequal), lo, hi, g)
+        # Long sequences go in pieces of equal work, so that a terminal shows how far they are.
+        pieces = max(1, min(PROGRESS_PIECES, self._steps(lo, hi) // PROGRESS_STEPS))
+        bounds = sorted({isqrt(lo * lo + j * (hi * hi - lo * lo) // pieces) for j in range(pieces)} | {lo, hi})
+        line = ProgressLine(f"computing G({lo}..{hi - 1})")
+        try:
+            for a, b in zip(bounds, bounds[1:]):
+                kernels.take_break(d, ks, np.uint8(self.unequal), a, b, g)
+                if pieces > 1:
+                    line.update(b, hi)
+        finally:
+            line.close()
         return g
+
+
+    def _steps(self, lo: int, hi: int) -> int:
+        """The kernel's steps for G(lo..hi-1), split steps as the unit (the pieces' costs were measured)."""
+        listing = PYTHON_STEP * hi if self._make is not None and hi > len(self._made) else 0
+        count_members = getattr(self._make, "count", None)
+        if count_members is not None:  # an infinite subtraction set: counted without listing it
+            splitting, takes = 0, count_members(hi - 1)
+        else:
+            digits = self._fixed if self._fixed is not None else self.digits(hi - 1)
+            splitting = sum(1 for d in digits if d & 4)
+            takes = sum(1 for d in digits[:hi] if d & 3)
+        return splitting * (hi * hi - lo * lo) // 4 + TAKE_STEP * takes * (hi - lo) + listing
+
+
+def refuse_long(lo: int, hi: int, steps: Callable[[int], int], what: str | None = None) -> None:
+    """Refuse G(lo..hi-1) (or ``what``) when ``steps(hi)`` (see :meth:`TakeBreak._steps`) is past
+    :data:`STEP_LIMIT`, saying how long it would take and the largest heap that would not.
+
+    >>> refuse_long(1, 10**6, lambda hi: hi * hi)
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.ResourceError: G(1..999999) takes about 1.0e+12 mex steps, some 33 minutes (each term looks at every move from its heap); keep heaps (or --upto) below about 244,948
+    """
+    total = steps(hi)
+    if total <= STEP_LIMIT:
+        return
+    good, bad = lo, hi  # steps grow with hi: the last hi within the limit, by bisection
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if steps(mid) <= STEP_LIMIT else (good, mid)
+    minutes = total / STEPS_PER_SECOND / 60
+    took = f"{minutes / 60:.0f} hours" if minutes >= 120 else f"{minutes:.0f} minutes"
+    raise ResourceError(f"{what or f'G({lo}..{hi - 1})'} takes about {total:.1e} mex steps, some {took} (each term looks at "
+                        f"every move from its heap); keep heaps (or --upto) below about {good:,}")
 
 
 def _sequence_py(values: list[int], digits: Sequence[int], unequal: bool, hi: int) -> list[int]:

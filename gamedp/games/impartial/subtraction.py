@@ -23,11 +23,12 @@ gamedp.errors.InputError: subtraction set, line 1, column 1: the subtraction set
 from __future__ import annotations
 
 import re
+from math import isqrt
 from typing import Any, Callable, Iterable
 
 from gamedp.errors import InputError
-from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame, check_terms
-from gamedp.games.impartial.octal import TakeBreak
+from gamedp.games.impartial.heaps import BYTES_PER_PYTHON_TERM, GrundySequence, Heaps, HeapGame, check_terms
+from gamedp.games.impartial.octal import PYTHON_STEP, TakeBreak, refuse_long
 
 SYNTAX = ("a subtraction set is amounts like 1,3,4, or allbut:1,2 (every amount but these), squares, "
           "powers:B (1, B, B^2, ...) or fibonacci")
@@ -49,12 +50,28 @@ def _amounts(text: str, offset: int = 0) -> list[int]:
     return sorted(set(values))
 
 
-def _infinite(kind: str, member: Callable[[int], bool]) -> Callable[[int], list[int]]:
+def _infinite(kind: str, member: Callable[[int], bool], count: Callable[[int], int]) -> Callable[[int], list[int]]:
+    """The digits of an infinite set up to a limit; ``.count(n)``: how many members are at most ``n``, found without
+    listing them (estimates of the work ahead need it for huge heaps)."""
     def digits(limit: int) -> list[int]:
         return [3 if k and member(k) else 0 for k in range(limit + 1)]
 
     digits.__name__ = kind
+    digits.count = count  # type: ignore[attr-defined]
     return digits
+
+
+def _members_upto(n: int, first: int, step: Callable[[int, int], tuple[int, int]]) -> int:
+    """How many terms of a growing sequence (first term, then ``step``) are at most ``n``.
+
+    >>> _members_upto(10, 1, lambda a, b: (b, a + b))     # 1 2 3 5 8
+    5
+    """
+    count, a, b = 0, first, first
+    while b <= n:
+        count += 1
+        a, b = step(a, b)
+    return count
 
 
 def _is_square(k: int) -> bool:
@@ -83,19 +100,22 @@ def parse_subtraction(spec: str) -> tuple[str, TakeBreak]:
     text = spec.strip()
     kind, _, arg = text.partition(":")
     if kind == "squares" and not arg:
-        return "squares", TakeBreak(_infinite("squares", _is_square))
+        return "squares", TakeBreak(_infinite("squares", _is_square, isqrt))
     if kind == "fibonacci" and not arg:
-        return "fibonacci", TakeBreak(_infinite("fibonacci", _is_fibonacci))
+        return "fibonacci", TakeBreak(_infinite("fibonacci", _is_fibonacci,
+                                                 lambda n: _members_upto(n, 1, lambda a, b: (b, a + b))))
     if kind == "powers":
         if not re.fullmatch(r"\d+", arg.strip()) or int(arg) < 2:
             raise _error(f"powers:B needs a whole base B >= 2, not {arg!r}", len(kind) + 2)
         base = int(arg)
-        return f"powers:{base}", TakeBreak(_infinite(f"powers:{base}", _powers_of(base)))
+        return f"powers:{base}", TakeBreak(_infinite(f"powers:{base}", _powers_of(base),
+                                                          lambda n: _members_upto(n, 1, lambda _, b: (b, b * base))))
     if kind == "allbut":
         excluded = _amounts(arg, len(kind) + 1)
         barred = set(excluded)
         return ("allbut:" + ",".join(map(str, excluded)),
-                TakeBreak(_infinite("allbut", lambda k: k not in barred)))
+                TakeBreak(_infinite("allbut", lambda k: k not in barred,
+                                   lambda n: n - sum(1 for e in excluded if e <= n))))
     if not text:
         raise _error("the subtraction set is empty; give the amounts a move may take, e.g. 1,3,4")
     if not re.fullmatch(r"[-\d,\s]+", text):
@@ -134,7 +154,8 @@ class Subtraction(HeapGame):
 
     def heap_sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
         if self.excluded is not None:
-            check_terms(upto)
+            check_terms(upto, per_term=BYTES_PER_PYTHON_TERM)
+            refuse_long(0, upto + 1, lambda hi: PYTHON_STEP * hi * (len(self.excluded) + 1))
             return GrundySequence(allbut_sequence(self.excluded, upto))
         return self.rules.sequence(upto, extrapolate)
 

@@ -18,7 +18,9 @@ from math import isqrt
 
 from gamedp.errors import GamedpError, InputError, ResourceError
 from gamedp.game import Game
-from gamedp.games.impartial.heaps import check_terms, parse_heaps
+from gamedp.games.impartial.heaps import (BYTES_PER_POSITION, BYTES_PER_PYTHON_TERM, POSITION_STEPS, check_terms,
+                                          parse_heaps)
+from gamedp.games.impartial.octal import PYTHON_STEP, refuse_long
 from gamedp.values import LOSE, Outcome
 
 Pair = tuple[int, int]
@@ -31,9 +33,16 @@ def p_positions(count: int) -> list[Pair]:
     return [((k + isqrt(5 * k * k)) // 2, (k + isqrt(5 * k * k)) // 2 + k) for k in range(count)]
 
 
+def _pairs_below(position: Pair) -> int:
+    a, b = sorted(position)
+    return (a + 1) * (b + 1) - a * (a + 1) // 2
+
+
 def nimber_table(size: int) -> list[list[int]]:
     """G(a, b) for 0 <= a, b < size."""
-    check_terms(size * size, "a Wythoff table")
+    check_terms(size * size, "a Wythoff table", BYTES_PER_PYTHON_TERM)
+    # A cell costs a few Python steps, more as the row, column and diagonal masks grow (2000^2 cells: 13 s).
+    refuse_long(0, size, lambda n: n * n * PYTHON_STEP * (1 + n // 1000), f"G(a, b) for a, b < {size}")
     rows = [0] * size  # bit v of rows[a]: some G(a, j) = v for j < b
     cols = [0] * size
     diag: dict[int, int] = {}
@@ -78,6 +87,19 @@ class Wythoff(Game):
 
     def canonical(self, position: Pair) -> Pair:
         return tuple(sorted(position))
+
+    def memory_estimate(self, position: Pair) -> int:
+        """Bytes the memo engine (analyze, play) needs to search ``position``: each pair (x, y), x <= y, below it.
+
+        >>> Wythoff().memory_estimate((1, 2)) == 5 * BYTES_PER_POSITION   # 0 0, 0 1, 0 2, 1 1, 1 2
+        True
+        """
+        return _pairs_below(position) * BYTES_PER_POSITION
+
+    def work_estimate(self, position: Pair) -> int:
+        """A bound on the steps the memo engine takes from ``position`` (see ``HeapGame.work_estimate``)."""
+        a, b = sorted(position)
+        return _pairs_below(position) * (a + b + a + POSITION_STEPS)
 
     def nimber(self, position: Pair) -> int:
         a, b = position
