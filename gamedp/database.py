@@ -150,10 +150,13 @@ def _canonical(value: Any) -> str:
 
 
 # -- writing ---------------------------------------------------------------------------------------------------
-def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]]) -> None:
+def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]], *,
+                    durable: bool = True) -> None:
     """Write a checksummed file of named byte sections atomically (temporary file, fsync, rename).
 
     ``sections`` are (name, bytes-like) pairs; ``meta`` gains the section table and ``block_size``.
+    ``durable=False`` skips the fsyncs (still atomic against a killed process): only for working files that are
+    checked when read and made again when a machine crash has torn them.
     """
     path = Path(path)
     views = [(name, memoryview(data).cast("B")) for name, data in sections]
@@ -193,9 +196,11 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
                 f.write(bytes(len(head) + entry["offset"] - f.tell()))
                 f.write(view)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
-        _fsync_directory(path.parent)
+        if durable:
+            _fsync_directory(path.parent)
     except BaseException as e:
         try:
             os.unlink(tmp)

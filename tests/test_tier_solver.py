@@ -154,7 +154,7 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
     whole = tmp_path / "whole.gdb"
     assert cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(whole)).returncode == 0
     killed = tmp_path / "killed.gdb"
-    env = {SHARD_ENV: "128", PAUSE_ENV: "0.3"}
+    env = {SHARD_ENV: "256", PAUSE_ENV: "0.3"}
     proc = subprocess.Popen([sys.executable, "-m", "gamedp", "solve", "connect4", "-V", "width=4", "-V", "height=3",
                              "-r", "--db", str(killed)], env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -167,7 +167,7 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
     proc.wait()
     assert not killed.exists()
     again = cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(killed),
-                env={SHARD_ENV: "128"})
+                env={SHARD_ENV: "256"})
     assert again.returncode == 0, again.stderr
     assert "resumed" in again.stderr
     assert killed.read_bytes() == whole.read_bytes()

@@ -4,11 +4,13 @@
    reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own.
 2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
    independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
-   (temporary file, fsync, rename; a CRC per block), so memory is one shard plus what the map pages in, and a
-   solve that is killed resumes at the first shard without a file. The executor decides where shards run (see
+   (temporary file, rename; a CRC per block, checked when read, so a working file torn by a machine crash is
+   made again: only the database itself is worth an fsync), so memory is one shard plus what the map pages in,
+   and a solve that is killed resumes at the first shard without a file. The executor decides where shards run (see
    :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed.
-   Values are one byte per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable), remoteness
-   another when asked.
+   Values are two bits per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable; index i at bits
+   2(i%4) of byte i//4), remoteness a byte when asked. Positions come to the kernels by index, through the
+   game's :meth:`~gamedp.tiers.TieredGame.expansion`.
 3. **The database** (same family as :mod:`gamedp.database`: header, CRC per block, answered without numba):
    outcomes at 2 bits per index of the whole index space (tiers in order; an unreachable index reads LOSE), the
    remoteness, a ``reachable`` section (bit i%8 of byte i//8), and per-tier statistics in its metadata.
@@ -37,11 +39,12 @@ from gamedp.tiers import TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
 UNREACHABLE = 3
-#: Indices per shard (a multiple of 64, so a tier's shards lie end to end in its sealed file).
+#: Indices per shard (a multiple of 256, so that a shard's codes are whole 64-byte blocks and a tier's shards lie
+#: end to end in its sealed file).
 SHARD = 1 << 22
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
-FORMAT = 1  # of the working files; a change makes old ones stale
+FORMAT = 2  # of the working files; a change makes old ones stale
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
 MAX_CHILD_TIERS = 4
 Progress = Callable[[int, int, str], None]
@@ -152,130 +155,133 @@ def _open(path: Path, ident: str) -> _File | None:
         return None
 
 
-# -- kernels -------------------------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
-def _kernels() -> Any:
-    """The solver's numba kernels, compiled once (cached on disk); the game's kernels come in as function values."""
-    import types as pytypes
+# -- kernels: module-level functions of constants only, so numba keeps them on disk for every process ---------
+BASE = 1 << 20  # above any remoteness
 
-    import numpy as np
-    from numba import njit, types
 
-    from gamedp.tiers import signatures
-
-    sig = signatures()
-    fns = tuple(types.FunctionType(sig[n]) for n in ("rank", "unrank", "tier_of", "children", "primitive"))
-    BASE = 1 << 20  # above any remoteness
-    ro = types.Array(types.uint8, 1, "C", readonly=True)
-    rw = types.uint8[::1]
-    i64 = types.int64
-
-    @njit(cache=True, nogil=True, inline="always")
-    def pick(s, a0, a1, a2, a3):
-        # The child tiers' arrays come as four arguments, not a list: a typed list costs seconds of compiling.
-        return a0 if s == 0 else a1 if s == 1 else a2 if s == 2 else a3
-
-    @njit(cache=True, nogil=True, inline="always")
-    def child_at(tier_of, rank, slot, key, c, err):
-        # (the child tier's slot, the child's index there); slot -1, and err set, when its tier is not declared
-        ct = tier_of(c)
-        s = slot[ct] if 0 <= ct < slot.shape[0] else -1
-        if s < 0:
-            err[0], err[1], err[2] = 1, key, c
-        return s, rank(c) if s >= 0 else -1
-
-    @njit(types.void(*fns, i64, i64, ro, i64[::1], rw, rw, rw, rw, i64[::1], i64[::1]), cache=True, nogil=True)
-    def mark_children(rank, unrank, tier_of, children, primitive, tier, size, reach, slot, m0, m1, m2, m3, out, err):
-        for b in range((size + 7) >> 3):
-            byte = reach[b]
-            if byte == 0:
+def mark_children(expand, params, tier, reach, slot, limits, m0, m1, m2, m3, state, out, err):  # pragma: no cover
+    """Set the reach bit of every child of the reachable, unfinished positions of ``tier``."""
+    state[:] = -1
+    for b in range(reach.shape[0]):
+        byte = reach[b]
+        if byte == 0:
+            continue
+        for bit in range(8):
+            if not (byte >> bit) & 1:
                 continue
-            for bit in range(8):
-                if not (byte >> bit) & 1:
-                    continue
-                i = (b << 3) + bit
-                key = unrank(tier, i)
-                if primitive(key) != 0:
-                    continue
-                n = children(key, out)
-                for j in range(n):
-                    c = out[j]
-                    s, ci = child_at(tier_of, rank, slot, key, c, err)
-                    if s < 0:
-                        return
-                    target = pick(s, m0, m1, m2, m3)
-                    if ci < 0 or (ci >> 3) >= target.shape[0]:
-                        err[0], err[1], err[2] = 2, key, c
-                        return
-                    target[ci >> 3] |= np.uint8(1 << (ci & 7))
-
-    @njit(types.void(*fns, i64, i64, i64, ro, i64[::1], ro, ro, ro, ro, ro, ro, ro, ro, types.boolean, rw, rw,
-                     i64[::1], i64[::1], i64[::1]), cache=True, nogil=True)
-    def solve_shard(rank, unrank, tier_of, children, primitive, tier, lo, hi, reach, slot, c0, c1, c2, c3, r0, r1,
-                    r2, r3, want_rem, codes, rem, out, stats, err):
-        # stats: reachable positions, WIN, LOSE, TIE, terminal
-        for i in range(lo, hi):
-            k = i - lo
-            if not (reach[i >> 3] >> (i & 7)) & 1:
-                codes[k] = 3
-                continue
-            stats[0] += 1
-            key = unrank(tier, i)
-            prim = primitive(key)
-            if prim != 0:
-                if prim < 0 or prim > 3:
-                    err[0], err[1], err[2] = 4, key, prim
+            i = (b << 3) + bit
+            n = expand(params, tier, i, state, out)
+            if n < 0:
+                if n < -3:
+                    err[0], err[1], err[2], err[3] = 4, tier, i, out[0]
                     return
-                code = 0 if prim == 1 else 1 if prim == 2 else 2
-                r = 0
+                continue
+            for j in range(n):
+                ct, ci = out[2 * j], out[2 * j + 1]
+                s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+                if s < 0 or ci < 0 or ci >= limits[s]:
+                    err[0], err[1], err[2], err[3], err[4] = 1 if s < 0 else 2, tier, i, ct, ci
+                    return
+                target = m0 if s == 0 else m1 if s == 1 else m2 if s == 2 else m3
+                target[ci >> 3] |= 1 << (ci & 7)
+
+
+def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c3, r0, r1, r2, r3, want_rem,
+                codes, rem, state, out, stats, err):  # pragma: no cover
+    """Values of the indices ``lo..hi-1`` of ``tier`` into ``codes`` (2 bits each, from 3: unreachable) and ``rem``.
+    stats: reachable positions, WIN, LOSE, TIE, terminal."""
+    state[:] = -1
+    for b in range(lo >> 3, (hi + 7) >> 3):
+        byte = reach[b]
+        if byte == 0:
+            continue
+        for bit in range(8):
+            i = (b << 3) + bit
+            if not (byte >> bit) & 1 or i >= hi:
+                continue
+            k = i - lo
+            stats[0] += 1
+            n = expand(params, tier, i, state, out)
+            r = 0
+            if n < 0:
+                if n < -3:
+                    err[0], err[1], err[2], err[3] = 4, tier, i, out[0]
+                    return
+                code = 0 if n == -1 else 1 if n == -2 else 2
+                stats[4] += 1
+            elif n == 0:
+                code = 0
                 stats[4] += 1
             else:
-                n = children(key, out)
-                if n == 0:
-                    code, r = 0, 0
-                    stats[4] += 1
+                # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
+                best = -1
+                for j in range(n):
+                    ct, ci = out[2 * j], out[2 * j + 1]
+                    s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+                    if s < 0 or ci < 0 or ci >= limits[s]:
+                        err[0], err[1], err[2], err[3], err[4] = 1 if s < 0 else 2, tier, i, ct, ci
+                        return
+                    values = c0 if s == 0 else c1 if s == 1 else c2 if s == 2 else c3
+                    v = (values[ci >> 2] >> ((ci & 3) << 1)) & 3
+                    if v == 3:
+                        err[0], err[1], err[2], err[3], err[4] = 3, tier, i, ct, ci
+                        return
+                    cr = 0
+                    if want_rem:
+                        cr = (r0 if s == 0 else r1 if s == 1 else r2 if s == 2 else r3)[ci]
+                    option = 3 * BASE - cr if v == 0 else 2 * BASE - cr if v == 2 else cr
+                    best = max(best, option)
+                    if best == 3 * BASE and not want_rem:
+                        break  # a child that is lost: nothing beats that
+                if best > 2 * BASE:
+                    code, r = 1, 3 * BASE - best + 1
+                elif best > BASE:
+                    code, r = 2, 2 * BASE - best + 1
                 else:
-                    # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
-                    best = -1
-                    for j in range(n):
-                        c = out[j]
-                        s, ci = child_at(tier_of, rank, slot, key, c, err)
-                        if s < 0:
-                            return
-                        values = pick(s, c0, c1, c2, c3)
-                        if ci < 0 or ci >= values.shape[0] or values[ci] == 3:
-                            err[0], err[1], err[2] = 3, key, c
-                            return
-                        cr = np.int64(pick(s, r0, r1, r2, r3)[ci]) if want_rem else 0
-                        option = 3 * BASE - cr if values[ci] == 0 else 2 * BASE - cr if values[ci] == 2 else cr
-                        best = max(best, option)
-                    if best > 2 * BASE:
-                        code, r = 1, 3 * BASE - best + 1
-                    elif best > BASE:
-                        code, r = 2, 2 * BASE - best + 1
-                    else:
-                        code, r = 0, best + 1
-            codes[k] = code
+                    code, r = 0, best + 1
+            codes[k >> 2] ^= (3 ^ code) << ((k & 3) << 1)
             stats[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
             if want_rem:
                 if r > 255:
-                    err[0], err[1], err[2] = 5, key, r
+                    err[0], err[1], err[2], err[3] = 5, tier, i, r
                     return
                 rem[k] = r
 
-    @njit(types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw), cache=True, nogil=True)
-    def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):
-        # A tier's values into the whole index space from index ``at``: 2-bit outcomes, reach bits, remoteness.
-        for i in range(size):
-            g = at + i
-            code = codes[i]
-            if code != 3:
-                outcomes[g >> 2] |= np.uint8(code << ((g & 3) << 1))
-                all_reach[g >> 3] |= np.uint8(1 << (g & 7))
-            if want_rem:
-                all_rem[g] = rem[i]
 
-    return pytypes.SimpleNamespace(mark_children=mark_children, solve_shard=solve_shard, assemble=assemble)
+def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):  # pragma: no cover
+    """A tier's values into the whole index space from index ``at``: 2-bit outcomes, reach bits, remoteness."""
+    for i in range(size):
+        code = (codes[i >> 2] >> ((i & 3) << 1)) & 3
+        g = at + i
+        if code != 3:
+            outcomes[g >> 2] |= code << ((g & 3) << 1)
+            all_reach[g >> 3] |= 1 << (g & 7)
+        if want_rem:
+            all_rem[g] = rem[i]
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels() -> Any:
+    """The solver's numba kernels, compiled once per machine (cached on disk); the game's expansion comes in as a
+    function value, so one compiled solver serves every game."""
+    import types as pytypes
+
+    from numba import njit, types
+
+    from gamedp.tiers import expansion_signature
+
+    fn = types.FunctionType(expansion_signature())
+    ro = types.Array(types.uint8, 1, "C", readonly=True)
+    rw = types.uint8[::1]
+    i64, a64 = types.int64, types.int64[::1]
+    signatures = {
+        mark_children: types.void(fn, a64, i64, ro, a64, a64, rw, rw, rw, rw, a64, a64, a64),
+        solve_shard: types.void(fn, a64, i64, i64, i64, ro, a64, a64, ro, ro, ro, ro, ro, ro, ro, ro, types.boolean,
+                                rw, rw, a64, a64, a64, a64),
+        assemble: types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw),
+    }
+    return pytypes.SimpleNamespace(**{f.__name__: njit(sig, cache=True, nogil=True, error_model="numpy")(f)
+                                      for f, sig in signatures.items()})
 
 
 def _four(arrays: list, writable: bool = False) -> list:
@@ -294,17 +300,35 @@ def _frozen(a: Any, writable: bool = False) -> Any:
     return view
 
 
-def _fail(game: TieredGame, err: Any, tier: int) -> None:
-    code, key, detail = (int(x) for x in err)
+def _fail(game: TieredGame, err: Any) -> None:
+    code, tier, index, detail, child_index = (int(x) for x in err)
+    f = game.functions()
+    key = f.unrank(tier, index)
     if code == 5:
         raise GamedpError(f"{game.label}: position {key} has remoteness {detail}, more than a byte holds (255); "
                           "solve without remoteness")
-    message = {1: f"position {key} (tier {tier}) has the child {detail}, which is not in a declared child tier",
-               2: f"position {key} (tier {tier}) has the child {detail}, which ranks outside its tier",
-               3: f"position {key} (tier {tier}) has the child {detail}, which the reachability pass did not reach "
+    child = f"the child at index {child_index} of tier {detail}"
+    message = {1: f"position {key} (tier {tier}) has {child}, which is not a declared child tier",
+               2: f"position {key} (tier {tier}) has {child}, which ranks outside its tier",
+               3: f"position {key} (tier {tier}) has {child}, which the reachability pass did not reach "
                   "(children must be the same in both passes)",
                4: f"primitive({key}) returned {detail}; expected 0-3"}[code]
     raise GameDefinitionError(f"{game.label}: {message}")
+
+
+def _arrays(game: TieredGame, tier: int) -> tuple[Any, Any, Any, Any, Any]:
+    """The expansion, and what the kernels need to run it on ``tier``: the child tiers' slots and sizes, the
+    state, the out buffer and the error record."""
+    import numpy as np
+
+    ex = game.expansion()
+    kids = game.child_tiers(tier)
+    slot = np.full(game.num_tiers, -1, dtype=np.int64)
+    slot[list(kids)] = np.arange(len(kids))
+    limits = np.zeros(MAX_CHILD_TIERS, dtype=np.int64)
+    limits[:len(kids)] = [game.sizes[c] for c in kids]
+    return ex, slot, limits, (np.empty(ex.state_size, dtype=np.int64), np.empty(ex.out_size, dtype=np.int64),
+                              np.zeros(5, dtype=np.int64))
 
 
 # -- one shard (runs wherever the executor puts it) ----------------------------------------------------------------
@@ -336,46 +360,36 @@ def run_shard(job: Job) -> dict:
         done.close()
         return stats
     game = _game(job.game_name, job.variant)
-    f, k = game.compiled(), _kernels()
+    k = _kernels()
     reach_file = _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
         reach = np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8)
-        slot = _slots(game, job.tier)
+        ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
         rem_l = _four([np.frombuffer(f_.span("remoteness", n), dtype=np.uint8) for f_, n in zip(files, nshards)]
                       if job.remoteness else [])
-        codes = np.zeros(job.hi - job.lo, dtype=np.uint8)
+        codes = np.full((job.hi - job.lo + 3) >> 2, 255, dtype=np.uint8)  # every index unreachable (3) until solved
         rem = np.zeros(job.hi - job.lo if job.remoteness else 0, dtype=np.uint8)
-        out = np.empty(game.max_children + 64, dtype=np.int64)
-        stats_a, err = np.zeros(5, dtype=np.int64), np.zeros(3, dtype=np.int64)
-        k.solve_shard(f.rank, f.unrank, f.tier_of, f.children, f.primitive, job.tier, job.lo, job.hi, reach, slot,
-                      *codes_l, *rem_l, job.remoteness, codes, rem, out, stats_a, err)
+        stats_a = np.zeros(5, dtype=np.int64)
+        k.solve_shard(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits, *codes_l, *rem_l,
+                      job.remoteness, codes, rem, state, out, stats_a, err)
         del codes_l, rem_l, reach
     finally:
         reach_file.close()
         for f_ in files:
             f_.close()
     if err[0]:
-        _fail(game, err, job.tier)
+        _fail(game, err)
     stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
     sections = [("codes", codes)] + ([("remoteness", rem)] if job.remoteness else [])
     write_container(path, {"identity": job.identity, "tier": job.tier, "shard": job.shard, "stats": stats},
-                    sections)
+                    sections, durable=False)
     pause = float(os.environ.get(PAUSE_ENV) or 0)
     if pause:
         time.sleep(pause)
     return stats
-
-
-def _slots(game: TieredGame, tier: int) -> Any:
-    import numpy as np
-
-    slot = np.full(game.num_tiers, -1, dtype=np.int64)
-    for s, c in enumerate(game.child_tiers(tier)):
-        slot[c] = s
-    return slot
 
 
 # -- the driver ----------------------------------------------------------------------------------------------------
@@ -390,8 +404,8 @@ class TierSolve:
         self.executor = executor or LocalExecutor()
         self.progress = progress
         self.shard = int(os.environ.get(SHARD_ENV) or SHARD)
-        if self.shard % 64:
-            raise GamedpError(f"the shard size must be a multiple of 64, not {self.shard}")
+        if self.shard % 256 or self.shard <= 0:
+            raise GamedpError(f"the shard size must be a positive multiple of 256, not {self.shard}")
         self.work = work_dir(self.path)
         self.ident = identity(game, remoteness, self.shard)
         wide = [t for t in range(game.num_tiers) if len(game.child_tiers(t)) > MAX_CHILD_TIERS]
@@ -405,10 +419,11 @@ class TierSolve:
         from gamedp.memory import available_memory
 
         total = self.game.index_space
-        per = 1 + (1 if self.want_rem else 0)
-        disk_need = total * per + total // 8 + total // 4 + (total if self.want_rem else 0)
+        rem = total if self.want_rem else 0
+        # tier files and reach files, then the database (outcomes, reach bits, remoteness)
+        disk_need = total // 4 + rem + total // 8 + total // 4 + total // 8 + rem
         biggest = max(self.game.sizes)
-        memory_need = biggest // 8 * 2 + self.shard * per * 2 + total // 4 + total // 8
+        memory_need = biggest // 8 * 2 + self.shard * (1 + (4 if self.want_rem else 0)) // 2 + total // 4 + total // 8
         have = available_memory()
         if memory_need > have:
             raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
@@ -454,7 +469,7 @@ class TierSolve:
         game, work = self.game, self.work
         if all(_reach_file(work, t).exists() for t in range(game.num_tiers)):
             return
-        f, k = game.compiled(), _kernels()
+        k = _kernels()
         bits: dict[int, Any] = {}
         start_tier = game.start_tier
         for t in range(game.num_tiers):
@@ -463,18 +478,19 @@ class TierSolve:
             if mine is None:
                 mine = np.zeros((size + 7) >> 3, dtype=np.uint8)
             if t == start_tier:
-                i = int(f.rank(game.start))
+                i = int(game.functions().rank(game.start))
                 mine[i >> 3] |= np.uint8(1 << (i & 7))
-            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)])
+            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)],
+                            durable=False)
             kids = game.child_tiers(t)
             for c in kids:
                 if c not in bits:
                     bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
-            out, err = np.empty(game.max_children + 64, dtype=np.int64), np.zeros(3, dtype=np.int64)
-            k.mark_children(f.rank, f.unrank, f.tier_of, f.children, f.primitive, t, size, _frozen(mine),
-                            _slots(game, t), *_four([bits[c] for c in kids], writable=True), out, err)
+            ex, slot, limits, (state, out, err) = _arrays(game, t)
+            k.mark_children(ex.kernel, ex.params, t, _frozen(mine), slot, limits,
+                            *_four([bits[c] for c in kids], writable=True), state, out, err)
             if err[0]:
-                _fail(game, err, t)
+                _fail(game, err)
             del mine
 
     def values(self) -> list[dict]:
@@ -520,7 +536,7 @@ class TierSolve:
             if self.want_rem:
                 sections += [(f"remoteness{i}", f.c.section("remoteness")) for i, f in enumerate(files)]
             write_container(_tier_file(self.work, t), {"identity": self.ident, "tier": t, "shards": len(jobs),
-                                                       "stats": stats}, sections)
+                                                       "stats": stats}, sections, durable=False)
             del sections
         finally:
             for f in files:
