@@ -117,13 +117,16 @@ def unrank_key(n: int, index: int, width: int, height: int, binom: Any, ways: An
 # -- the solver's kernel: a position by index, its children's indices by rank arithmetic ----------------------
 #: params: the board, then the tables (flat, as above)
 P_WIDTH, P_HEIGHT, P_CONNECT, P_BINOM = 0, 1, 2, 8
-P_WAYS = P_BINOM + ROW * ROW
+P_BITS = P_BINOM + ROW * ROW  # the index of a lone bit b: params[P_BITS + ((b * DEBRUIJN) >> 58 & 63)]
+P_WAYS = P_BITS + 64
+DEBRUIJN = 0x03F79D71B4CB0A89
 #: state: the height vector last decoded (its tier, first index, occupied cells; per column its height, where its
 #: stones start in the sequence, where the child dropping there starts its block in tier n + 1), the last index
-#: and its mover's stones (as sequence bits); per column, the child's rank correction (see expand_board).
-S_TIER, S_BLOCK, S_OCCUPIED, S_INDEX, S_MASK = range(5)
-S_HEIGHTS, S_AT, S_CHILD, S_CORRECTION = 8, 24, 40, 56
-STATE = 72
+#: and its mover's stones (as sequence bits); the colouring whose children were last ranked (S_DONE), with its
+#: moved_up, per column the child's rank correction and per stone what it added to them (see expand_board).
+S_TIER, S_BLOCK, S_OCCUPIED, S_INDEX, S_MASK, S_DONE, S_MOVED = range(7)
+S_HEIGHTS, S_AT, S_CHILD, S_CORRECTION, S_ADDS, S_MOVES = 8, 24, 40, 56, 72, 136
+STATE = 200
 #: Consecutive reachable indices closer than this are stepped to (Gosper's next combination), not decoded.
 STEPS = 8
 
@@ -173,14 +176,15 @@ def expand_board(params: Any, tier: int, index: int, state: Any, out: Any) -> in
                     left -= h
                 child_rank *= child_colourings
             state[S_CHILD + c] = child_rank
-        state[S_TIER], state[S_BLOCK], state[S_OCCUPIED], state[S_INDEX] = tier, block, occupied, -1
+        state[S_TIER], state[S_BLOCK], state[S_OCCUPIED] = tier, block, occupied
+        state[S_INDEX] = state[S_DONE] = -1
     previous = state[S_INDEX]
     if previous >= block and 0 < index - previous <= STEPS:
         mask = state[S_MASK]
         for _ in range(index - previous):
             low = mask & -mask
             ripple = mask + low
-            mask = (((ripple ^ mask) >> 2) // low) | ripple
+            mask = (((ripple ^ mask) >> 2) >> params[P_BITS + ((low * DEBRUIJN) >> 58 & 63)]) | ripple
     else:
         colour = index - block
         mask = 0
@@ -198,27 +202,57 @@ def expand_board(params: Any, tier: int, index: int, state: Any, out: Any) -> in
     last = state[S_OCCUPIED] ^ mover  # the stones of the player who just moved
     for shift in (1, stride - 1, stride, stride + 1):
         if (connect - 1) * shift < 63:
-            run = last
-            for k in range(1, connect):
-                run &= last >> (k * shift)
+            run = last  # the starts of runs of `have` stones, doubling: 4 in a row takes two steps
+            have = 1
+            while 2 * have <= connect:
+                run &= run >> (have * shift)
+                have *= 2
+            if have < connect:
+                run &= run >> ((connect - have) * shift)
             if run != 0:
                 return -1
     if n == width * height:
         return -3
+    # Each stone of theirs at p adds C(p, i - 1) to the corrections of the columns above it and C(p + 1, i) to
+    # moved_up. Only the stones below the highest bit that differs from the colouring last done change (the count
+    # below it is the same, so the stones above keep their i): redo those, shift the rest by the difference.
     theirs = ~mask & ((1 << n) - 1)
+    done = state[S_DONE]
+    changed = 0
+    if done < 0:  # nothing done in this block yet: every stone from nothing
+        changed = n
+        state[S_MOVED] = 0
+        for p in range(n):
+            state[S_ADDS + p] = state[S_MOVES + p] = 0
+    else:
+        diff = done ^ mask
+        while diff >> changed:
+            changed += 1
+    state[S_DONE] = mask
     members = 0
     correction = 0
-    moved_up = 0
+    delta_correction = 0
+    delta_moved = 0
     p = 0
     for c in range(width):
-        for _ in range(state[S_HEIGHTS + c]):
+        top = state[S_AT + c] + state[S_HEIGHTS + c]
+        while p < top and p < changed:
             # without a branch: whose stone is at p is a coin toss, and a mispredicted branch costs more
             bit = (theirs >> p) & 1
             members += bit
-            correction += bit * params[P_BINOM + p * ROW + members - 1]
-            moved_up += bit * params[P_BINOM + (p + 1) * ROW + members]
+            add = bit * params[P_BINOM + p * ROW + members - 1]
+            moved = bit * params[P_BINOM + (p + 1) * ROW + members]
+            delta_correction += add - state[S_ADDS + p]
+            delta_moved += moved - state[S_MOVES + p]
+            state[S_ADDS + p], state[S_MOVES + p] = add, moved
+            correction += add
             p += 1
-        state[S_CORRECTION + c] = correction
+        if p == top:
+            state[S_CORRECTION + c] = correction
+        else:
+            state[S_CORRECTION + c] += delta_correction
+    moved_up = state[S_MOVED] + delta_moved
+    state[S_MOVED] = moved_up
     count = 0
     for c in range(width):
         if state[S_CHILD + c] >= 0:
@@ -322,7 +356,9 @@ def _expansion(width: int, height: int, connect: int) -> Expansion:
 
     params = np.zeros(P_WAYS + (width + 1) * ROW, dtype=np.int64)
     params[P_WIDTH], params[P_HEIGHT], params[P_CONNECT] = width, height, connect
-    params[P_BINOM:P_WAYS] = binomials()
+    params[P_BINOM:P_BITS] = binomials()
+    for i in range(64):
+        params[P_BITS + (((1 << i) * DEBRUIJN % 2**64) >> 58)] = i
     params[P_WAYS:] = height_ways(width, height)
     return Expansion(_kernel(), params, STATE, 2 * width)
 
