@@ -240,3 +240,18 @@ def test_a_worker_that_cannot_see_the_database_directory_says_so(tmp_path) -> No
               0, 0, 0, 1, False)
     with pytest.raises(GamedpError, match="workers must see the database directory"):
         run_shard(job)
+
+
+def test_the_forward_pass_cut_into_pieces_gives_the_same_bytes(tmp_path, monkeypatch) -> None:
+    from gamedp.executors import LocalExecutor
+
+    class ThreeSlots(LocalExecutor):  # as a 3-worker cluster asks for: six pieces per tier, run here
+        def slots(self) -> int:
+            return 3
+
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb", remoteness=True)
+    monkeypatch.setenv(SHARD_ENV, "256")
+    stats = solve_tiered(game, "connect4", tmp_path / "pieces.gdb", remoteness=True, executor=ThreeSlots())
+    assert stats["positions"] == len(reachable(4, 3, 3))
+    assert (tmp_path / "pieces.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()

@@ -45,6 +45,8 @@ SHARD = 1 << 22
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
 FORMAT = 2  # of the working files; a change makes old ones stale
+#: The fewest indices worth a task of their own in the forward pass.
+MIN_PIECE = 1 << 16
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
 MAX_CHILD_TIERS = 4
 Progress = Callable[[int, int, str], None]
@@ -104,6 +106,10 @@ def _reach_file(work: Path, tier: int) -> Path:
     return work / f"tier{tier}.reach"
 
 
+def _marks_file(work: Path, tier: int, piece: int) -> Path:
+    return work / f"tier{tier}.marks{piece}"
+
+
 class _File:
     """A working file (a :class:`~gamedp.database.Container`) checked against the solve's identity."""
 
@@ -159,10 +165,12 @@ def _open(path: Path, ident: str) -> _File | None:
 BASE = 1 << 20  # above any remoteness
 
 
-def mark_children(expand, params, tier, reach, slot, limits, m0, m1, m2, m3, state, out, err):  # pragma: no cover
-    """Set the reach bit of every child of the reachable, unfinished positions of ``tier``."""
+def mark_children(expand, params, tier, lo, hi, reach, slot, limits, m0, m1, m2, m3, state, out,
+                  err):  # pragma: no cover
+    """Set the reach bit of every child of the reachable, unfinished positions ``lo..hi-1`` of ``tier`` (``lo`` a
+    multiple of 8)."""
     state[:] = -1
-    for b in range(reach.shape[0]):
+    for b in range(lo >> 3, min(reach.shape[0], (hi + 7) >> 3)):
         byte = reach[b]
         if byte == 0:
             continue
@@ -275,7 +283,7 @@ def _kernels() -> Any:
     rw = types.uint8[::1]
     i64, a64 = types.int64, types.int64[::1]
     signatures = {
-        mark_children: types.void(fn, a64, i64, ro, a64, a64, rw, rw, rw, rw, a64, a64, a64),
+        mark_children: types.void(fn, a64, i64, i64, i64, ro, a64, a64, rw, rw, rw, rw, a64, a64, a64),
         solve_shard: types.void(fn, a64, i64, i64, i64, ro, a64, a64, ro, ro, ro, ro, ro, ro, ro, ro, types.boolean,
                                 rw, rw, a64, a64, a64, a64),
         assemble: types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw),
@@ -343,16 +351,52 @@ def _game(name: str, variant: tuple) -> TieredGame:
     return _GAMES[(name, variant)]
 
 
+def run_marks(job: Job) -> None:
+    """The forward pass over one piece of a tier: its reachable positions' children, as one bit array per child
+    tier, in a file of its own (the driver ORs the pieces). Idempotent, like :func:`run_shard`."""
+    import numpy as np
+
+    from gamedp.database import write_container
+
+    work = _work(job)
+    path = _marks_file(work, job.tier, job.shard)
+    done = _open(path, job.identity)
+    if done is not None:
+        done.close()
+        return
+    game = _game(job.game_name, job.variant)
+    kids = game.child_tiers(job.tier)
+    marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in kids]
+    reach_file = _File(_reach_file(work, job.tier), job.identity)
+    try:
+        reach = np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8)
+        ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
+        _kernels().mark_children(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits,
+                                 *_four(marks, writable=True), state, out, err)
+        del reach
+    finally:
+        reach_file.close()
+    if err[0]:
+        _fail(game, err)
+    write_container(path, {"identity": job.identity, "tier": job.tier, "piece": job.shard},
+                    [(f"marks{s}", m) for s, m in enumerate(marks)], durable=False)
+
+
+def _work(job: Job) -> Path:
+    work = Path(job.work)
+    if not work.is_dir():
+        raise GamedpError(f"the work directory {work} is not there on this worker; workers must see the database "
+                          "directory (a shared file system)")
+    return work
+
+
 def run_shard(job: Job) -> dict:
     """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
     import numpy as np
 
     from gamedp.database import write_container
 
-    work = Path(job.work)
-    if not work.is_dir():
-        raise GamedpError(f"the work directory {work} is not there on this worker; workers must see the database "
-                          "directory (a shared file system)")
+    work = _work(job)
     path = _shard_file(work, job.tier, job.shard)
     done = _open(path, job.identity)
     if done is not None:
@@ -413,6 +457,7 @@ class TierSolve:
             raise GameDefinitionError(f"{game.label}: tier {wide[0]} has children in {len(game.child_tiers(wide[0]))} "
                                       f"tiers; the tier solver takes at most {MAX_CHILD_TIERS}")
         self.resumed_shards = 0
+        self.variant = tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))  # as jobs carry it
 
     # -- resources ----------------------------------------------------------------------------------------------
     def check_resources(self) -> None:
@@ -469,7 +514,6 @@ class TierSolve:
         game, work = self.game, self.work
         if all(_reach_file(work, t).exists() for t in range(game.num_tiers)):
             return
-        k = _kernels()
         bits: dict[int, Any] = {}
         start_tier = game.start_tier
         for t in range(game.num_tiers):
@@ -486,12 +530,30 @@ class TierSolve:
             for c in kids:
                 if c not in bits:
                     bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
-            ex, slot, limits, (state, out, err) = _arrays(game, t)
-            k.mark_children(ex.kernel, ex.params, t, _frozen(mine), slot, limits,
-                            *_four([bits[c] for c in kids], writable=True), state, out, err)
-            if err[0]:
-                _fail(game, err)
+            if not kids or not mine.any():
+                continue
             del mine
+            jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
+                    for piece, (lo, hi) in enumerate(self._pieces(size))]
+            self.executor.run(run_marks, jobs, lambda job, result: None)
+            for job in jobs:
+                marks = _File(_marks_file(work, t, job.shard), self.ident)
+                try:
+                    for s, c in enumerate(kids):
+                        view = marks.c.section(f"marks{s}")
+                        np.bitwise_or(bits[c], np.frombuffer(view, dtype=np.uint8), out=bits[c])
+                        view.release()
+                finally:
+                    marks.close()
+                _marks_file(work, t, job.shard).unlink()
+
+    def _pieces(self, size: int) -> list[tuple[int, int]]:
+        """The forward pass's pieces of a tier of ``size``: two per executor slot (for balance), each a
+        multiple of 64 indices and not too small to pay for its task, or the whole tier on one slot."""
+        slots = self.executor.slots() if hasattr(self.executor, "slots") else 1
+        count = max(1, min(2 * slots if slots > 1 else 1, size // min(MIN_PIECE, self.shard)))
+        step = ((size + count - 1) // count + 63) // 64 * 64 if count > 1 else size
+        return [(lo, min(lo + step, size)) for lo in range(0, size, step)] or [(0, 0)]
 
     def values(self) -> list[dict]:
         """The backward pass, shard by shard; returns each tier's statistics."""
@@ -509,7 +571,7 @@ class TierSolve:
                 sealed.close()
                 done_before += size
                 continue
-            jobs = [Job(self.name, tuple(sorted(game.variant.items(), key=lambda kv: kv[0])), str(self.work),
+            jobs = [Job(self.name, self.variant, str(self.work),
                         self.ident, t, s, lo, min(lo + self.shard, size), self.want_rem)
                     for s, lo in enumerate(range(0, size, self.shard))]
             self.resumed_shards += sum(_shard_file(self.work, t, j.shard).exists() for j in jobs)
