@@ -165,6 +165,17 @@ def _open(path: Path, ident: str) -> _File | None:
 BASE = 1 << 20  # above any remoteness
 
 
+def child_slot(slot, limits, tier, i, out, j, err):  # pragma: no cover
+    """The kernels' slot of the ``j``-th child's tier and its index there; slot -1 (and ``err`` set) when the
+    tier is not a declared child tier or the index is outside it."""
+    ct, ci = out[2 * j], out[2 * j + 1]
+    s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+    if s < 0 or ci < 0 or ci >= limits[s]:
+        err[0], err[1], err[2], err[3], err[4] = 1 if s < 0 else 2, tier, i, ct, ci
+        return -1, ci
+    return s, ci
+
+
 def mark_children(expand, params, tier, lo, hi, reach, slot, limits, m0, m1, m2, m3, state, out,
                   err):  # pragma: no cover
     """Set the reach bit of every child of the reachable, unfinished positions ``lo..hi-1`` of ``tier`` (``lo`` a
@@ -185,10 +196,8 @@ def mark_children(expand, params, tier, lo, hi, reach, slot, limits, m0, m1, m2,
                     return
                 continue
             for j in range(n):
-                ct, ci = out[2 * j], out[2 * j + 1]
-                s = slot[ct] if 0 <= ct < slot.shape[0] else -1
-                if s < 0 or ci < 0 or ci >= limits[s]:
-                    err[0], err[1], err[2], err[3], err[4] = 1 if s < 0 else 2, tier, i, ct, ci
+                s, ci = child_slot(slot, limits, tier, i, out, j, err)
+                if s < 0:
                     return
                 target = m0 if s == 0 else m1 if s == 1 else m2 if s == 2 else m3
                 target[ci >> 3] |= 1 << (ci & 7)
@@ -224,15 +233,13 @@ def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c
                 # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
                 best = -1
                 for j in range(n):
-                    ct, ci = out[2 * j], out[2 * j + 1]
-                    s = slot[ct] if 0 <= ct < slot.shape[0] else -1
-                    if s < 0 or ci < 0 or ci >= limits[s]:
-                        err[0], err[1], err[2], err[3], err[4] = 1 if s < 0 else 2, tier, i, ct, ci
+                    s, ci = child_slot(slot, limits, tier, i, out, j, err)
+                    if s < 0:
                         return
                     values = c0 if s == 0 else c1 if s == 1 else c2 if s == 2 else c3
                     v = (values[ci >> 2] >> ((ci & 3) << 1)) & 3
                     if v == 3:
-                        err[0], err[1], err[2], err[3], err[4] = 3, tier, i, ct, ci
+                        err[0], err[1], err[2], err[3], err[4] = 3, tier, i, out[2 * j], ci
                         return
                     cr = 0
                     if want_rem:
@@ -288,8 +295,15 @@ def _kernels() -> Any:
                                 rw, rw, a64, a64, a64, a64),
         assemble: types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw),
     }
-    return pytypes.SimpleNamespace(**{f.__name__: njit(sig, cache=True, nogil=True, error_model="numpy")(f)
-                                      for f, sig in signatures.items()})
+    helper = njit(types.UniTuple(i64, 2)(a64, a64, i64, i64, a64, i64, a64), cache=True, nogil=True,
+                  inline="always")(child_slot)
+
+    def jit(f: Any, sig: Any) -> Any:
+        # The kernel with its helper as a compiled function (same code and name, so numba's disk cache still works)
+        f = pytypes.FunctionType(f.__code__, {**f.__globals__, "child_slot": helper}, f.__name__)
+        return njit(sig, cache=True, nogil=True, error_model="numpy")(f)
+
+    return pytypes.SimpleNamespace(**{f.__name__: jit(f, sig) for f, sig in signatures.items()})
 
 
 def _four(arrays: list, writable: bool = False) -> list:
