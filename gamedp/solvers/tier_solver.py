@@ -120,6 +120,18 @@ class _File:
         if self.c.meta.get("identity") != ident:
             self.c.close()
             raise _Stale(path)
+        st = os.stat(path)
+        self.stamp = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+        if self.stamp in _CHECKED:  # every shard of a tier maps the same child files: check them once per process
+            for name, s in self.c._sections.items():
+                self.c._verified[name] = bytearray(b"\1" * s["blocks"])
+
+    def section(self, name: str) -> memoryview:
+        """A whole section, every block checked (once per process, for a file of one section)."""
+        view = self.c.section(name)
+        if len(self.c._sections) == 1:
+            _CHECKED.add(self.stamp)
+        return view
 
     def span(self, first: str, count: int) -> memoryview:
         """Sections ``first0..first{count-1}``, which lie end to end, as one read-only view (every block checked)."""
@@ -127,13 +139,14 @@ class _File:
 
         start = stop = None
         for i in range(count):
-            view = self.c.section(f"{first}{i}")  # checks the CRCs
+            view = self.c.section(f"{first}{i}")  # checks the CRCs, unless this process has
             s = self.c.meta["sections"][[x["name"] for x in self.c.meta["sections"]].index(f"{first}{i}")]
             if stop is not None and s["offset"] != stop:
                 raise _Stale(self.c.path)
             start = s["offset"] if start is None else start
             stop = s["offset"] + s["length"]
             view.release()
+        _CHECKED.add(self.stamp)  # the solver reads a file's sections all together
         if start is None:
             return memoryview(b"")
         base = self.c._data  # the data area: sections' offsets count from it
@@ -142,6 +155,11 @@ class _File:
 
     def close(self) -> None:
         self.c.close()
+
+
+#: Working files whose every block this process has checked: (path, inode, mtime, size), so a file made again
+#: is checked again.
+_CHECKED: set[tuple] = set()
 
 
 class _Stale(Exception):
@@ -383,7 +401,7 @@ def run_marks(job: Job) -> None:
     marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in kids]
     reach_file = _File(_reach_file(work, job.tier), job.identity)
     try:
-        reach = np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8)
+        reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
         ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
         _kernels().mark_children(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits,
                                  *_four(marks, writable=True), state, out, err)
@@ -422,7 +440,7 @@ def run_shard(job: Job) -> dict:
     reach_file = _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
-        reach = np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8)
+        reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
         ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
