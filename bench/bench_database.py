@@ -30,11 +30,12 @@ DB_DIR = BUILD / "db"
 ANSWER = """\
 import sys
 from gamedp.database import find
-from gamedp.games.placement import blockgame_table_spec
+from gamedp.games.placement_tiers import blockgame_table
 from gamedp.judge.blockgame import parse
-spec = blockgame_table_spec()
+spec = blockgame_table()
 db = find(spec.game_id, spec.variant)
-sys.stdout.write("".join("WINNING\\n" if db.code(spec.index(b)) else "LOSING\\n" for b in parse(sys.stdin.read())))
+sys.stdout.write("".join("WINNING\\n" if db.code(spec.index(spec.key(b))) else "LOSING\\n"
+                         for b in parse(sys.stdin.read())))
 """
 
 

@@ -5,6 +5,7 @@
 Rows: the start's value of Connect-4 4x4 and 5x4 (gamedp's pruned engine on the built-in game, on a plainly
 written Game and on the CompiledGame; easyAI's iterative deepening with a transposition table; OpenSpiel's
 alpha_beta_search), and the full solve of 5x4 written plainly (gamedp's memo engine; OpenSpiel's MinimaxSolver).
+The last start-value row only imports numba: the floor of any CompiledGame's whole process.
 The peers are installed only in the bench environment (``pip install open-spiel==2.0.2 easyai==2.0.12``; easyAI
 2.1 needs Python 3.12); a missing peer is skipped with a line saying so. The first contender is the baseline.
 """
@@ -39,6 +40,8 @@ def main() -> None:
             Contender("gamedp pruned, plain Game", gamedp + ["pruned", "plain", *size]),
             Contender("gamedp pruned, plain, primitive_first", gamedp + ["pruned", "plain-once", *size]),
             Contender("gamedp pruned, CompiledGame", gamedp + ["pruned", "compiled", *size]),
+            # The floor under any compiled game: importing numba, no work (it prints the answer so as to compare).
+            Contender("python: import numba only", PYTHON + ["-c", "import numba; print('tie')"]),
         ], rounds=args.rounds, warmup=1 if (w, h) == (4, 4) else 0)  # 5x4 peers take minutes: no warm-up
     if not args.quick:
         compare("Connect-4 5x4 written plainly: full solve", [

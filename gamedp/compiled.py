@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from gamedp.errors import GameDefinitionError
+from gamedp.errors import GameDefinitionError, compile_failure
 from gamedp.game import Game
 from gamedp.values import LOSE, TIE, WIN, Outcome
 
@@ -177,3 +177,35 @@ class _SplitKernelGame(_KernelGame):
         if not 0 <= n <= len(out):
             raise GameDefinitionError(f"{self.name}: split({position}) returned {n}; expected 0-{len(out)} parts")
         return [int(p) for p in out[:n]]
+
+
+def jit_kernel(fn: Callable, signature: Any = None) -> Callable:
+    """``fn`` as a numba kernel (compiled for ``signature`` when given), with the plain functions of its module
+    that it calls compiled first (once each, cached on disk): rules written as plain Python for lookups without
+    numba become kernels when a solver needs them."""
+    import types
+
+    from numba import njit
+    from numba.core.registry import CPUDispatcher
+
+    key, kernel = fn, _jitted.get(fn)
+    if kernel is None:
+        if isinstance(fn, CPUDispatcher):
+            kernel = fn
+        else:
+            helpers = {name: jit_kernel(g) for name in fn.__code__.co_names
+                       if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
+            if helpers:
+                fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
+                                        fn.__closure__)
+            kernel = njit(cache=True, nogil=True)(fn)
+        _jitted[key] = kernel
+    if signature is not None and signature.args not in kernel.overloads:
+        try:
+            kernel.compile(signature.args)
+        except Exception as e:  # numba's whole message: where in the user's file, and which type failed
+            raise compile_failure(f"the kernel {getattr(key, '__name__', key)}", signature, e) from None
+    return kernel
+
+
+_jitted: dict[Callable, Callable] = {}

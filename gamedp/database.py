@@ -1,8 +1,9 @@
 """Position databases: a strong solution on disk, answered from at once, never from a damaged file.
 
-A database holds one value per index of a game's position space (see :mod:`gamedp.games.indexed` for the games
-that have one). It is written once, atomically, by ``gamedp solve`` and read through a memory map by
-``gamedp query``, the Python API and the judge adapters. Reading needs neither numba nor numpy, so a lookup
+A database holds one value per index of a game's position space (the games that have one are in
+:mod:`gamedp.games.indexed`; this module knows bytes, checksums and headers, and imports no game). It is
+written once, atomically, by ``gamedp solve`` and read through a memory map by ``gamedp query``, the Python
+API and the judge adapters. Reading needs neither numba nor numpy, so a lookup
 costs little more than starting Python.
 
 From Python (after ``gamedp solve tictactoe``)::
@@ -133,16 +134,25 @@ def describe(game_id: str, variant: Mapping[str, Any]) -> str:
     return f"{game_id} ({', '.join(f'{k}={_canonical(v)}' for k, v in sorted(variant.items()))})"
 
 
-def solve_command(game_id: str, variant: Mapping[str, Any], path: Path | None = None) -> str:
-    """The command that (re)builds this database, for the fix in error messages.
+def solve_command(game_id: str, variant: Mapping[str, Any], path: Path | None = None,
+                  command: str | None = None) -> str:
+    """The command that (re)builds this database, for the fix in error messages: the game's own ``command``
+    (which whoever knows the games' registry passes down), else every parameter as an option.
 
     >>> solve_command("subtraction", {"n": 40, "moves": [2, 3], "misere": False})
-    'gamedp solve subtraction -V moves=2,3 -V n=40'
+    'gamedp solve subtraction -V misere=false -V moves=2,3 -V n=40'
+    >>> solve_command("subtraction", {"n": 40}, Path("/x/s.gdb"), command="gamedp solve subtraction -V n=40")
+    'gamedp solve subtraction -V n=40 --db /x/s.gdb'
     """
-    from gamedp.games.indexed import command_for  # only error messages need the registry
+    def text(value: Any) -> str:
+        if isinstance(value, (list, tuple)):
+            return ",".join(map(text, value))
+        return str(value).lower() if isinstance(value, bool) else str(value)
 
+    if command is None:
+        command = f"gamedp solve {game_id}" + "".join(f" -V {k}={text(v)}" for k, v in sorted(variant.items()))
     where = "" if path is None or path == default_path(game_id, variant) else f" --db {path}"
-    return command_for(game_id, variant) + where
+    return command + where
 
 
 def _canonical(value: Any) -> str:
@@ -150,13 +160,13 @@ def _canonical(value: Any) -> str:
 
 
 # -- writing ---------------------------------------------------------------------------------------------------
-def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]], *,
+def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tuple[str, Any]],
                     durable: bool = True) -> None:
     """Write a checksummed file of named byte sections atomically (temporary file, fsync, rename).
 
-    ``sections`` are (name, bytes-like) pairs; ``meta`` gains the section table and ``block_size``.
-    ``durable=False`` skips the fsyncs (still atomic against a killed process): only for working files that are
-    checked when read and made again when a machine crash has torn them.
+    ``sections`` are (name, bytes-like) pairs; ``meta`` gains the section table and ``block_size``. A working
+    file that is cheap to redo may skip the fsyncs (``durable=False``): after a crash it is whole or fails its
+    checksums, and is then redone.
     """
     path = Path(path)
     views = [(name, memoryview(data).cast("B")) for name, data in sections]
@@ -195,8 +205,8 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
             for entry, (_, view) in zip(table, views):
                 f.write(bytes(len(head) + entry["offset"] - f.tell()))
                 f.write(view)
-            f.flush()
             if durable:
+                f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp, path)
         if durable:
@@ -420,6 +430,16 @@ class Container:
         start = self._data + s["offset"]
         return memoryview(self._map)[start:start + s["length"]]
 
+    def span(self, name: str, start: int, stop: int) -> memoryview:
+        """Bytes ``start:stop`` of section ``name``, after checking the blocks they lie in."""
+        s = self._sections[name]
+        size = self.meta["block_size"]
+        for block in range(start // size, -(-stop // size)):
+            if not self._verified[name][block]:
+                self._verify_block(s, block)
+        at = self._data + s["offset"]
+        return memoryview(self._map)[at + start:at + stop]
+
     def _verify_block(self, s: dict, block: int) -> None:
         size = self.meta["block_size"]
         start = self._data + s["offset"] + block * size
@@ -449,12 +469,15 @@ class Reader(Container):
     """A finished database: the value of any index, looked up in constant time."""
 
     def __init__(self, path: str | os.PathLike, game_id: str | None = None, variant: Mapping[str, Any] | None = None,
-                 size: int | None = None, fix: str | None = None):
+                 size: int | None = None, fix: str | None = None, command: str | None = None):
         if fix is None and game_id is not None:
-            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path))}")
+            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path), command)}")
         else:
             super().__init__(path, fix or "solve again")
         meta = self.meta
+        if meta.get("kind", "index") != "index":  # a saved solve (gamedp.saved_solution) is keyed by position
+            raise DatabaseError(f"{self.path} is a saved solve of {meta.get('game', {}).get('name', 'a game')}, "
+                                "not a database of an indexed game: query it with the game it was saved from")
         if meta.get("checkpoint") is not None:
             raise DatabaseError(f"{self.path} is the checkpoint of an unfinished solve, not a database; "
                                 f"{self.fix.replace('solve again', 'finish the solve')}")
@@ -509,26 +532,29 @@ def open_database(path: str | os.PathLike, game_id: str | None = None, variant: 
     return Reader(path, game_id, variant, size)
 
 
-def find(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None = None) -> Reader | None:
+def find(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None = None,
+         command: str | None = None) -> Reader | None:
     """The database of ``game_id``/``variant`` in the default place (or ``db``), or None if there is none.
 
     A file that is there but damaged, of a newer format, or of another game raises :class:`DatabaseError`:
-    it must be fixed (solved again), never trusted and never silently ignored.
+    it must be fixed (solved again, by ``command``: see :func:`solve_command`), never trusted and never
+    silently ignored.
     """
     path = default_path(game_id, variant, db)
     if not path.exists():
         return None
-    return Reader(path, game_id, variant)
+    return Reader(path, game_id, variant, command=command)
 
 
-def open_for(spec: Any, db: str | os.PathLike | None = None, what: str | None = None) -> Reader:
-    """The database of a table spec (see :mod:`gamedp.solvers.tables`), checked against it.
+def open_for(spec: Any, db: str | os.PathLike | None = None, what: str | None = None,
+             command: str | None = None) -> Reader:
+    """The database of a tiered game (see :mod:`gamedp.tiers`), checked against it.
 
     Raises a :class:`DatabaseError` that names the command to run when there is none yet (``what`` names the
-    game in that message).
+    game in that message, ``command`` is the game's solve command: see :func:`solve_command`).
     """
     path = default_path(spec.game_id, spec.variant, db)
     if not path.exists():
         raise DatabaseError(f"no database of {what or describe(spec.game_id, spec.variant)} at {path}; create it with: "
-                            f"{solve_command(spec.game_id, spec.variant, path)}")
-    return Reader(path, spec.game_id, spec.variant, spec.size)
+                            f"{solve_command(spec.game_id, spec.variant, path, command)}")
+    return Reader(path, spec.game_id, spec.variant, spec.size, command=command)

@@ -96,3 +96,35 @@ def result_text(outcome: Outcome, margin: Any = None) -> Text:
     word = {WIN: "win", LOSE: "lose", DRAW: "draw"}[outcome]
     by = "" if margin is None or margin == 0 else f" by {abs(margin)}"
     return Text(f"You {word}{by}.", style=STYLES[outcome])
+
+
+def judgement_lines(judgement: Any, move_name: Callable[[Any], str], mover: str = "the player to move") -> list[Text]:
+    """A depth-limited search's view (:class:`~gamedp.solvers.lookahead.Judgement`): the position's value where
+    proven, else its estimate, then every move's, best first.
+
+    >>> from gamedp.solvers.lookahead import END, SCALE, Judged, Judgement
+    >>> j = Judgement(7, (Judged(1, 8, SCALE // 10), Judged(2, 9, -(END - 2))), 6, None)
+    >>> for line in judgement_lines(j, move_name=str): print(line.plain)
+    estimate +0.10 for the player to move (a search 6 moves deep)
+    2 moves, best first:
+      1  estimate +0.10
+      2  LOSE in 2
+    """
+    if not judgement.moves:
+        return [value_text(judgement.value) + f" for {mover}", Text("no moves: the game is over")]
+    best = judgement.best
+    how = "proven by " if judgement.value is not None else ""
+    depth = f"{judgement.depth} move{'' if judgement.depth == 1 else 's'} deep"
+    lines = [_judged_text(best) + f" for {mover} ({how}a search {depth})"]
+    lines.append(Text(f"{len(judgement.moves)} move{'s' if len(judgement.moves) != 1 else ''}, best first:"))
+    names = [move_name(j.move) for j in judgement.moves]
+    width = max(map(len, names))
+    for name, j in zip(names, judgement.moves):
+        lines.append(Text(f"  {name.ljust(width)}  ") + _judged_text(j))
+    return lines
+
+
+def _judged_text(judged: Any) -> Text:
+    """A move's value in its colour where the search proved it, else its estimate as plain text."""
+    value = judged.value
+    return value_text(value) if value is not None else Text(str(judged))

@@ -120,6 +120,10 @@ class TieredGame:
     """A game whose positions are cut into tiers; subclasses give :meth:`tier_size`, :meth:`child_tiers` and
     :meth:`functions` (see the module docstring for the contract and an example)."""
 
+    #: True when every index is a position to answer (a board typed in need not be reachable from the start):
+    #: the solver then solves them all instead of only those play reaches.
+    every_index = False
+
     def __init__(self, game_id: str, variant: dict, *, num_tiers: int, max_children: int, start: int):
         self.game_id, self.variant = game_id, dict(variant)
         self.num_tiers, self.max_children, self.start = int(num_tiers), int(max_children), int(start)
@@ -174,6 +178,29 @@ class TieredGame:
     def expansion(self) -> Expansion:
         """The kernel the solver runs (see :class:`Expansion`); by default built from :meth:`compiled`."""
         return _generic_expansion(self)
+
+    # -- what `gamedp query` and the database need (plain Python: no numba) --------------------------------------
+    @property
+    def size(self) -> int:
+        """The database's positions: the whole index space."""
+        return self.index_space
+
+    def index(self, position: int) -> int:
+        """The database index of ``position`` (a key)."""
+        return self.locate(position)
+
+    def position(self, index: int) -> int:
+        """The key at database index ``index``: the inverse of :meth:`index`."""
+        import bisect
+
+        tier = bisect.bisect_right(self.offsets, index) - 1
+        return int(self.functions().unrank(tier, index - self.offsets[tier]))
+
+    def parse_position(self, text: str) -> int:
+        raise NotImplementedError
+
+    def format_position(self, position: int) -> str:
+        return str(position)
 
 
 _COMPILED: dict[tuple, Any] = {}

@@ -171,3 +171,15 @@ def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
         assert sorted(mv.value.outcome.name for mv in a.moves) == \
             sorted(full.value(c).for_parent().outcome.name for c in rules.children(p))
     assert type(analyst._engine()).__name__ == ("CompiledPrunedSolution" if compiled else "PrunedSolution")
+
+
+def test_compiled_pruned_search_grows_its_stack_and_table():
+    """A chain far deeper than the first stack (64 frames) and with more positions than the first table holds."""
+    from gamedp.compiled import CompiledGame
+    from test_compiled import countdown
+
+    n = 100_001
+    solution = pruned_solution(CompiledGame("chain", n, countdown, 1), remoteness=True)
+    v = solution.value(n)
+    assert (v.outcome.name, v.remoteness) == ("WIN", n)
+    assert len(solution) == n + 1

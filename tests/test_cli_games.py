@@ -7,6 +7,7 @@ import json
 from click.testing import CliRunner
 
 from gamedp.cli.main import cli
+from gamedp.errors import ResourceError
 from gamedp.games import BUILTIN
 from gamedp.loader import load_game
 
@@ -18,7 +19,8 @@ def test_games_lists_every_builtin_with_an_example_that_reads_back():
     assert [e["name"] for e in entries] == list(BUILTIN)
     for e in entries:
         game = load_game(e["name"])
-        assert e["notation"] and game.parse_position(e["example"]) == game.start(), e
+        example = game.example() if hasattr(game, "example") else game.start()
+        assert e["notation"] and game.parse_position(e["example"]) == example, e
     text = CliRunner().invoke(cli, ["games"]).output
     assert "nim: Nim: a move takes" in text and "example: gamedp analyze nim 3 4 5" in text
 
@@ -28,3 +30,13 @@ def test_analyze_game_help_shows_the_notation():
         out = CliRunner().invoke(cli, [command, "wythoff", "--help"]).output
         assert "Notation of wythoff:" in out and "a position is two heap sizes" in out and "4 7" in out
     assert "Notation of" not in CliRunner().invoke(cli, ["analyze", "--help"]).output
+
+
+def test_connect4s_example_is_answered_and_its_start_refused_with_a_way_out():
+    example = next(json.loads(line) for line in CliRunner().invoke(cli, ["games", "--json"]).output.splitlines()
+                   if json.loads(line)["name"] == "connect4")["example"]
+    assert example.count(".") < 20  # the classic start would be searched for ever
+    result = CliRunner().invoke(cli, ["analyze", "connect4", example])
+    assert result.exit_code == 0 and "7 moves, best first" in result.output, result.output
+    refused = CliRunner().invoke(cli, ["analyze", "connect4"]).exception  # the entry point prints it, exit 2
+    assert isinstance(refused, ResourceError) and "bytes of memory" in str(refused) and "--depth D" in str(refused)

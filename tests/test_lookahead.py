@@ -51,3 +51,55 @@ def test_random_connect4_7x6_games_stay_legal():
         move = player.best_move(p) if rng.random() < 0.5 else rng.choice(game.moves(p))
         assert move in game.moves(p)
         p = game.do_move(p, move)
+
+
+# -- exact where proven, against Connect-4 written plainly from the rules (tests/test_tier_solver.py) ----------
+def columns(game, key):
+    """A Connect-4 position as the plain solver writes it: each column's stones from the bottom."""
+    rows = game.cells(key)[::-1]
+    return tuple("".join(row[c] for row in rows if row[c] != ".") for c in range(game.width))
+
+
+def plain_value(plain, game, key):
+    from gamedp.values import Outcome, Value
+
+    outcome, remoteness = plain(columns(game, key))
+    return Value(Outcome[outcome], remoteness)
+
+
+@pytest.mark.parametrize("depth", [3, 6, 12])
+def test_judged_moves_are_exact_wherever_proven(depth):
+    from test_tier_solver import plain_solver
+
+    game, plain = Connect4(4, 3), plain_solver(3, 4)
+    player = Lookahead(game, depth=depth)
+    proven = 0
+    for p in random_positions(game, 30, seed=depth):
+        judgement = player.judge(p)
+        assert sorted(j.move for j in judgement.moves) == sorted(game.moves(p))
+        for j in judgement.moves:
+            truth = plain_value(plain, game, j.child).for_parent()
+            if j.value is not None:
+                proven += 1
+                assert j.value.outcome is truth.outcome
+                if truth.outcome.name != "TIE":
+                    assert j.value.remoteness == truth.remoteness
+        if judgement.value is not None:
+            assert judgement.value.outcome is plain_value(plain, game, p).outcome
+        if depth >= 12:  # beyond every end: all proven
+            assert all(j.value is not None for j in judgement.moves)
+    assert proven > 0
+
+
+def test_known_values_make_a_shallow_search_perfect():
+    from test_tier_solver import plain_solver
+
+    game, plain = Connect4(4, 3), plain_solver(3, 4)
+    player = Lookahead(game, depth=1, known=lambda p: plain_value(plain, game, p))
+    for p in random_positions(game, 40, seed=9):
+        move = player.best_move(p)
+        if move is None:
+            continue
+        best, got = plain_value(plain, game, p), plain_value(plain, game, game.do_move(p, move)).for_parent()
+        assert got.outcome is best.outcome and (best.outcome.name == "TIE" or got == best)
+        assert player.proven == (best.outcome.name != "TIE")

@@ -1,17 +1,25 @@
 """``gamedp analyze GAME [POSITION]``: a position's value and every move's value, best first.
 
 :class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``) share: its text
-notation and an engine that values positions on demand. Which engine, in this order:
+notation and an engine that values positions on demand. A saved solve (:mod:`gamedp.saved_solution`), when given,
+answers every position it holds; the others go to an engine, in this order:
 
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
    ``value(position) -> Value``), made once, when the first position is asked;
+   else the game's ``saved_solution(outcomes_only)``, when it gives one: its values read from the database
+   ``gamedp solve`` made for it (:mod:`gamedp.solvers.database_answers`; connect4);
 3. else, when only outcomes are asked, the pruned engine (:mod:`gamedp.solvers.alphabeta`: alpha-beta, each move's
    exact outcome by its own search, one transposition table for all);
 4. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
    asked about, so a big game is only solved below the position on the board.
 
 Impartial games (``impartial = True``) that offer ``nimber(position)`` also show nimbers.
+
+With a search depth (``--depth D``), games too big to solve are judged instead by a depth-limited search
+(:mod:`gamedp.solvers.lookahead`): :meth:`Analyst.judge` scores each move by the ends the search reaches,
+the game's ``heuristic`` at its horizon, and the game's solved database where there is one (``gamedp solve``
+made it: every position it answers is exact).
 
 What a game gives the front ends, beyond its rules: ``parse_position`` for what people type, and a
 ``format_position`` whose drawing ``parse_position`` reads back (else ``str(position)`` must read back: the JSON
@@ -38,7 +46,7 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, joined, position_argument
+from gamedp.cli.arguments import NumbersCommand, depth_option, joined, position_argument
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -46,7 +54,8 @@ from gamedp.values import Analysis, Value
 class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
-    def __init__(self, game: Any, *, outcomes_only: bool = False):
+    def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
+                 saved_only: bool = False):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -61,21 +70,55 @@ class Analyst:
         self._own_analyze = own_analyze if callable(own_analyze) else None
         self._solution: Any = None
         self._estimated = False  # whether the first position's search was found to fit
+        #: a saved solve (gamedp.saved_solution) answers first: every position it holds, or all (``saved_only``)
+        self.saved, self._saved_only = saved, saved_only
+        #: the depth of a depth-limited search (None: values are exact, from a whole search)
+        self.depth = depth
+        self._lookahead: Any = None
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move's value, best first."""
+        if self._from_saved(position):
+            return self.saved.analyze(position)
         self._refuse_unless_fits(position)
         analysis = self._own_analyze(position) if self._own_analyze else self._engine().analyze(position)
         # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
         moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
         return Analysis(analysis.position, analysis.value, moves)
 
+    def judge(self, position: Any, every: bool = True) -> Any:
+        """The moves of ``position`` scored by the search ``depth`` moves deep, best first (a
+        :class:`~gamedp.solvers.lookahead.Judgement`; ``every=False``: only the best move is searched)."""
+        if self._lookahead is None:
+            from gamedp.solvers.lookahead import Lookahead
+
+            if self.depth is None:
+                raise GamedpError("judging moves needs a search depth (--depth D)")
+            self._lookahead = Lookahead(self.rules, self.depth, known=self._database_values())
+        return self._lookahead.judge(position, every)
+
+    def _database_values(self) -> Any:
+        """A lookup of exact values in the game's solved database, if there is one (games with ``tiered()``)."""
+        tiered = getattr(self.game, "tiered", None)
+        if not callable(tiered):
+            return None
+        from gamedp.database import find
+
+        spec = tiered()
+        reader = find(spec.game_id, spec.variant)
+        return None if reader is None else lambda position: reader.value(spec.index(position))
+
     def value(self, position: Any) -> Value:
+        if self._from_saved(position):
+            return self.saved.value(position)
         if self._own_analyze:
             return self._own_analyze(position).value
         engine = self._engine()
         return engine.value(position) if hasattr(engine, "value") else engine.analyze(position).value
+
+    def _from_saved(self, position: Any) -> bool:
+        return self.saved is not None and (self._saved_only or position in self.saved)
 
     def nimber(self, position: Any) -> int | None:
         """The position's nimber where the game offers one, else ``None``."""
@@ -116,11 +159,18 @@ class Analyst:
         estimate = getattr(self.game, "memory_estimate", None)
         if self._estimated or not callable(estimate) or self._own_analyze is not None:
             return
+        from gamedp.errors import ResourceError
         from gamedp.memory import available_memory, refuse_unless_fits
 
         need = estimate(position)
         if need > available_memory():
-            refuse_unless_fits(need, f"searching {self.name} from {self.position_name(position)}")
+            try:
+                refuse_unless_fits(need, f"searching {self.name} from {self.position_name(position)}")
+            except ResourceError as e:
+                if self.scored:  # depth-limited search is for win/lose/tie games
+                    raise
+                raise ResourceError(f"{e}; analyze and play search only D moves deep with --depth D "
+                                    "(e.g. --depth 8)") from None
         self._estimated = True
 
     def _engine(self) -> Any:
@@ -128,8 +178,11 @@ class Analyst:
             from gamedp.compiled import CompiledGame
 
             own = getattr(self.game, "solution", None)
+            saved = getattr(self.game, "saved_solution", None)
             if callable(own):
                 self._solution = own()
+            elif callable(saved) and (stored := saved(self.outcomes_only)) is not None:
+                self._solution = stored
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -223,7 +276,12 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
               help="Win/lose/tie only, no remoteness: pruned alpha-beta searches, far fewer positions on big games.")
-def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool) -> None:
+@click.option("--db", type=click.Path(dir_okay=True), default=None,
+              help="Answer from this saved solve (`gamedp solve GAME --db ...`) only. Without it, a saved solve in "
+                   "the default place answers the positions it holds.")
+@depth_option
+def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
+            db: str | None, depth: int | None) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -231,11 +289,20 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
     under perfect play), the score in scored games and the nimber where the game gives one.
     """
+    from gamedp.cli.saved import open_for_game
     from gamedp.loader import load_game
     from gamedp.render import analysis_lines, console
 
-    analyst = Analyst(load_game(game), outcomes_only=outcomes_only)
+    rules = load_game(game)
+    saved = open_for_game(game, rules, db, required=db is not None, remoteness=not outcomes_only)
+    analyst = Analyst(rules, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None)
     where = read_position_argument(analyst, position)
+    if depth is not None:
+        if show_line:
+            raise GamedpError("--line shows a perfect line of play, which a search --depth moves deep cannot "
+                              "promise; leave out one of them")
+        _show_judgement(analyst, where, as_json)
+        return
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)
     if as_json:
@@ -256,3 +323,30 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
         line = analyst.line(where)
         moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"
         out.print(f"perfect line of play: {moves}")
+
+
+def _show_judgement(analyst: Analyst, where: Any, as_json: bool) -> None:
+    """``analyze --depth``: every move scored by the depth-limited search."""
+    from gamedp.render import console, judgement_lines
+
+    judgement = analyst.judge(where)
+    if as_json:
+        def entry(value: Any, score: int | None) -> dict:
+            from gamedp.solvers.lookahead import SCALE
+
+            return {"value": None if value is None else value.outcome.value,
+                    "remoteness": None if value is None else value.remoteness,
+                    "estimate": None if value is not None or score is None else score / SCALE}
+
+        best = judgement.best
+        doc = {"position": analyst.position_name(where), "depth": judgement.depth,
+               **entry(judgement.value, None if best is None else best.score),
+               "moves": [{"move": analyst.move_name(where, j.move), "position": analyst.position_name(j.child),
+                          **entry(j.value, j.score)} for j in judgement.moves]}
+        click.echo(json.dumps(doc, indent=2))
+        return
+    out = console(color=sys.stdout.isatty())
+    out.print(analyst.draw(where))
+    out.print()
+    for text in judgement_lines(judgement, lambda m: analyst.move_name(where, m)):
+        out.print(text)

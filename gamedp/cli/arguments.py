@@ -30,6 +30,12 @@ _NUMBER = re.compile(r"-\d[\d,.]*")
 #: POSITION as the commands take it: any number of words, joined with spaces (none: the start)
 position_argument = click.argument("position", nargs=-1)
 
+#: ``--depth D``: a depth-limited search instead of an exact one (analyze, play)
+depth_option = click.option(
+    "--depth", type=click.IntRange(min=1), metavar="D",
+    help="For games too big to solve: search only D moves ahead (alpha-beta), judging the positions there by "
+         "the game's heuristic; exact wherever the search reaches the end or the game's database answers.")
+
 
 class NumbersCommand(click.Command):
     """A click command whose arguments may start with ``-`` when they are numbers."""
@@ -69,7 +75,7 @@ class NumbersCommand(click.Command):
             entry = {"notation": str(e), "example": "(none)"}
         with formatter.section(f"Notation of {name}"):
             formatter.write_text(entry["notation"])
-            formatter.write_text("Example position (the start):")
+            formatter.write_text("Example position:")
             for line in entry["example"].splitlines():
                 formatter.write(f"{' ' * formatter.current_indent}  {line}\n")
 

@@ -15,8 +15,9 @@ import click
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def check(game: str, limit: int, as_json: bool) -> None:
     """Check GAME for the usual description bugs: illegal children, moves from primitive positions,
-    symmetries that change values, unstable keys; for a tiered game (connect4), that rank and unrank are
-    inverse and that children lie in the declared tiers.
+    symmetries that change values, unstable keys; for a game `gamedp solve` takes (blockgame, connect4,
+    subtraction, tictactoe), that its tiers' rank and unrank are inverse and that children lie in the declared
+    tiers.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Exit status 1 when a problem is
     found.
@@ -27,10 +28,11 @@ def check(game: str, limit: int, as_json: bool) -> None:
     loaded = load_game(game)
     report = check_game(loaded, max_positions=limit)
     tiers = None
-    if report.ok and hasattr(loaded, "tiered"):  # a tiered game: its ranks and tiers, by the compiled kernels
+    tiered = loaded.tiered() if report.ok and hasattr(loaded, "tiered") else None
+    if tiered is not None:  # a tiered game: its ranks and tiers, by the compiled kernels
         from gamedp.tiers import check_tiers
 
-        tiers = check_tiers(loaded.tiered(), limit=limit, compiled=True)
+        tiers = check_tiers(tiered, limit=limit, compiled=True)
     if as_json:
         extra = {} if tiers is None else {"tiers": {"ok": tiers.ok, "indices": tiers.indices, "tiers": tiers.tiers,
                                                     "complete": tiers.complete, "problem": tiers.problem}}

@@ -11,12 +11,14 @@ import click
 
 def describe(name: str, game: Any) -> dict:
     """A game's name, rules and notation (its class's ``notation``, else its docstring's first paragraph) and
-    its start as the commands read it."""
+    an example position as the commands read it: the game's own ``example()`` (one they answer quickly, where
+    the start is too big to search), else its start."""
     from gamedp.cli.analyze import Analyst
 
     doc = inspect.getdoc(type(game)) or ""
     notation = getattr(game, "notation", None) or " ".join(doc.split("\n\n")[0].split())
-    return {"name": name, "notation": notation, "example": Analyst(game).position_name(game.start())}
+    example = game.example() if callable(getattr(game, "example", None)) else game.start()
+    return {"name": name, "notation": notation, "example": Analyst(game).position_name(example)}
 
 
 @click.command()

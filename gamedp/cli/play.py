@@ -9,6 +9,10 @@ move's value, best first), ``undo`` (take back your last move and the reply), ``
 Typed at a terminal, values are in colour and lines can be edited; with input piped in there is no colour and
 each line read is echoed after its prompt, so the transcript reads like a session; the end of the input ends
 the game.
+
+With ``--depth D`` the opponent is a search D moves deep instead (:meth:`Analyst.judge`), for games too big to
+solve: it plays perfectly wherever its search reaches the end or the game's database answers, and says what it
+judged each move it makes; ``hint`` then shows every move's score by the same search.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any, TextIO
 import click
 
 from gamedp.cli.analyze import Analyst, read_position_argument
-from gamedp.cli.arguments import NumbersCommand, position_argument
+from gamedp.cli.arguments import NumbersCommand, depth_option, position_argument
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, MoveValue
 
@@ -63,7 +67,9 @@ class Match:
 
     def run(self) -> None:
         out = self.out
-        out.print(f"{self.analyst.name}: you against the perfect opponent. "
+        opponent = "the perfect opponent" if self.analyst.depth is None else \
+            f"a search {self.analyst.depth} moves deep"
+        out.print(f"{self.analyst.name}: you against {opponent}. "
                   f"{'You move' if self.human_to_move else 'The computer moves'} first. Type 'help' for commands.")
         while True:
             analysis = self._analyze()
@@ -72,7 +78,8 @@ class Match:
                 return
             if not self.human_to_move:
                 best = analysis.best
-                out.print(f"The computer plays {self.analyst.move_name(self.position, best.move)}.")
+                judged = "" if self.analyst.depth is None else f" ({best})"
+                out.print(f"The computer plays {self.analyst.move_name(self.position, best.move)}{judged}.")
                 self._play(best)
                 continue
             if not self._human_turn(analysis):
@@ -121,11 +128,13 @@ class Match:
                 return True
 
     def _play(self, move_value: MoveValue) -> None:
-        self._pending = move_value.value.score
+        self._pending = None if move_value.value is None else move_value.value.score
         self.position = move_value.child
         self.human_to_move = not self.human_to_move
 
     def _analyze(self) -> Analysis:
+        if self.analyst.depth is not None:  # only the best move is searched; hint searches the others
+            return self.analyst.judge(self.position, every=False)
         analysis = self.analyst.analyze(self.position)
         if self._pending is not None and analysis.value.score is not None:
             # What the last move scored by itself: its value to the mover plus what the position it reached is
@@ -145,9 +154,16 @@ class Match:
         out.print("Your moves: " + ", ".join(names))
 
     def _hint(self, analysis: Analysis) -> None:
-        from gamedp.render import analysis_lines
+        from gamedp.render import analysis_lines, judgement_lines
 
-        for text in analysis_lines(analysis, lambda m: self.analyst.move_name(self.position, m),
+        def name(move: Any) -> str:
+            return self.analyst.move_name(self.position, move)
+
+        if self.analyst.depth is not None:
+            for text in judgement_lines(self.analyst.judge(self.position), name, mover="you"):
+                self.out.print(text)
+            return
+        for text in analysis_lines(analysis, name,
                                    nimber=self.analyst.nimber(self.position),
                                    child_nimbers=self.analyst.child_nimbers(analysis), mover="you"):
             self.out.print(text)
@@ -197,7 +213,9 @@ class Match:
 @click.option("--hints", is_flag=True, help="Show every move's value at each of your turns.")
 @click.option("--outcomes-only", is_flag=True,
               help="Solve win/lose/tie only (faster on big games); the computer then wins, but not fastest.")
-def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool) -> None:
+@depth_option
+def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool,
+         depth: int | None) -> None:
     """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Type moves as listed under the
@@ -209,7 +227,7 @@ def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes
     if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
-    analyst = Analyst(load_game(game), outcomes_only=outcomes_only)
+    analyst = Analyst(load_game(game), outcomes_only=outcomes_only, depth=depth)
     start = read_position_argument(analyst, position)
     typed = sys.stdin.isatty()
     Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,

@@ -20,13 +20,19 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
     """Print the value of each POSITION (WIN/LOSE/TIE/DRAW, with remoteness when stored) from GAME's database.
 
     Create the database first with `gamedp solve GAME`. Positions are written as the game writes them, e.g.
-    `X.O......` in tic-tac-toe, or a board's rows in blockgame (spaces and newlines are ignored).
+    `X.O......` in tic-tac-toe, or a board's rows in blockgame (spaces and newlines are ignored). Games that are
+    not indexed (nim, path/to/game.py) answer from what `gamedp solve GAME [POSITION]` saved.
     """
     from gamedp.database import open_for
-    from gamedp.games.indexed import label, parse_variant, table_spec
+    from gamedp.games.indexed import INDEXED, command_for, label, parse_variant, table_spec
 
+    if game not in INDEXED:  # any other game answers from its saved solve
+        from gamedp.cli.saved import query_saved, refuse_options
+
+        refuse_options(game, bool(variant))
+        return query_saved(game, positions, db, as_json)
     spec = table_spec(game, **parse_variant(variant))
-    with open_for(spec, db, label(game, spec)) as reader:
+    with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:
         for text in positions:
             value = reader.value(spec.index(spec.parse_position(text)))
             if as_json:

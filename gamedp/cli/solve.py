@@ -1,4 +1,5 @@
-"""``gamedp solve GAME``: strongly solve an indexed game and keep the result as a position database."""
+"""``gamedp solve GAME``: strongly solve an indexed game, by the tier solver, and keep the result as a position
+database."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand, position_argument
 from gamedp.errors import GamedpError
 
 ORDER = ("WIN", "LOSE", "TIE", "DRAW")
@@ -19,45 +21,51 @@ db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=N
                               "$XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db.")
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
+@position_argument
 @variant_option
 @click.option("--remoteness", "-r", is_flag=True, help="Also store each position's remoteness (one byte each).")
 @db_option
 @click.option("--force", is_flag=True, help="Solve again even if a valid database is there; replace any file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="connect4: run the shards on a local Dask cluster of this many processes.")
+              help="Run the shards on a local Dask cluster of this many processes.")
 @click.option("--cluster", "address", default=None, metavar="ADDRESS",
-              help="connect4: run the shards on the Dask scheduler at ADDRESS (workers must see --db's directory).")
+              help="Run the shards on the Dask scheduler at ADDRESS (workers must see --db's directory).")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
-              help="connect4: like --cluster, with the scheduler's address read from this Dask scheduler file.")
-def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None, force: bool, as_json: bool,
-          workers: int | None, address: str | None, scheduler_file: str | None) -> None:
+              help="Like --cluster, with the scheduler's address read from this Dask scheduler file.")
+def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remoteness: bool, db: str | None,
+          force: bool, as_json: bool, workers: int | None, address: str | None, scheduler_file: str | None) -> None:
     """Solve every position GAME can index, in tiers, on every core, and store the values.
 
-    Games: blockgame, connect4, subtraction, tictactoe. Prints counts by outcome (and by remoteness with -r) and
-    the longest win and loss. A solve that is killed resumes from its last checkpointed tier (connect4: from its
-    last finished shard, with statistics per tier).
+    Games: blockgame, connect4, subtraction, tictactoe. Prints counts by outcome and per tier (and, for games
+    whose every index is a position, by remoteness with -r, with the longest win and loss). A solve that is
+    killed resumes from its last finished shard.
+
+    Any other game (a built-in such as nim, or path/to/game.py) is solved from POSITION (default: its start)
+    and every position reachable from there is saved, for query and analyze to answer from.
     """
-    from gamedp.database import MAGIC, DatabaseError, Reader, check_regular, default_path
-    from gamedp.games.indexed import label, parse_variant, table_spec
+    from gamedp.database import DatabaseError, Reader, check_regular, default_path
+    from gamedp.games.indexed import INDEXED, command_for, label, parse_variant, table_spec
+
+    if game not in INDEXED:
+        from gamedp.cli.saved import refuse_options, solve_saved
+
+        refuse_options(game, bool(variant) or any(o is not None for o in (workers, address, scheduler_file)))
+        return solve_saved(game, position, remoteness, db, force, as_json)
+    if position:
+        raise GamedpError(f"{game} is solved whole (every position it indexes); POSITION is for the other games")
 
     spec = table_spec(game, **parse_variant(variant))
     path = default_path(spec.game_id, spec.variant, db)
     check_regular(path)  # even with --force: only a regular file is ever replaced
     what = label(game, spec)
     if path.exists() and not force:
+        refuse_foreign(path)
         try:
-            with open(path, "rb") as f:
-                foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
-        except OSError as e:
-            raise GamedpError(f"cannot read {path}: {e.strerror}") from None
-        if foreign:
-            raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
-                              "(choose another --db, or --force)")
-        try:
-            with Reader(path, spec.game_id, spec.variant, spec.size) as existing:
+            command = command_for(game, spec.variant)
+            with Reader(path, spec.game_id, spec.variant, spec.size, command=command) as existing:
                 if existing.has_remoteness or not remoteness:
                     existing.verify()
                     _report(what, spec, path, existing.stats, existing.has_remoteness, as_json, already=True)
@@ -67,28 +75,24 @@ def solve(game: str, variant: tuple[str, ...], remoteness: bool, db: str | None,
                 raise GamedpError(f"{e} (or --force to replace it)") from None
             click.echo(f"gamedp: {path} is damaged; solving {what} again", err=True)
 
-    from gamedp.tiers import TieredGame
+    from gamedp.cli.tiered import solve_tiers
 
-    if isinstance(spec, TieredGame):
-        from gamedp.cli.tiered import solve_tiers
-
-        stats = solve_tiers(game, spec, path, remoteness, workers, address, scheduler_file)
-        _report(what, spec, path, stats, remoteness, as_json)
-        return
-    if workers is not None or address is not None or scheduler_file is not None:
-        raise GamedpError(f"{game} is solved in this process; --workers, --cluster and --scheduler-file are for "
-                          "tiered games (connect4)")
-    from gamedp.solvers.tables import build_database, checkpoint_path
-
-    resuming = checkpoint_path(path).exists()
-    with _progress_bar(game) as progress:
-        stats = build_database(spec, path, remoteness=remoteness, progress=progress)
-    resumed = getattr(spec, "resumed_below_tier", None)
-    if resumed is not None:
-        click.echo(f"gamedp: resumed from the checkpoint (tiers {resumed} and up were solved)", err=True)
-    elif resuming:
-        click.echo("gamedp: the checkpoint found did not match this solve; solved from the start", err=True)
+    stats = solve_tiers(game, spec, path, remoteness, workers, address, scheduler_file)
     _report(what, spec, path, stats, remoteness, as_json)
+
+
+def refuse_foreign(path: Path) -> None:
+    """A file at ``path`` that is not a gamedp database is never replaced without ``--force``."""
+    from gamedp.database import MAGIC
+
+    try:
+        with open(path, "rb") as f:
+            foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
+    except OSError as e:
+        raise GamedpError(f"cannot read {path}: {e.strerror}") from None
+    if foreign:
+        raise GamedpError(f"{path} exists and is not a gamedp database; refusing to overwrite it "
+                          "(choose another --db, or --force)")
 
 
 class _progress_bar:
@@ -108,8 +112,9 @@ class _progress_bar:
         self.task = self.bar.add_task(self.what, total=None)
         return self.update
 
-    def update(self, done: int, total: int) -> None:
-        self.bar.update(self.task, completed=done, total=total)
+    def update(self, done: int, total: int, where: str = "") -> None:
+        self.bar.update(self.task, completed=done, total=total,
+                        description=f"{self.what} {where}" if where else self.what)
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

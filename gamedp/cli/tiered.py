@@ -1,4 +1,4 @@
-"""``gamedp solve`` for a tiered game (connect4): the tier solver, its executor, its progress and statistics."""
+"""``gamedp solve``'s tier solve: the tier solver, its executor, its progress and statistics."""
 
 from __future__ import annotations
 
@@ -18,19 +18,11 @@ def solve_tiers(name: str, game: TieredGame, path: Path, remoteness: bool, worke
     from gamedp.solvers.tier_solver import TierSolve, solve_tiered
 
     TierSolve(game, name, path, remoteness).check_resources()  # refuse before starting a cluster
-    with make_executor(workers, address, scheduler_file) as executor, _TierBar(game.label) as progress:
+    with make_executor(workers, address, scheduler_file) as executor, _progress_bar(game.label) as progress:
         stats = solve_tiered(game, name, path, remoteness=remoteness, executor=executor, progress=progress)
     if stats["resumed_shards"]:
         click.echo(f"gamedp: resumed: {stats['resumed_shards']} shards were already solved", err=True)
     return stats
-
-
-class _TierBar(_progress_bar):
-    """The solve's progress bar, naming the tier being solved."""
-
-    def update(self, done: int, total: int, where: str) -> None:
-        self.bar.update(self.task, completed=done, total=total,
-                        description=f"{self.what} {where}" if where else self.what)
 
 
 def tier_lines(stats: dict[str, Any]) -> list[str]:

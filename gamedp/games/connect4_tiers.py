@@ -293,7 +293,7 @@ class Connect4Tiers(TieredGame):
     def compiled_functions(self) -> TierFunctions:
         import numpy as np
 
-        from gamedp.solvers.tables import _jit
+        from gamedp.compiled import jit_kernel as _jit
 
         return self._closures(*(_jit(f) for f in (stones_of, rank_key, unrank_key, children_into, primitive_code)),
                               np.array(self.binom, dtype=np.int64), np.array(self.ways, dtype=np.int64))
@@ -321,20 +321,7 @@ class Connect4Tiers(TieredGame):
 
         return TierFunctions(rank, unrank, tier_of, children, primitive)
 
-    # -- the table-spec side (what `gamedp query` needs; no numba) ----------------------------------------------
-    @property
-    def size(self) -> int:
-        return self.index_space
-
-    def index(self, position: int) -> int:
-        return self.locate(position)
-
-    def position(self, index: int) -> int:
-        import bisect
-
-        tier = bisect.bisect_right(self.offsets, index) - 1
-        return int(self.functions().unrank(tier, index - self.offsets[tier]))
-
+    # -- the text of positions, for `gamedp query` (no numba) --------------------------------------------------
     def parse_position(self, text: str) -> int:
         return self.board.parse_position(text)
 

@@ -404,6 +404,12 @@ class Blockgame(PlacementGame):
     def __init__(self, rows: int = 5, cols: int = 5):
         super().__init__(blockgame_rules(rows, cols))
 
+    def tiered(self):
+        """Every board as a tiered game (see :mod:`gamedp.games.placement_tiers`), for ``gamedp solve``."""
+        from gamedp.games.placement_tiers import blockgame_table
+
+        return blockgame_table(self.rules.rows, self.rules.cols)
+
 
 class Cram(PlacementGame):
     """Cram: players place dominoes in either direction; no move loses (impartial)."""
@@ -688,7 +694,7 @@ class SolvedTable:
 
 
 def blockgame_table_spec(rows: int = 5, cols: int = 5) -> TableSpec:
-    """The strong-solve interface of BLOCKGAME on a rows x cols board (for the position database)."""
+    """BLOCKGAME's word-parallel table on a rows x cols board (the judge's, and the tier solver's shards)."""
     return TableSpec(blockgame_rules(rows, cols))
 
 

@@ -42,6 +42,12 @@ class TicTacToe(Game):
     def __init__(self, symmetry: bool = True):
         self.symmetry = symmetry
 
+    def tiered(self):
+        """All 3^9 boards as a tiered game (see :mod:`gamedp.games.tictactoe_tiers`), for ``gamedp solve``."""
+        from gamedp.games.tictactoe_tiers import tictactoe_table
+
+        return tictactoe_table()
+
     def start(self) -> str:
         return "." * 9
 

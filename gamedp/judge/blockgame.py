@@ -17,7 +17,7 @@ import ctypes
 
 from gamedp.database import find
 from gamedp.errors import InputError, parse_count
-from gamedp.games.placement import blockgame_rules, blockgame_table_spec, parse_row, search_first, wins
+from gamedp.games.placement import blockgame_rules, parse_row, search_first, wins
 
 #: the native kernels' code of a won board (1: lost)
 WIN_CODE = 2
@@ -54,10 +54,13 @@ def run(text: str | bytes) -> str:
     boards = parse(text if isinstance(text, str) else text.decode("utf-8", "replace"))
     if not boards:
         return ""
-    spec = blockgame_table_spec()
-    db = find(spec.game_id, spec.variant)  # a damaged database raises with the fix rather than answering
+    from gamedp.games.placement_tiers import blockgame_table
+
+    spec = blockgame_table()
+    # A damaged database raises with the fix rather than answering.
+    db = find(spec.game_id, spec.variant, command="gamedp solve blockgame")
     if db is not None:
-        return "".join("WINNING\n" if db.code(spec.index(b)) == 1 else "LOSING\n" for b in boards)
+        return "".join("WINNING\n" if db.code(spec.index(spec.key(b))) == 1 else "LOSING\n" for b in boards)
     won = _native_wins(boards)
     if won is None:
         won = checked_wins(boards)

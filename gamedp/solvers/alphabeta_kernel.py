@@ -1,6 +1,6 @@
 """The compiled alpha-beta search (see :mod:`gamedp.solvers.compiled_alphabeta`), as cached numba kernels.
 
-The table reuses :mod:`gamedp.solvers.compiled_table`'s hash (``slot``, ``doubled``): ``vals`` holds both bounds
+The table reuses :mod:`gamedp.solvers.compiled_table`'s hash (``slot``, ``make_room``): ``vals`` holds both bounds
 of a position's score, each offset into 32 bits; ``ON_PATH`` marks a position on the search's path.
 """
 
@@ -11,7 +11,7 @@ from numba import njit, types
 
 from gamedp.solvers.compiled_table import (
     CHILDREN_SIGNATURE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, PRIMITIVE_SIGNATURE, TOO_MANY_CHILDREN, BAD_PRIMITIVE,
-    doubled, grown, slot)
+    make_room, new_stack, slot)
 
 ON_PATH = -2
 _OFFSET = 1 << 31
@@ -50,9 +50,7 @@ def to_child(bound, remote):
 
 def search(children, primitive, root, keys, vals, used, history, maxc, limit, top, remote, misere):
     """The exact score of ``root``, with the grown table: (keys, vals, used, status, position, detail)."""
-    frames = np.empty((64, 9), np.int64)
-    kids = np.empty((64, 2 * maxc), np.int64)
-    buf = np.empty(maxc + 1, np.int64)
+    frames, kids, buf = new_stack(9, 2 * maxc, maxc)
     pos, alpha, beta, depth = root, -top, top, 0
     while True:
         status, pos, detail, alpha, beta, depth, used = walk(
@@ -60,10 +58,7 @@ def search(children, primitive, root, keys, vals, used, history, maxc, limit, to
             limit, top, remote, misere)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
-        if depth == frames.shape[0]:
-            frames, kids = grown(frames), grown(kids)
-        else:
-            keys, vals = doubled(keys, vals)
+        frames, kids, keys, vals = make_room(depth, frames, kids, keys, vals)
 
 
 @njit(cache=True, nogil=True)

@@ -48,6 +48,8 @@ class CompiledSolution:
             self.vals = np.full(game.num_positions if dense else 1 << 16, -1, np.int32)
         self.used = 0
         self._cyclic: Solution | None = None  # set once a cycle forces the retrograde path
+        #: the positions searched from (the table holds every position reachable from them)
+        self.roots: set[int] = set()
         self._children = _compiled_for(game.children_kernel, kernels.CHILDREN_SIGNATURE, "children")
         self._primitive = (None if game.primitive_kernel is None else
                            _compiled_for(game.primitive_kernel, kernels.PRIMITIVE_SIGNATURE, "primitive"))
@@ -76,9 +78,16 @@ class CompiledSolution:
         best = self.analyze(position).best
         return None if best is None else best.move
 
+    def save(self, path, start: int | None = None, **options) -> dict:
+        """Save every position reachable from ``start`` with its value: as :meth:`gamedp.solvers.memo.Solution.save`."""
+        from gamedp.saved_solution import save
+
+        return save(self, path, start, **options)
+
     def _search(self, root: int) -> int:
         """Search from ``root``; its encoded value (0 when a cycle sends the game to the retrograde path)."""
         g, k = self.game, self.kernels
+        self.roots.add(int(root))
         limit = -1 if g.num_positions is None else g.num_positions
         search = k.searcher(self.vals.dtype, self._primitive is not None)
         self.keys, self.vals, self.used, status, pos, detail = search(

@@ -103,6 +103,23 @@ def grown(a):
 
 
 @njit(cache=True, nogil=True)
+def new_stack(columns, width, maxc):
+    """A search's stack of 64 frames to start with (``columns`` numbers each, and ``width`` for its children),
+    and a buffer for one position's children."""
+    return np.empty((64, columns), np.int64), np.empty((64, width), np.int64), np.empty(maxc + 1, np.int64)
+
+
+@njit(cache=True, nogil=True)
+def make_room(depth, frames, kids, keys, vals):
+    """What a search's walk asked for by NEED_ROOM: the stack grown when it is full, else the table doubled.
+    Growing is the driver's job, so that the walk's loop never reassigns (and reference-counts) an array."""
+    if depth == frames.shape[0]:
+        return grown(frames), grown(kids), keys, vals
+    keys, vals = doubled(keys, vals)
+    return frames, kids, keys, vals
+
+
+@njit(cache=True, nogil=True)
 def rank_of_child(value, outcomes_only):
     """The mover's rank for a move into a child whose encoded value is ``value``."""
     code = value & 3
@@ -149,19 +166,14 @@ def searcher(value_dtype, has_primitive: bool):
 def search(children, primitive, root, keys, vals, used, maxc, limit, outcomes_only, misere):
     """Depth-first search from ``root``, not yet searched; returns the table and (status, position, detail):
     ``detail`` is the root's value when the status is OK, else what went wrong."""
-    frames = np.empty((64, 4), np.int64)
-    kids = np.empty((64, maxc), np.int64)
-    buf = np.empty(maxc + 1, np.int64)
+    frames, kids, buf = new_stack(4, maxc, maxc)
     pos, depth = root, 0
     while True:
         status, pos, detail, depth, used = walk(children, primitive, root, pos, depth, frames, kids,
                                                 buf, keys, vals, used, maxc, limit, outcomes_only, misere)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
-        if depth == frames.shape[0]:
-            frames, kids = grown(frames), grown(kids)
-        else:
-            keys, vals = doubled(keys, vals)
+        frames, kids, keys, vals = make_room(depth, frames, kids, keys, vals)
 
 
 @njit(cache=True, nogil=True)
@@ -170,7 +182,7 @@ def walk(children, primitive, root, pos, depth, frames, kids, buf, keys, vals, u
     """The search's loop, from expanding ``pos`` above ``depth`` frames: (position, child count, next child,
     best rank so far), the children in ``kids``. It returns NEED_ROOM before a step that would overflow the
     stack or fill the hash table more than half; growing them is left to the caller, because arrays
-    reassigned inside this loop would cost reference counting on every step."""
+    reassigned inside this loop would cost reference counting on every step (see :func:`make_room`)."""
     while True:
         if depth == frames.shape[0] or (keys.shape[0] != 0 and 2 * (used + 1) > keys.shape[0]):
             return NEED_ROOM, pos, 0, depth, used

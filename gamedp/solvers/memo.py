@@ -58,6 +58,8 @@ class Solution:
         else:
             self.keyf = canon or key
         self._primitive = game.primitive if overrides(game, "primitive") else None
+        #: the keys of the positions searched from (the table holds every position reachable from them)
+        self.roots: set[Hashable] = set()
 
     # -- queries -------------------------------------------------------------------------------------------
     def value(self, position: Position) -> Value:
@@ -99,6 +101,13 @@ class Solution:
             seen.add(k)
         return line
 
+    def save(self, path: Any, start: Position | None = None, **options: Any) -> dict:
+        """Save every position reachable from ``start`` (default: the game's start) with its value, to be answered
+        from later without solving: see :mod:`gamedp.saved_solution`. Returns the statistics saved."""
+        from gamedp.saved_solution import save
+
+        return save(self, path, start, **options)
+
     def __len__(self) -> int:
         return len(self.table)
 
@@ -135,6 +144,7 @@ class Solution:
         from gamedp.memory import MemoryGuard
 
         self._guard = MemoryGuard(f"searching {self.game.name}")
+        self.roots.add(root_key)
         try:
             self._search_from(root, root_key)
         finally:

@@ -1,21 +1,27 @@
 """The tier solver: a strong solve of a :class:`~gamedp.tiers.TieredGame`, tier by tier, shard by shard, on disk.
 
 1. **Reachability, forward.** Tier by tier from the start's, one bit per index: a position is reachable when a
-   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own.
+   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own. A game
+   whose every index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
 2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
    independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
    (temporary file, rename; a CRC per block, checked when read, so a working file torn by a machine crash is
    made again: only the database itself is worth an fsync), so memory is one shard plus what the map pages in,
-   and a solve that is killed resumes at the first shard without a file. The executor decides where shards run (see
+   and a solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel
+   of its own (``shard_values(tier, lo, hi, remoteness) -> (codes, remoteness, stats)``, a byte per code, e.g.
+   64 boards per machine word); everything else stays the same. The executor decides where shards run (see
    :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed.
    Values are two bits per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable; index i at bits
    2(i%4) of byte i//4), remoteness a byte when asked. Positions come to the kernels by index, through the
    game's :meth:`~gamedp.tiers.TieredGame.expansion`.
 3. **The database** (same family as :mod:`gamedp.database`: header, CRC per block, answered without numba):
-   outcomes at 2 bits per index of the whole index space (tiers in order; an unreachable index reads LOSE), the
-   remoteness, a ``reachable`` section (bit i%8 of byte i//8), and per-tier statistics in its metadata.
+   outcomes at 2 bits per index of the whole index space, or 1 when there is no TIE (tiers in order; an
+   unreachable index reads LOSE), the remoteness, a ``reachable`` section (bit i%8 of byte i//8; not for
+   ``every_index`` games), and per-tier statistics in its metadata.
 
-Everything is deterministic, so the database comes out byte-identical however the shards were run.
+Everything is deterministic, so the database comes out byte-identical however the shards were run. An index
+space of at most :data:`SMALL` solved in this process skips the files and numba alike: :func:`solve_small`
+runs the plain functions in memory and gives the very same database (``gamedp solve tictactoe``).
 
 >>> from gamedp.games.connect4_tiers import connect4_table
 >>> codes = solve_in_memory(connect4_table(3, 3, 3))       # plain Python: every index, reachable or not
@@ -35,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+from gamedp.solvers.statistics import code_at, compact, pack_codes, table_stats
 from gamedp.tiers import TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
@@ -47,6 +54,8 @@ SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
 FORMAT = 2  # of the working files; a change makes old ones stale
 #: The fewest indices worth a task of their own in the forward pass.
 MIN_PIECE = 1 << 16
+#: Index spaces up to this size are solved in memory by the plain functions (see TierSolve.small).
+SMALL = 1 << 15
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
 MAX_CHILD_TIERS = 4
 Progress = Callable[[int, int, str], None]
@@ -68,6 +77,90 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
             seen = {values[f.tier_of(c)][f.rank(c)] for c in out[:f.children(key, out)]}
             row[i] = 1 if 0 in seen else 2 if 2 in seen else 0
     return values
+
+
+def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list[dict]]:
+    """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes,
+    remoteness (or an empty array) and reach bits of the whole index space, and each tier's statistics, exactly
+    as the sharded solve makes them. A child is looked up by its key among the positions already solved, so
+    only each position's own rank is computed."""
+    import numpy as np
+
+    f = game.functions()
+    sizes, out = game.sizes, [0] * (game.max_children + 64)
+    declared = [set(game.child_tiers(t)) for t in range(game.num_tiers)]
+    if game.every_index:
+        keys = [[f.unrank(t, i) for i in range(sizes[t])] for t in range(game.num_tiers)]
+    else:  # the positions play reaches, tier by tier, then in index order
+        reached: list[dict] = [{} for _ in sizes]  # key -> its index
+        reached[game.start_tier][game.start] = f.rank(game.start)
+        for t in range(game.num_tiers):
+            for key in reached[t]:
+                if not f.primitive(key):
+                    for c in out[:f.children(key, out)]:
+                        ct = f.tier_of(c)
+                        if ct not in declared[t]:
+                            _fail_key(game, (1, key, c), t)
+                        if c not in reached[ct]:
+                            ci = reached[ct][c] = f.rank(c)
+                            if not 0 <= ci < sizes[ct]:
+                                _fail_key(game, (2, key, c), t)
+        keys = [sorted((i, key) for key, i in tier.items()) for tier in reached]
+    codes = [bytearray(b"\3" * s) for s in sizes]
+    rems = [bytearray(s) for s in sizes]
+    # key -> (its option for the parent, its tier): a LOSE is a WIN for the parent (3B - r) and beats a TIE
+    # (2B - r), which beats a WIN (r): the kernels' order, so the best option is the largest number.
+    base = 1 << 20
+    known: dict[int, tuple[int, int]] = {}
+    tier_stats: list[dict] = [{}] * game.num_tiers
+    primitive, children = f.primitive, f.children
+    for t in range(game.num_tiers - 1, -1, -1):
+        counts = [0] * 5  # positions, WIN, LOSE, TIE, terminal
+        mine, tier_codes, tier_rems = declared[t], codes[t], rems[t]
+        for i, key in (enumerate(keys[t]) if game.every_index else keys[t]):
+            prim = primitive(key)
+            n = 0 if prim else children(key, out)
+            if prim or n == 0:
+                if prim not in (0, 1, 2, 3):
+                    _fail_key(game, (4, key, prim), t)
+                code, r = (0, 0, 1, 2)[prim], 0
+                counts[4] += 1
+            else:
+                best = -1
+                for j in range(n):
+                    option, ct = known.get(out[j], (-1, -1))
+                    if ct not in mine:
+                        _child(game, f, t, key, out[j])  # names what is wrong
+                        _fail_key(game, (3, key, out[j]), t)
+                    if option > best:
+                        best = option
+                code, r = (1, 3 * base - best + 1) if best > 2 * base else \
+                    (2, 2 * base - best + 1) if best > base else (0, best + 1)
+                if not remoteness:
+                    r = 0
+                elif r > 255:
+                    _fail_key(game, (5, key, r), t)
+            known[key] = (3 * base - r if code == 0 else 2 * base - r if code == 2 else r, t)
+            tier_codes[i], tier_rems[i] = code, r
+            counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+        counts[0] = sum(counts[1:4])
+        tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
+    flat = np.frombuffer(b"".join(codes), dtype=np.uint8)
+    reached_bits = flat != 3
+    outcomes = pack_codes(np.where(reached_bits, flat, 0).astype(np.uint8))
+    rem = np.frombuffer(b"".join(rems), dtype=np.uint8) if remoteness else np.zeros(0, dtype=np.uint8)
+    return outcomes, rem, np.packbits(reached_bits, bitorder="little"), tier_stats
+
+
+def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
+    """The tier and index of ``child`` of ``key`` (in ``tier``), checked as the kernels check them."""
+    ct = f.tier_of(child)
+    if ct not in game.child_tiers(tier):
+        _fail_key(game, (1, key, child), tier)
+    ci = f.rank(child)
+    if not 0 <= ci < game.sizes[ct]:
+        _fail_key(game, (2, key, child), tier)
+    return ct, ci
 
 
 # -- the work directory ------------------------------------------------------------------------------------------
@@ -173,10 +266,17 @@ def _open(path: Path, ident: str) -> _File | None:
     if not path.exists():
         return None
     try:
-        return _File(path, ident)
+        f = _File(path, ident)
     except (DatabaseError, _Stale, KeyError, ValueError, TypeError):
         path.unlink(missing_ok=True)
         return None
+    try:
+        f.c.verify()  # every block: working files skip fsync, so one a crash tore is redone, never trusted
+    except DatabaseError:
+        f.close()
+        path.unlink(missing_ok=True)
+        return None
+    return f
 
 
 # -- kernels: module-level functions of constants only, so numba keeps them on disk for every process ---------
@@ -324,6 +424,26 @@ def _kernels() -> Any:
     return pytypes.SimpleNamespace(**{f.__name__: jit(f, sig) for f, sig in signatures.items()})
 
 
+def _assemble_aligned(codes: Any, rem: Any, at: int, outcomes: Any, all_rem: Any, reach_all: Any) -> None:
+    """The kernels' ``assemble`` by numpy, for a tier starting at ``at``, a multiple of 8."""
+    import numpy as np
+
+    reached = codes != 3
+    packed = pack_codes(np.where(reached, codes, 0).astype(np.uint8))
+    outcomes[at >> 2:(at >> 2) + len(packed)] = packed
+    bits = np.packbits(reached, bitorder="little")
+    reach_all[at >> 3:(at >> 3) + len(bits)] = bits
+    if len(rem):
+        all_rem[at:at + len(rem)] = rem
+
+
+def _unpack_codes(packed: Any, size: int) -> Any:
+    """A tier file's 2-bit codes, one byte each."""
+    import numpy as np
+
+    return ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).reshape(-1)[:size]
+
+
 def _four(arrays: list, writable: bool = False) -> list:
     """The child tiers' arrays padded to the kernels' four slots."""
     import numpy as np
@@ -341,16 +461,20 @@ def _frozen(a: Any, writable: bool = False) -> Any:
 
 
 def _fail(game: TieredGame, err: Any) -> None:
+    """A kernel's error record (code, tier, index, then the child's tier and index, or a detail) as one error."""
     code, tier, index, detail, child_index = (int(x) for x in err)
-    f = game.functions()
-    key = f.unrank(tier, index)
+    key = game.functions().unrank(tier, index)
+    _fail_key(game, (code, key, detail if code in (4, 5) else f"at index {child_index} of tier {detail}"), tier)
+
+
+def _fail_key(game: TieredGame, err: Any, tier: int) -> None:
+    code, key, detail = err
     if code == 5:
         raise GamedpError(f"{game.label}: position {key} has remoteness {detail}, more than a byte holds (255); "
                           "solve without remoteness")
-    child = f"the child at index {child_index} of tier {detail}"
-    message = {1: f"position {key} (tier {tier}) has {child}, which is not a declared child tier",
-               2: f"position {key} (tier {tier}) has {child}, which ranks outside its tier",
-               3: f"position {key} (tier {tier}) has {child}, which the reachability pass did not reach "
+    message = {1: f"position {key} (tier {tier}) has the child {detail}, which is not in a declared child tier",
+               2: f"position {key} (tier {tier}) has the child {detail}, which ranks outside its tier",
+               3: f"position {key} (tier {tier}) has the child {detail}, which the reachability pass did not reach "
                   "(children must be the same in both passes)",
                4: f"primitive({key}) returned {detail}; expected 0-3"}[code]
     raise GameDefinitionError(f"{game.label}: {message}")
@@ -372,15 +496,16 @@ def _arrays(game: TieredGame, tier: int) -> tuple[Any, Any, Any, Any, Any]:
 
 
 # -- one shard (runs wherever the executor puts it) ----------------------------------------------------------------
-_GAMES: dict[tuple, TieredGame] = {}
+_GAMES: dict[tuple[str, str], TieredGame] = {}
 
 
 def _game(name: str, variant: tuple) -> TieredGame:
-    if (name, variant) not in _GAMES:
+    key = (name, json.dumps(variant))  # a variant may hold lists (subtraction's moves)
+    if key not in _GAMES:
         from gamedp.games.indexed import table_spec
 
-        _GAMES[(name, variant)] = table_spec(name, **dict(variant))
-    return _GAMES[(name, variant)]
+        _GAMES[key] = table_spec(name, **dict(variant))
+    return _GAMES[key]
 
 
 def run_marks(job: Job) -> None:
@@ -426,8 +551,6 @@ def run_shard(job: Job) -> dict:
     """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
     import numpy as np
 
-    from gamedp.database import write_container
-
     work = _work(job)
     path = _shard_file(work, job.tier, job.shard)
     done = _open(path, job.identity)
@@ -436,11 +559,15 @@ def run_shard(job: Job) -> dict:
         done.close()
         return stats
     game = _game(job.game_name, job.variant)
+    if hasattr(game, "shard_values"):  # the game's own kernel for a whole shard (e.g. 64 boards per word)
+        codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
+        return _write_shard(job, path, pack_codes(codes), rem, stats)
     k = _kernels()
-    reach_file = _File(_reach_file(work, job.tier), job.identity)
+    reach_file = None if game.every_index else _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
-        reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
+        reach = (np.full((game.sizes[job.tier] + 7) >> 3, 255, dtype=np.uint8) if reach_file is None
+                 else np.frombuffer(reach_file.section("reach"), dtype=np.uint8))
         ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
@@ -453,12 +580,19 @@ def run_shard(job: Job) -> dict:
                       job.remoteness, codes, rem, state, out, stats_a, err)
         del codes_l, rem_l, reach
     finally:
-        reach_file.close()
+        if reach_file is not None:
+            reach_file.close()
         for f_ in files:
             f_.close()
     if err[0]:
         _fail(game, err)
     stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
+    return _write_shard(job, path, codes, rem, stats)
+
+
+def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> dict:
+    from gamedp.database import write_container
+
     sections = [("codes", codes)] + ([("remoteness", rem)] if job.remoteness else [])
     write_container(path, {"identity": job.identity, "tier": job.tier, "shard": job.shard, "stats": stats},
                     sections, durable=False)
@@ -490,9 +624,14 @@ class TierSolve:
                                       f"tiers; the tier solver takes at most {MAX_CHILD_TIERS}")
         self.resumed_shards = 0
         self.variant = tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))  # as jobs carry it
+        #: A tiny index space in this process is solved by the plain functions, in memory: no numba to load, no
+        #: files (a test's shard size asks for the sharded way).
+        self.small = (game.index_space <= SMALL and isinstance(self.executor, LocalExecutor)
+                      and not os.environ.get(SHARD_ENV))
 
     # -- resources ----------------------------------------------------------------------------------------------
     def check_resources(self) -> None:
+        from gamedp.database import check_writable
         from gamedp.memory import available_memory
 
         total = self.game.index_space
@@ -506,7 +645,7 @@ class TierSolve:
             raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
                                 f"sharded (its largest tier has {biggest:,} indices; the database's outcomes "
                                 f"{total // 4:,} bytes) but {have:,} are available; refusing to start")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_writable(self.path)  # now, not after the solve
         free = shutil.disk_usage(self.path.parent).free
         if disk_need > free:
             raise ResourceError(f"solving {self.game.label} needs about {disk_need:,} bytes of disk in "
@@ -515,6 +654,8 @@ class TierSolve:
     # -- the passes ---------------------------------------------------------------------------------------------
     def run(self) -> dict:
         self.check_resources()
+        if self.small:
+            return self._write(*solve_small(self.game, self.want_rem))
         self._prepare_work()
         self.reach()
         tier_stats = self.values()
@@ -523,7 +664,12 @@ class TierSolve:
         return stats
 
     def _prepare_work(self) -> None:
+        from gamedp.database import remove_stale_temporaries
+
         self.work.mkdir(parents=True, exist_ok=True)
+        # What killed writers left (a shard's or the database's temporary file can be as big as the result).
+        for written in [self.path] + [self.work / p.name[1:-4].rsplit(".", 2)[0] for p in self.work.glob(".*.tmp")]:
+            remove_stale_temporaries(written)
         stamp = self.work / "identity.json"
         try:
             same = stamp.read_text() == self.ident
@@ -544,7 +690,13 @@ class TierSolve:
         from gamedp.database import write_container
 
         game, work = self.game, self.work
-        if all(_reach_file(work, t).exists() for t in range(game.num_tiers)):
+        whole = [_open(_reach_file(work, t), self.ident) for t in range(game.num_tiers)]
+        for f in whole:
+            if f is not None:
+                f.close()
+        if all(f is not None for f in whole):
+            return
+        if game.every_index:  # every index is a position: all reachable, nothing to search or keep
             return
         bits: dict[int, Any] = {}
         start_tier = game.start_tier
@@ -643,10 +795,10 @@ class TierSolve:
         """Write the finished database from the sealed tiers."""
         import numpy as np
 
-        from gamedp.database import write_container
-
-        game, k = self.game, _kernels()
+        game = self.game
         total = game.index_space
+        # Tiers that start on a byte of reach bits are copied in by numpy; others need the kernel's bit shifts.
+        k = None if all(at % 8 == 0 for at in game.offsets) else _kernels()
         outcomes = np.zeros((total + 3) >> 2, dtype=np.uint8)
         reach_all = np.zeros((total + 7) >> 3, dtype=np.uint8)
         rem_path = self.work / "remoteness.tmp"
@@ -660,13 +812,29 @@ class TierSolve:
                 n = f.c.meta["shards"]
                 codes = np.frombuffer(f.span("codes", n), dtype=np.uint8)
                 rem = np.frombuffer(f.span("remoteness", n), dtype=np.uint8) if self.want_rem else _frozen(empty)
-                k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes, np.asarray(all_rem),
-                           reach_all)
+                if k is not None:
+                    k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes,
+                               np.asarray(all_rem), reach_all)
+                else:
+                    _assemble_aligned(_unpack_codes(codes, game.sizes[t]), rem, game.offsets[t], outcomes, all_rem,
+                                      reach_all)
                 del codes, rem
             finally:
                 f.close()
+        try:
+            return self._write(outcomes, all_rem, reach_all, tier_stats)
+        finally:
+            del all_rem
+
+    def _write(self, outcomes: Any, all_rem: Any, reach_all: Any, tier_stats: list[dict]) -> dict:
+        """Write the database: 2-bit ``outcomes``, remoteness and reach bits of the whole index space."""
+        import numpy as np
+
+        from gamedp.database import write_container
+
+        game, total = self.game, self.game.index_space
         start = game.locate(game.start)
-        code = (int(outcomes[start >> 2]) >> ((start & 3) << 1)) & 3
+        code = code_at(outcomes, start)
         per_tier = [{"tier": t, **s} for t, s in enumerate(tier_stats)]
         stats: dict[str, Any] = {
             "positions": sum(s["positions"] for s in tier_stats),
@@ -676,13 +844,16 @@ class TierSolve:
             "start": {"value": CODE_NAMES[code], "remoteness": int(all_rem[start]) if self.want_rem else None},
             "tiers": per_tier,
         }
+        if game.every_index and self.want_rem:  # every index a position: counts by remoteness, longest win/loss
+            whole = table_stats(outcomes, np.asarray(all_rem), total)
+            stats["remoteness"], stats["longest"] = whole["remoteness"], whole["longest"]
+        outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE
         meta = {"game_id": game.game_id, "variant": game.variant, "size": total, "stats": stats,
-                "encoding": {"outcome_bits": 2, "remoteness": "u8" if self.want_rem else None},
+                "encoding": {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None},
                 "tiers": {"sizes": game.sizes}}
         sections = [("outcomes", outcomes)] + ([("remoteness", all_rem)] if self.want_rem else []) + \
-            [("reachable", reach_all)]
+            ([] if game.every_index else [("reachable", reach_all)])
         write_container(self.path, meta, sections)
-        del all_rem
         return stats
 
     def _report(self, done: int, total: int, what: str) -> None:

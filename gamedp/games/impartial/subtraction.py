@@ -23,7 +23,7 @@ gamedp.errors.InputError: subtraction set, line 1, column 1: the subtraction set
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from gamedp.errors import InputError
 from gamedp.games.impartial.heaps import GrundySequence, Heaps, HeapGame, check_terms
@@ -123,6 +123,14 @@ class Subtraction(HeapGame):
 
     def heap_options(self, n: int) -> list[Heaps]:
         return list(self.rules.options(n))
+
+    def tiered(self) -> Any:
+        """One heap of up to 1000 stones as a tiered game, for ``gamedp solve`` (a finite set only, else None)."""
+        from gamedp.games.impartial.subtraction_tiers import subtraction_table
+
+        if not re.fullmatch(r"[\d,]+", self.subtraction_set):
+            return None
+        return subtraction_table(moves=[int(k) for k in self.subtraction_set.split(",")], misere=self.misere)
 
     def heap_sequence(self, upto: int, extrapolate: bool = True) -> GrundySequence:
         if self.excluded is not None:

@@ -1,0 +1,93 @@
+"""A solved table's outcome codes: packing, and the statistics ``gamedp solve`` prints.
+
+Codes are packed four to a byte, index i at bits 2*(i%4) of byte i//4 (0 LOSE, 1 WIN, 2 TIE, 3 DRAW):
+
+>>> [CODE_NAMES[code_at(bytes([0b11100100]), i)] for i in range(4)]
+['LOSE', 'WIN', 'TIE', 'DRAW']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CODE_NAMES = ("LOSE", "WIN", "TIE", "DRAW")
+
+
+def code_at(outcomes: Any, index: int) -> int:
+    """The 2-bit code of ``index`` in a packed outcome array."""
+    return (int(outcomes[index >> 2]) >> ((index & 3) << 1)) & 3
+
+
+def pack_codes(codes: Any) -> Any:
+    """Codes (one uint8 each) packed four to a byte.
+
+    >>> import numpy as np
+    >>> pack_codes(np.array([0, 1, 2, 3, 1], dtype=np.uint8)).tolist()
+    [228, 1]
+    """
+    import numpy as np
+
+    padded = np.zeros(-(-len(codes) // 4) * 4, dtype=np.uint8)
+    padded[:len(codes)] = codes
+    quads = padded.reshape(-1, 4)
+    return quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
+
+
+def compact(outcomes: Any, size: int) -> tuple[Any, int]:
+    """The outcome section of a database: 1 bit per position when all are WIN or LOSE, else the 2-bit packing.
+
+    >>> import numpy as np
+    >>> data, bits = compact(pack_codes(np.array([1, 0, 1, 1, 0, 0, 0, 0, 1], dtype=np.uint8)), 9)
+    >>> bits, data.tolist()
+    (1, [13, 1])
+    """
+    import numpy as np
+
+    if np.any(outcomes & 0b10101010):
+        return outcomes, 2
+    nibble = np.zeros(256, dtype=np.uint8)  # bits 0, 2, 4, 6 of a byte -> bits 0..3
+    for b in range(256):
+        nibble[b] = (b & 1) | ((b >> 1) & 2) | ((b >> 2) & 4) | ((b >> 3) & 8)
+    padded = np.zeros(-(-len(outcomes) // 2) * 2, dtype=np.uint8)
+    padded[:len(outcomes)] = outcomes
+    bits = nibble[padded[0::2]] | (nibble[padded[1::2]] << 4)
+    return bits[:-(-size // 8)], 1
+
+
+def table_stats(outcomes: Any, remoteness: Any, size: int) -> dict:
+    """Counts by outcome (and by remoteness), the longest win and loss, as ``gamedp solve`` prints them."""
+    import numpy as np
+
+    if remoteness is None:
+        # Outcomes alone: count bits, 32 positions per word (low and high bit of each code).
+        words = np.zeros(-(-len(outcomes) // 8), dtype=np.uint64)
+        words.view(np.uint8)[:len(outcomes)] = outcomes
+        low = words & np.uint64(0x5555555555555555)
+        high = (words >> np.uint64(1)) & np.uint64(0x5555555555555555)
+        counts = np.array([0] + [int(np.bitwise_count(w).sum()) for w in (low & ~high, high & ~low, low & high)])
+        counts[0] = size - counts.sum()  # padding after the last position reads as LOSE, so LOSE is the rest
+        hist = None
+    else:
+        hist = np.zeros((4, 256), dtype=np.int64)
+        step = 1 << 22
+        for start in range(0, size, step):
+            stop = min(start + step, size)
+            packed = outcomes[start // 4:-(-stop // 4)]
+            codes = ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).ravel()[:stop - start]
+            hist += np.bincount((codes.astype(np.int64) << 8) | remoteness[start:stop],
+                                minlength=1024).reshape(4, 256)
+        counts = hist.sum(axis=1)
+    stats: dict[str, Any] = {"positions": size, "outcomes": {CODE_NAMES[c]: int(counts[c]) for c in range(4)
+                                                             if counts[c]}}
+    if hist is not None:
+        stats["remoteness"] = {CODE_NAMES[c]: {str(r): int(hist[c, r]) for r in np.flatnonzero(hist[c])}
+                               for c in range(3) if counts[c]}
+        longest = {}
+        for c in (1, 0):
+            if counts[c]:
+                r = int(np.flatnonzero(hist[c])[-1])
+                at = np.flatnonzero(remoteness == r)
+                at = at[((outcomes[at >> 2] >> ((at & 3) << 1).astype(np.uint8)) & 3) == c]
+                longest[CODE_NAMES[c]] = {"remoteness": r, "index": int(at[0])}
+        stats["longest"] = longest
+    return stats
