@@ -107,7 +107,8 @@ def board(width: int, height: int, rounds: int, workers: list[int], bdd: Path | 
         ratio = f"{cpu[r.label] / reference:7.3f}" if reference else "      ?"
         rate = f"{positions / r.median:20,.0f}" if positions else ""
         print(f"{r.label:<40} {cpu[r.label]:9.2f} {ratio} {rate}")
-    print(f"(BDD solver's CPU seconds: {reference} s, {where})")
+    if reference:
+        print(f"(BDD solver's CPU seconds: {reference:.1f} s, {where})")
     if os.environ.get("BENCH_JSON"):
         with open(os.environ["BENCH_JSON"], "a") as f:
             f.write(json.dumps({"title": f"connect4 {width}x{height} CPU seconds", "cpu": cpu,
