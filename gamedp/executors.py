@@ -29,6 +29,10 @@ class LocalExecutor:
             results.append(result)
         return results
 
+    def slots(self) -> int:
+        """How many jobs run at once."""
+        return 1
+
     def close(self) -> None:
         pass
 
@@ -87,6 +91,10 @@ class DaskExecutor:
             self.client.cancel(futures)
             raise
         return results
+
+    def slots(self) -> int:
+        """How many jobs run at once: the cluster's worker threads (at least 1)."""
+        return max(1, sum(self.client.nthreads().values()))
 
     def close(self) -> None:
         client = getattr(self, "client", None)

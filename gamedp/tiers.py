@@ -10,9 +10,13 @@ rules are five functions of fixed shape over integer positions (keys), plain Pyt
 - ``primitive(key) -> code``: 0 while the game goes on, 1 LOSE / 2 WIN / 3 TIE for the player to move when
   it is over (a position with no children that is not primitive is a LOSE: normal play).
 
-:meth:`TieredGame.compiled` gives them as numba kernels of the fixed signatures below, so the tier solver is
-compiled once and takes any game's kernels as first-class function values. Not every index needs to be a
-position reachable from the start: the solver finds the reachable ones tier by tier.
+:meth:`TieredGame.compiled` gives them as numba kernels of the fixed signatures below. The tier solver works
+on indices, through one kernel per game, :meth:`TieredGame.expansion`: ``expand(params, tier, index, state, out)``
+gives the position's primitive code (negated) or its children as (tier, index) pairs. By default it is built
+from the five functions (unrank, then rank each child); a game with a faster way (children's indices by rank
+arithmetic, consecutive indices decoded incrementally through ``state``) gives its own, a module-level kernel
+taking its constants in ``params``, so numba caches it on disk and no process compiles it twice. Not every
+index needs to be a position reachable from the start: the solver finds the reachable ones tier by tier.
 
 A worked example: two piles of at most ``n`` stones; a move takes one stone from either pile; the player who
 cannot move loses. The tier is the number of stones taken; within tier ``t`` the first pile ``a`` runs from
@@ -61,6 +65,7 @@ twopiles (n=3): ok (16 indices in 7 tiers: rank/unrank round trips, children in 
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -78,6 +83,28 @@ class TierFunctions:
     tier_of: Callable[[int], int]
     children: Callable[[int, Any], int]
     primitive: Callable[[int], int]
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """A tiered game's positions by index: ``kernel(params, tier, index, state, out) -> n`` writes the children of
+    the position at ``index`` of ``tier`` as pairs ``out[2j], out[2j + 1]`` = (child tier, index there) and returns
+    how many; a primitive position returns minus its code (-1 LOSE, -2 WIN, -3 TIE), a bad primitive code -4
+    (with the code in ``out[0]``). ``params`` (int64) carries the game's constants. ``state`` (``state_size``
+    int64s, all -1 before the first call of a run) is the kernel's own between calls: the solver asks for indices
+    in increasing order, so a kernel may decode the next index from the last one."""
+    kernel: Callable
+    params: Any
+    state_size: int
+    #: How many int64s ``out`` needs (pairs, and any scratch the kernel uses).
+    out_size: int
+
+
+def expansion_signature() -> Any:
+    """The numba signature of :attr:`Expansion.kernel` (imports numba)."""
+    from numba import types
+
+    return types.int64(types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64[::1])
 
 
 def signatures() -> dict[str, Any]:
@@ -148,6 +175,10 @@ class TieredGame:
         """The rules as numba kernels of the fixed :func:`signatures` (compiled once per game and process)."""
         return _compile(self)
 
+    def expansion(self) -> Expansion:
+        """The kernel the solver runs (see :class:`Expansion`); by default built from :meth:`compiled`."""
+        return _generic_expansion(self)
+
     # -- what `gamedp query` and the database need (plain Python: no numba) --------------------------------------
     @property
     def size(self) -> int:
@@ -172,14 +203,12 @@ class TieredGame:
         return str(position)
 
 
-_COMPILED: dict[tuple, TierFunctions] = {}
+_COMPILED: dict[tuple, Any] = {}
 
 
 def _compile(game: TieredGame) -> TierFunctions:
     """The game's kernels compiled for the fixed signatures, once per game and process. A game whose plain
     functions call helpers numba must compile first gives them through ``compiled_functions()``."""
-    import json
-
     key = (type(game), game.game_id, json.dumps(game.variant, sort_keys=True))
     if key in _COMPILED:
         return _COMPILED[key]
@@ -196,6 +225,37 @@ def _compile(game: TieredGame) -> TierFunctions:
             raise GameDefinitionError(f"{game.label}: the {name} kernel does not compile as {sig[name]}: {first}") \
                 from None
     _COMPILED[key] = TierFunctions(**compiled)
+    return _COMPILED[key]
+
+
+def _generic_expansion(game: TieredGame) -> Expansion:
+    """An :class:`Expansion` from the five compiled functions (compiled once per game and process: a closure)."""
+    import numpy as np
+    from numba import njit
+
+    key = ("expansion", type(game), game.game_id, json.dumps(game.variant, sort_keys=True))
+    if key not in _COMPILED:
+        f = game.compiled()
+        unrank, primitive, children, tier_of, rank = f.unrank, f.primitive, f.children, f.tier_of, f.rank
+        keys_at = 2 * (game.max_children + 64)
+
+        def expand(params, tier, index, state, out):
+            position = unrank(tier, index)
+            prim = primitive(position)
+            if prim != 0:
+                if 1 <= prim <= 3:
+                    return -prim
+                out[0] = prim
+                return -4
+            n = children(position, out[keys_at:])
+            for j in range(n):
+                child = out[keys_at + j]
+                out[2 * j] = tier_of(child)
+                out[2 * j + 1] = rank(child)
+            return n
+
+        kernel = njit(expansion_signature(), nogil=True)(expand)
+        _COMPILED[key] = Expansion(kernel, np.zeros(1, dtype=np.int64), 1, keys_at + game.max_children + 64)
     return _COMPILED[key]
 
 
@@ -223,11 +283,20 @@ class TierReport:
 def check_tiers(game: TieredGame, limit: int = 200_000, compiled: bool = False, seed: int = 0) -> TierReport:
     """Check that ``unrank`` and ``rank`` are inverse on every index (at most ``limit`` of them, spread over every
     tier), that ``tier_of`` agrees, and that every child of a non-primitive position lies in a declared child
-    tier at a valid index. ``compiled`` checks the numba kernels the solver runs instead of the plain functions.
+    tier at a valid index; for a game with its own :meth:`~TieredGame.expansion`, that it gives the same primitive
+    codes and children (as tier and index) as the five functions. ``compiled`` checks the numba kernels the solver
+    runs instead of the plain functions.
     """
     import random
 
+    import numpy as np
+
     f = game.compiled() if compiled else game.functions()
+    own = type(game).expansion is not TieredGame.expansion  # a second implementation of the rules: check it too
+    if own:
+        ex = game.expansion()
+        expand = ex.kernel if compiled else getattr(ex.kernel, "py_func", ex.kernel)
+        state, pairs = np.empty(ex.state_size, dtype=np.int64), np.empty(ex.out_size, dtype=np.int64)
     sizes = game.sizes
     total = sum(sizes)
     rng = random.Random(seed)
@@ -248,6 +317,8 @@ def check_tiers(game: TieredGame, limit: int = 200_000, compiled: bool = False, 
         else:
             complete = False
             indices = sorted(rng.sample(range(size), per_tier))
+        if own:
+            state[:] = -1
         for i in indices:
             checked += 1
             key = int(f.unrank(t, i))
@@ -258,9 +329,21 @@ def check_tiers(game: TieredGame, limit: int = 200_000, compiled: bool = False, 
             if back != i:
                 return TierReport(game.label, checked, game.num_tiers,
                                   f"rank(unrank({t}, {i})) = {back}: rank and unrank are not inverse")
-            if int(f.primitive(key)) != 0:
+            expanded = int(expand(ex.params, t, i, state, pairs)) if own else None
+            prim = int(f.primitive(key))
+            if prim != 0:
+                if own and expanded != -prim:
+                    return TierReport(game.label, checked, game.num_tiers,
+                                      f"position {key} is primitive ({prim}) but its expansion kernel gives {expanded}")
                 continue
             n = int(f.children(key, out))
+            if own:
+                want = sorted((int(f.tier_of(int(c))), int(f.rank(int(c)))) for c in out[:n])
+                got = sorted(zip(pairs[0:2 * max(expanded, 0):2].tolist(), pairs[1:2 * max(expanded, 0):2].tolist()))
+                if got != want:
+                    return TierReport(game.label, checked, game.num_tiers,
+                                      f"position {key} (tier {t}, index {i}): its expansion kernel gives the children "
+                                      f"{got}, its children and rank give {want}")
             if n > game.max_children:
                 return TierReport(game.label, checked, game.num_tiers,
                                   f"position {key} has {n} children, more than max_children={game.max_children}")

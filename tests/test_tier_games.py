@@ -133,7 +133,7 @@ def test_in_memory_and_sharded_solves_give_the_same_bytes(tmp_path, monkeypatch,
     assert check_tiers(game, compiled=True).ok
     small, sharded = tmp_path / "small.gdb", tmp_path / "sharded.gdb"
     assert solve_tiered(game, name, small, remoteness=True)["resumed_shards"] == 0
-    monkeypatch.setenv(SHARD_ENV, "64")
+    monkeypatch.setenv(SHARD_ENV, "256")
     solve_tiered(game, name, sharded, remoteness=True)
     assert small.read_bytes() == sharded.read_bytes()
     assert not work_dir(sharded).exists()
@@ -215,7 +215,7 @@ BLOCK = ["solve", "blockgame", "-V", "rows=3", "-V", "cols=4", "-r"]  # 4,096 bo
 
 def test_sigkill_mid_solve_leaves_no_database_then_resumes_at_the_last_shard(tmp_path):
     whole, db = tmp_path / "whole.gdb", tmp_path / "block.gdb"
-    env = {SHARD_ENV: "128"}
+    env = {SHARD_ENV: "256"}
     done = subprocess.run([sys.executable, "-m", "gamedp", *BLOCK, "--db", str(whole)], capture_output=True,
                           text=True, env={**os.environ, **env})
     assert done.returncode == 0, done.stderr
@@ -237,7 +237,7 @@ def test_sigkill_of_a_resolve_keeps_the_old_database(tmp_path):
                            text=True)
     assert first.returncode == 0, first.stderr
     before = db.read_bytes()
-    proc = run_gamedp(*BLOCK, "--force", "--db", str(db), env={SHARD_ENV: "128", PAUSE_ENV: "5"})
+    proc = run_gamedp(*BLOCK, "--force", "--db", str(db), env={SHARD_ENV: "256", PAUSE_ENV: "5"})
     wait_for(lambda: any(work_dir(db).glob("tier*.shard*")), proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -254,13 +254,13 @@ def test_stale_temporaries_of_killed_writes_are_removed_when_a_solve_starts(tmp_
     db = tmp_path / "t.gdb"
     work = work_dir(db)
     work.mkdir()
-    (work / "identity.json").write_text(tier_solver.identity(tictactoe_table(), False, 64))  # a solve to resume
+    (work / "identity.json").write_text(tier_solver.identity(tictactoe_table(), False, 256))  # a solve to resume
     stale = [work / f".tier3.shard0.{gone}.k1l2.tmp", work / f".tier2.values.{gone}.abcd.tmp",
              tmp_path / f".t.gdb.{gone}.x9.tmp"]
     kept = [work / f".tier3.shard1.{os.getpid()}.live.tmp", tmp_path / f".t.gdb.{gone}.mine"]
     for p in stale + kept:
         p.write_bytes(b"x" * 100)
-    monkeypatch.setenv(SHARD_ENV, "64")
+    monkeypatch.setenv(SHARD_ENV, "256")
     monkeypatch.setenv(PAUSE_ENV, "0")
     with pytest.raises(KeyboardInterrupt):  # stopped at the first shard: the clean-up came before it
         monkeypatch.setattr(tier_solver, "run_shard", _interrupt)

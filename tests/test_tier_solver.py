@@ -154,7 +154,7 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
     whole = tmp_path / "whole.gdb"
     assert cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(whole)).returncode == 0
     killed = tmp_path / "killed.gdb"
-    env = {SHARD_ENV: "128", PAUSE_ENV: "0.3"}
+    env = {SHARD_ENV: "256", PAUSE_ENV: "0.3"}
     proc = subprocess.Popen([sys.executable, "-m", "gamedp", "solve", "connect4", "-V", "width=4", "-V", "height=3",
                              "-r", "--db", str(killed)], env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -167,7 +167,7 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
     proc.wait()
     assert not killed.exists()
     again = cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(killed),
-                env={SHARD_ENV: "128"})
+                env={SHARD_ENV: "256"})
     assert again.returncode == 0, again.stderr
     assert "resumed" in again.stderr
     assert killed.read_bytes() == whole.read_bytes()
@@ -240,3 +240,18 @@ def test_a_worker_that_cannot_see_the_database_directory_says_so(tmp_path) -> No
               0, 0, 0, 1, False)
     with pytest.raises(GamedpError, match="workers must see the database directory"):
         run_shard(job)
+
+
+def test_the_forward_pass_cut_into_pieces_gives_the_same_bytes(tmp_path, monkeypatch) -> None:
+    from gamedp.executors import LocalExecutor
+
+    class ThreeSlots(LocalExecutor):  # as a 3-worker cluster asks for: six pieces per tier, run here
+        def slots(self) -> int:
+            return 3
+
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb", remoteness=True)
+    monkeypatch.setenv(SHARD_ENV, "256")
+    stats = solve_tiered(game, "connect4", tmp_path / "pieces.gdb", remoteness=True, executor=ThreeSlots())
+    assert stats["positions"] == len(reachable(4, 3, 3))
+    assert (tmp_path / "pieces.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()

@@ -5,13 +5,15 @@
    whose every index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
 2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
    independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
-   (temporary file, fsync, rename; a CRC per block), so memory is one shard plus what the map pages in, and a
-   solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel of its
-   own (``shard_values(tier, lo, hi, remoteness) -> (codes, remoteness, stats)``, e.g. 64 boards per machine
-   word); everything else stays the same. The executor decides where shards run (see
+   (temporary file, rename; a CRC per block, checked when read, so a working file torn by a machine crash is
+   made again: only the database itself is worth an fsync), so memory is one shard plus what the map pages in,
+   and a solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel
+   of its own (``shard_values(tier, lo, hi, remoteness) -> (codes, remoteness, stats)``, a byte per code, e.g.
+   64 boards per machine word); everything else stays the same. The executor decides where shards run (see
    :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed.
-   Values are one byte per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable), remoteness
-   another when asked.
+   Values are two bits per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable; index i at bits
+   2(i%4) of byte i//4), remoteness a byte when asked. Positions come to the kernels by index, through the
+   game's :meth:`~gamedp.tiers.TieredGame.expansion`.
 3. **The database** (same family as :mod:`gamedp.database`: header, CRC per block, answered without numba):
    outcomes at 2 bits per index of the whole index space, or 1 when there is no TIE (tiers in order; an
    unreachable index reads LOSE), the remoteness, a ``reachable`` section (bit i%8 of byte i//8; not for
@@ -44,11 +46,14 @@ from gamedp.tiers import TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
 UNREACHABLE = 3
-#: Indices per shard (a multiple of 64, so a tier's shards lie end to end in its sealed file).
+#: Indices per shard (a multiple of 256, so that a shard's codes are whole 64-byte blocks and a tier's shards lie
+#: end to end in its sealed file).
 SHARD = 1 << 22
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
-FORMAT = 1  # of the working files; a change makes old ones stale
+FORMAT = 2  # of the working files; a change makes old ones stale
+#: The fewest indices worth a task of their own in the forward pass.
+MIN_PIECE = 1 << 16
 #: Index spaces up to this size are solved in memory by the plain functions (see TierSolve.small).
 SMALL = 1 << 15
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
@@ -95,11 +100,11 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
                     for c in out[:f.children(key, out)]:
                         ct = f.tier_of(c)
                         if ct not in declared[t]:
-                            _fail(game, (1, key, c), t)
+                            _fail_key(game, (1, key, c), t)
                         if c not in reached[ct]:
                             ci = reached[ct][c] = f.rank(c)
                             if not 0 <= ci < sizes[ct]:
-                                _fail(game, (2, key, c), t)
+                                _fail_key(game, (2, key, c), t)
         keys = [sorted((i, key) for key, i in tier.items()) for tier in reached]
     codes = [bytearray(b"\3" * s) for s in sizes]
     rems = [bytearray(s) for s in sizes]
@@ -117,7 +122,7 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
             n = 0 if prim else children(key, out)
             if prim or n == 0:
                 if prim not in (0, 1, 2, 3):
-                    _fail(game, (4, key, prim), t)
+                    _fail_key(game, (4, key, prim), t)
                 code, r = (0, 0, 1, 2)[prim], 0
                 counts[4] += 1
             else:
@@ -126,7 +131,7 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
                     option, ct = known.get(out[j], (-1, -1))
                     if ct not in mine:
                         _child(game, f, t, key, out[j])  # names what is wrong
-                        _fail(game, (3, key, out[j]), t)
+                        _fail_key(game, (3, key, out[j]), t)
                     if option > best:
                         best = option
                 code, r = (1, 3 * base - best + 1) if best > 2 * base else \
@@ -134,7 +139,7 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
                 if not remoteness:
                     r = 0
                 elif r > 255:
-                    _fail(game, (5, key, r), t)
+                    _fail_key(game, (5, key, r), t)
             known[key] = (3 * base - r if code == 0 else 2 * base - r if code == 2 else r, t)
             tier_codes[i], tier_rems[i] = code, r
             counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
@@ -151,10 +156,10 @@ def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[i
     """The tier and index of ``child`` of ``key`` (in ``tier``), checked as the kernels check them."""
     ct = f.tier_of(child)
     if ct not in game.child_tiers(tier):
-        _fail(game, (1, key, child), tier)
+        _fail_key(game, (1, key, child), tier)
     ci = f.rank(child)
     if not 0 <= ci < game.sizes[ct]:
-        _fail(game, (2, key, child), tier)
+        _fail_key(game, (2, key, child), tier)
     return ct, ci
 
 
@@ -194,6 +199,10 @@ def _reach_file(work: Path, tier: int) -> Path:
     return work / f"tier{tier}.reach"
 
 
+def _marks_file(work: Path, tier: int, piece: int) -> Path:
+    return work / f"tier{tier}.marks{piece}"
+
+
 class _File:
     """A working file (a :class:`~gamedp.database.Container`) checked against the solve's identity."""
 
@@ -204,6 +213,18 @@ class _File:
         if self.c.meta.get("identity") != ident:
             self.c.close()
             raise _Stale(path)
+        st = os.stat(path)
+        self.stamp = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+        if self.stamp in _CHECKED:  # every shard of a tier maps the same child files: check them once per process
+            for name, s in self.c._sections.items():
+                self.c._verified[name] = bytearray(b"\1" * s["blocks"])
+
+    def section(self, name: str) -> memoryview:
+        """A whole section, every block checked (once per process, for a file of one section)."""
+        view = self.c.section(name)
+        if len(self.c._sections) == 1:
+            _CHECKED.add(self.stamp)
+        return view
 
     def span(self, first: str, count: int) -> memoryview:
         """Sections ``first0..first{count-1}``, which lie end to end, as one read-only view (every block checked)."""
@@ -211,13 +232,14 @@ class _File:
 
         start = stop = None
         for i in range(count):
-            view = self.c.section(f"{first}{i}")  # checks the CRCs
+            view = self.c.section(f"{first}{i}")  # checks the CRCs, unless this process has
             s = self.c.meta["sections"][[x["name"] for x in self.c.meta["sections"]].index(f"{first}{i}")]
             if stop is not None and s["offset"] != stop:
                 raise _Stale(self.c.path)
             start = s["offset"] if start is None else start
             stop = s["offset"] + s["length"]
             view.release()
+        _CHECKED.add(self.stamp)  # the solver reads a file's sections all together
         if start is None:
             return memoryview(b"")
         base = self.c._data  # the data area: sections' offsets count from it
@@ -226,6 +248,11 @@ class _File:
 
     def close(self) -> None:
         self.c.close()
+
+
+#: Working files whose every block this process has checked: (path, inode, mtime, size), so a file made again
+#: is checked again.
+_CHECKED: set[tuple] = set()
 
 
 class _Stale(Exception):
@@ -252,130 +279,149 @@ def _open(path: Path, ident: str) -> _File | None:
     return f
 
 
-# -- kernels -------------------------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
-def _kernels() -> Any:
-    """The solver's numba kernels, compiled once (cached on disk); the game's kernels come in as function values."""
-    import types as pytypes
+# -- kernels: module-level functions of constants only, so numba keeps them on disk for every process ---------
+BASE = 1 << 20  # above any remoteness
 
-    import numpy as np
-    from numba import njit, types
 
-    from gamedp.tiers import signatures
+def child_slot(slot, limits, tier, i, out, j, err):  # pragma: no cover
+    """The kernels' slot of the ``j``-th child's tier and its index there; slot -1 (and ``err`` set) when the
+    tier is not a declared child tier or the index is outside it."""
+    ct, ci = out[2 * j], out[2 * j + 1]
+    s = slot[ct] if 0 <= ct < slot.shape[0] else -1
+    if s < 0 or ci < 0 or ci >= limits[s]:
+        err[0], err[1], err[2], err[3], err[4] = 1 if s < 0 else 2, tier, i, ct, ci
+        return -1, ci
+    return s, ci
 
-    sig = signatures()
-    fns = tuple(types.FunctionType(sig[n]) for n in ("rank", "unrank", "tier_of", "children", "primitive"))
-    BASE = 1 << 20  # above any remoteness
-    ro = types.Array(types.uint8, 1, "C", readonly=True)
-    rw = types.uint8[::1]
-    i64 = types.int64
 
-    @njit(cache=True, nogil=True, inline="always")
-    def pick(s, a0, a1, a2, a3):
-        # The child tiers' arrays come as four arguments, not a list: a typed list costs seconds of compiling.
-        return a0 if s == 0 else a1 if s == 1 else a2 if s == 2 else a3
-
-    @njit(cache=True, nogil=True, inline="always")
-    def child_at(tier_of, rank, slot, key, c, err):
-        # (the child tier's slot, the child's index there); slot -1, and err set, when its tier is not declared
-        ct = tier_of(c)
-        s = slot[ct] if 0 <= ct < slot.shape[0] else -1
-        if s < 0:
-            err[0], err[1], err[2] = 1, key, c
-        return s, rank(c) if s >= 0 else -1
-
-    @njit(types.void(*fns, i64, i64, ro, i64[::1], rw, rw, rw, rw, i64[::1], i64[::1]), cache=True, nogil=True)
-    def mark_children(rank, unrank, tier_of, children, primitive, tier, size, reach, slot, m0, m1, m2, m3, out, err):
-        for b in range((size + 7) >> 3):
-            byte = reach[b]
-            if byte == 0:
+def mark_children(expand, params, tier, lo, hi, reach, slot, limits, m0, m1, m2, m3, state, out,
+                  err):  # pragma: no cover
+    """Set the reach bit of every child of the reachable, unfinished positions ``lo..hi-1`` of ``tier`` (``lo`` a
+    multiple of 8)."""
+    state[:] = -1
+    for b in range(lo >> 3, min(reach.shape[0], (hi + 7) >> 3)):
+        byte = reach[b]
+        if byte == 0:
+            continue
+        for bit in range(8):
+            if not (byte >> bit) & 1:
                 continue
-            for bit in range(8):
-                if not (byte >> bit) & 1:
-                    continue
-                i = (b << 3) + bit
-                key = unrank(tier, i)
-                if primitive(key) != 0:
-                    continue
-                n = children(key, out)
-                for j in range(n):
-                    c = out[j]
-                    s, ci = child_at(tier_of, rank, slot, key, c, err)
-                    if s < 0:
-                        return
-                    target = pick(s, m0, m1, m2, m3)
-                    if ci < 0 or (ci >> 3) >= target.shape[0]:
-                        err[0], err[1], err[2] = 2, key, c
-                        return
-                    target[ci >> 3] |= np.uint8(1 << (ci & 7))
-
-    @njit(types.void(*fns, i64, i64, i64, ro, i64[::1], ro, ro, ro, ro, ro, ro, ro, ro, types.boolean, rw, rw,
-                     i64[::1], i64[::1], i64[::1]), cache=True, nogil=True)
-    def solve_shard(rank, unrank, tier_of, children, primitive, tier, lo, hi, reach, slot, c0, c1, c2, c3, r0, r1,
-                    r2, r3, want_rem, codes, rem, out, stats, err):
-        # stats: reachable positions, WIN, LOSE, TIE, terminal
-        for i in range(lo, hi):
-            k = i - lo
-            if not (reach[i >> 3] >> (i & 7)) & 1:
-                codes[k] = 3
-                continue
-            stats[0] += 1
-            key = unrank(tier, i)
-            prim = primitive(key)
-            if prim != 0:
-                if prim < 0 or prim > 3:
-                    err[0], err[1], err[2] = 4, key, prim
+            i = (b << 3) + bit
+            n = expand(params, tier, i, state, out)
+            if n < 0:
+                if n < -3:
+                    err[0], err[1], err[2], err[3] = 4, tier, i, out[0]
                     return
-                code = 0 if prim == 1 else 1 if prim == 2 else 2
-                r = 0
+                continue
+            for j in range(n):
+                s, ci = child_slot(slot, limits, tier, i, out, j, err)
+                if s < 0:
+                    return
+                target = m0 if s == 0 else m1 if s == 1 else m2 if s == 2 else m3
+                target[ci >> 3] |= 1 << (ci & 7)
+
+
+def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c3, r0, r1, r2, r3, want_rem,
+                codes, rem, state, out, stats, err):  # pragma: no cover
+    """Values of the indices ``lo..hi-1`` of ``tier`` into ``codes`` (2 bits each, from 3: unreachable) and ``rem``.
+    stats: reachable positions, WIN, LOSE, TIE, terminal."""
+    state[:] = -1
+    for b in range(lo >> 3, (hi + 7) >> 3):
+        byte = reach[b]
+        if byte == 0:
+            continue
+        for bit in range(8):
+            i = (b << 3) + bit
+            if not (byte >> bit) & 1 or i >= hi:
+                continue
+            k = i - lo
+            stats[0] += 1
+            n = expand(params, tier, i, state, out)
+            r = 0
+            if n < 0:
+                if n < -3:
+                    err[0], err[1], err[2], err[3] = 4, tier, i, out[0]
+                    return
+                code = 0 if n == -1 else 1 if n == -2 else 2
+                stats[4] += 1
+            elif n == 0:
+                code = 0
                 stats[4] += 1
             else:
-                n = children(key, out)
-                if n == 0:
-                    code, r = 0, 0
-                    stats[4] += 1
+                # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
+                best = -1
+                for j in range(n):
+                    s, ci = child_slot(slot, limits, tier, i, out, j, err)
+                    if s < 0:
+                        return
+                    values = c0 if s == 0 else c1 if s == 1 else c2 if s == 2 else c3
+                    v = (values[ci >> 2] >> ((ci & 3) << 1)) & 3
+                    if v == 3:
+                        err[0], err[1], err[2], err[3], err[4] = 3, tier, i, out[2 * j], ci
+                        return
+                    cr = 0
+                    if want_rem:
+                        cr = (r0 if s == 0 else r1 if s == 1 else r2 if s == 2 else r3)[ci]
+                    option = 3 * BASE - cr if v == 0 else 2 * BASE - cr if v == 2 else cr
+                    best = max(best, option)
+                    if best == 3 * BASE and not want_rem:
+                        break  # a child that is lost: nothing beats that
+                if best > 2 * BASE:
+                    code, r = 1, 3 * BASE - best + 1
+                elif best > BASE:
+                    code, r = 2, 2 * BASE - best + 1
                 else:
-                    # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
-                    best = -1
-                    for j in range(n):
-                        c = out[j]
-                        s, ci = child_at(tier_of, rank, slot, key, c, err)
-                        if s < 0:
-                            return
-                        values = pick(s, c0, c1, c2, c3)
-                        if ci < 0 or ci >= values.shape[0] or values[ci] == 3:
-                            err[0], err[1], err[2] = 3, key, c
-                            return
-                        cr = np.int64(pick(s, r0, r1, r2, r3)[ci]) if want_rem else 0
-                        option = 3 * BASE - cr if values[ci] == 0 else 2 * BASE - cr if values[ci] == 2 else cr
-                        best = max(best, option)
-                    if best > 2 * BASE:
-                        code, r = 1, 3 * BASE - best + 1
-                    elif best > BASE:
-                        code, r = 2, 2 * BASE - best + 1
-                    else:
-                        code, r = 0, best + 1
-            codes[k] = code
+                    code, r = 0, best + 1
+            codes[k >> 2] ^= (3 ^ code) << ((k & 3) << 1)
             stats[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
             if want_rem:
                 if r > 255:
-                    err[0], err[1], err[2] = 5, key, r
+                    err[0], err[1], err[2], err[3] = 5, tier, i, r
                     return
                 rem[k] = r
 
-    @njit(types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw), cache=True, nogil=True)
-    def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):
-        # A tier's values into the whole index space from index ``at``: 2-bit outcomes, reach bits, remoteness.
-        for i in range(size):
-            g = at + i
-            code = codes[i]
-            if code != 3:
-                outcomes[g >> 2] |= np.uint8(code << ((g & 3) << 1))
-                all_reach[g >> 3] |= np.uint8(1 << (g & 7))
-            if want_rem:
-                all_rem[g] = rem[i]
 
-    return pytypes.SimpleNamespace(mark_children=mark_children, solve_shard=solve_shard, assemble=assemble)
+def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):  # pragma: no cover
+    """A tier's values into the whole index space from index ``at``: 2-bit outcomes, reach bits, remoteness."""
+    for i in range(size):
+        code = (codes[i >> 2] >> ((i & 3) << 1)) & 3
+        g = at + i
+        if code != 3:
+            outcomes[g >> 2] |= code << ((g & 3) << 1)
+            all_reach[g >> 3] |= 1 << (g & 7)
+        if want_rem:
+            all_rem[g] = rem[i]
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels() -> Any:
+    """The solver's numba kernels, compiled once per machine (cached on disk); the game's expansion comes in as a
+    function value, so one compiled solver serves every game."""
+    import types as pytypes
+
+    from numba import njit, types
+
+    from gamedp.tiers import expansion_signature
+
+    fn = types.FunctionType(expansion_signature())
+    ro = types.Array(types.uint8, 1, "C", readonly=True)
+    rw = types.uint8[::1]
+    i64, a64 = types.int64, types.int64[::1]
+    signatures = {
+        mark_children: types.void(fn, a64, i64, i64, i64, ro, a64, a64, rw, rw, rw, rw, a64, a64, a64),
+        solve_shard: types.void(fn, a64, i64, i64, i64, ro, a64, a64, ro, ro, ro, ro, ro, ro, ro, ro, types.boolean,
+                                rw, rw, a64, a64, a64, a64),
+        assemble: types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw),
+    }
+    helper = njit(types.UniTuple(i64, 2)(a64, a64, i64, i64, a64, i64, a64), cache=True, nogil=True,
+                  inline="always")(child_slot)
+
+    def jit(f: Any, sig: Any) -> Any:
+        # The kernel with its helper as a compiled function (same code and name, so numba's disk cache still works)
+        f = pytypes.FunctionType(f.__code__, {**f.__globals__, "child_slot": helper}, f.__name__)
+        return njit(sig, cache=True, nogil=True, error_model="numpy")(f)
+
+    return pytypes.SimpleNamespace(**{f.__name__: jit(f, sig) for f, sig in signatures.items()})
 
 
 def _assemble_aligned(codes: Any, rem: Any, at: int, outcomes: Any, all_rem: Any, reach_all: Any) -> None:
@@ -389,6 +435,13 @@ def _assemble_aligned(codes: Any, rem: Any, at: int, outcomes: Any, all_rem: Any
     reach_all[at >> 3:(at >> 3) + len(bits)] = bits
     if len(rem):
         all_rem[at:at + len(rem)] = rem
+
+
+def _unpack_codes(packed: Any, size: int) -> Any:
+    """A tier file's 2-bit codes, one byte each."""
+    import numpy as np
+
+    return ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).reshape(-1)[:size]
 
 
 def _four(arrays: list, writable: bool = False) -> list:
@@ -407,8 +460,15 @@ def _frozen(a: Any, writable: bool = False) -> Any:
     return view
 
 
-def _fail(game: TieredGame, err: Any, tier: int) -> None:
-    code, key, detail = (int(x) for x in err)
+def _fail(game: TieredGame, err: Any) -> None:
+    """A kernel's error record (code, tier, index, then the child's tier and index, or a detail) as one error."""
+    code, tier, index, detail, child_index = (int(x) for x in err)
+    key = game.functions().unrank(tier, index)
+    _fail_key(game, (code, key, detail if code in (4, 5) else f"at index {child_index} of tier {detail}"), tier)
+
+
+def _fail_key(game: TieredGame, err: Any, tier: int) -> None:
+    code, key, detail = err
     if code == 5:
         raise GamedpError(f"{game.label}: position {key} has remoteness {detail}, more than a byte holds (255); "
                           "solve without remoteness")
@@ -418,6 +478,21 @@ def _fail(game: TieredGame, err: Any, tier: int) -> None:
                   "(children must be the same in both passes)",
                4: f"primitive({key}) returned {detail}; expected 0-3"}[code]
     raise GameDefinitionError(f"{game.label}: {message}")
+
+
+def _arrays(game: TieredGame, tier: int) -> tuple[Any, Any, Any, Any, Any]:
+    """The expansion, and what the kernels need to run it on ``tier``: the child tiers' slots and sizes, the
+    state, the out buffer and the error record."""
+    import numpy as np
+
+    ex = game.expansion()
+    kids = game.child_tiers(tier)
+    slot = np.full(game.num_tiers, -1, dtype=np.int64)
+    slot[list(kids)] = np.arange(len(kids))
+    limits = np.zeros(MAX_CHILD_TIERS, dtype=np.int64)
+    limits[:len(kids)] = [game.sizes[c] for c in kids]
+    return ex, slot, limits, (np.empty(ex.state_size, dtype=np.int64), np.empty(ex.out_size, dtype=np.int64),
+                              np.zeros(5, dtype=np.int64))
 
 
 # -- one shard (runs wherever the executor puts it) ----------------------------------------------------------------
@@ -433,14 +508,50 @@ def _game(name: str, variant: tuple) -> TieredGame:
     return _GAMES[key]
 
 
-def run_shard(job: Job) -> dict:
-    """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
+def run_marks(job: Job) -> None:
+    """The forward pass over one piece of a tier: its reachable positions' children, as one bit array per child
+    tier, in a file of its own (the driver ORs the pieces). Idempotent, like :func:`run_shard`."""
     import numpy as np
 
+    from gamedp.database import write_container
+
+    work = _work(job)
+    path = _marks_file(work, job.tier, job.shard)
+    done = _open(path, job.identity)
+    if done is not None:
+        done.close()
+        return
+    game = _game(job.game_name, job.variant)
+    kids = game.child_tiers(job.tier)
+    marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in kids]
+    reach_file = _File(_reach_file(work, job.tier), job.identity)
+    try:
+        reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
+        ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
+        _kernels().mark_children(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits,
+                                 *_four(marks, writable=True), state, out, err)
+        del reach
+    finally:
+        reach_file.close()
+    if err[0]:
+        _fail(game, err)
+    write_container(path, {"identity": job.identity, "tier": job.tier, "piece": job.shard},
+                    [(f"marks{s}", m) for s, m in enumerate(marks)], durable=False)
+
+
+def _work(job: Job) -> Path:
     work = Path(job.work)
     if not work.is_dir():
         raise GamedpError(f"the work directory {work} is not there on this worker; workers must see the database "
                           "directory (a shared file system)")
+    return work
+
+
+def run_shard(job: Job) -> dict:
+    """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
+    import numpy as np
+
+    work = _work(job)
     path = _shard_file(work, job.tier, job.shard)
     done = _open(path, job.identity)
     if done is not None:
@@ -450,24 +561,23 @@ def run_shard(job: Job) -> dict:
     game = _game(job.game_name, job.variant)
     if hasattr(game, "shard_values"):  # the game's own kernel for a whole shard (e.g. 64 boards per word)
         codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
-        return _write_shard(job, path, codes, rem, stats)
-    f, k = game.compiled(), _kernels()
+        return _write_shard(job, path, pack_codes(codes), rem, stats)
+    k = _kernels()
     reach_file = None if game.every_index else _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
         reach = (np.full((game.sizes[job.tier] + 7) >> 3, 255, dtype=np.uint8) if reach_file is None
-                 else np.frombuffer(reach_file.c.section("reach"), dtype=np.uint8))
-        slot = _slots(game, job.tier)
+                 else np.frombuffer(reach_file.section("reach"), dtype=np.uint8))
+        ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
         rem_l = _four([np.frombuffer(f_.span("remoteness", n), dtype=np.uint8) for f_, n in zip(files, nshards)]
                       if job.remoteness else [])
-        codes = np.zeros(job.hi - job.lo, dtype=np.uint8)
+        codes = np.full((job.hi - job.lo + 3) >> 2, 255, dtype=np.uint8)  # every index unreachable (3) until solved
         rem = np.zeros(job.hi - job.lo if job.remoteness else 0, dtype=np.uint8)
-        out = np.empty(game.max_children + 64, dtype=np.int64)
-        stats_a, err = np.zeros(5, dtype=np.int64), np.zeros(3, dtype=np.int64)
-        k.solve_shard(f.rank, f.unrank, f.tier_of, f.children, f.primitive, job.tier, job.lo, job.hi, reach, slot,
-                      *codes_l, *rem_l, job.remoteness, codes, rem, out, stats_a, err)
+        stats_a = np.zeros(5, dtype=np.int64)
+        k.solve_shard(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits, *codes_l, *rem_l,
+                      job.remoteness, codes, rem, state, out, stats_a, err)
         del codes_l, rem_l, reach
     finally:
         if reach_file is not None:
@@ -475,7 +585,7 @@ def run_shard(job: Job) -> dict:
         for f_ in files:
             f_.close()
     if err[0]:
-        _fail(game, err, job.tier)
+        _fail(game, err)
     stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
     return _write_shard(job, path, codes, rem, stats)
 
@@ -492,15 +602,6 @@ def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> dic
     return stats
 
 
-def _slots(game: TieredGame, tier: int) -> Any:
-    import numpy as np
-
-    slot = np.full(game.num_tiers, -1, dtype=np.int64)
-    for s, c in enumerate(game.child_tiers(tier)):
-        slot[c] = s
-    return slot
-
-
 # -- the driver ----------------------------------------------------------------------------------------------------
 class TierSolve:
     """The whole solve of ``game`` into the database at ``path`` (see the module docstring)."""
@@ -513,8 +614,8 @@ class TierSolve:
         self.executor = executor or LocalExecutor()
         self.progress = progress
         self.shard = int(os.environ.get(SHARD_ENV) or SHARD)
-        if self.shard % 64:
-            raise GamedpError(f"the shard size must be a multiple of 64, not {self.shard}")
+        if self.shard % 256 or self.shard <= 0:
+            raise GamedpError(f"the shard size must be a positive multiple of 256, not {self.shard}")
         self.work = work_dir(self.path)
         self.ident = identity(game, remoteness, self.shard)
         wide = [t for t in range(game.num_tiers) if len(game.child_tiers(t)) > MAX_CHILD_TIERS]
@@ -522,6 +623,7 @@ class TierSolve:
             raise GameDefinitionError(f"{game.label}: tier {wide[0]} has children in {len(game.child_tiers(wide[0]))} "
                                       f"tiers; the tier solver takes at most {MAX_CHILD_TIERS}")
         self.resumed_shards = 0
+        self.variant = tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))  # as jobs carry it
         #: A tiny index space in this process is solved by the plain functions, in memory: no numba to load, no
         #: files (a test's shard size asks for the sharded way).
         self.small = (game.index_space <= SMALL and isinstance(self.executor, LocalExecutor)
@@ -533,10 +635,11 @@ class TierSolve:
         from gamedp.memory import available_memory
 
         total = self.game.index_space
-        per = 1 + (1 if self.want_rem else 0)
-        disk_need = total * per + total // 8 + total // 4 + (total if self.want_rem else 0)
+        rem = total if self.want_rem else 0
+        # tier files and reach files, then the database (outcomes, reach bits, remoteness)
+        disk_need = total // 4 + rem + total // 8 + total // 4 + total // 8 + rem
         biggest = max(self.game.sizes)
-        memory_need = biggest // 8 * 2 + self.shard * per * 2 + total // 4 + total // 8
+        memory_need = biggest // 8 * 2 + self.shard * (1 + (4 if self.want_rem else 0)) // 2 + total // 4 + total // 8
         have = available_memory()
         if memory_need > have:
             raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
@@ -595,7 +698,6 @@ class TierSolve:
             return
         if game.every_index:  # every index is a position: all reachable, nothing to search or keep
             return
-        f, k = game.compiled(), _kernels()
         bits: dict[int, Any] = {}
         start_tier = game.start_tier
         for t in range(game.num_tiers):
@@ -604,7 +706,7 @@ class TierSolve:
             if mine is None:
                 mine = np.zeros((size + 7) >> 3, dtype=np.uint8)
             if t == start_tier:
-                i = int(f.rank(game.start))
+                i = int(game.functions().rank(game.start))
                 mine[i >> 3] |= np.uint8(1 << (i & 7))
             write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)],
                             durable=False)
@@ -612,12 +714,30 @@ class TierSolve:
             for c in kids:
                 if c not in bits:
                     bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
-            out, err = np.empty(game.max_children + 64, dtype=np.int64), np.zeros(3, dtype=np.int64)
-            k.mark_children(f.rank, f.unrank, f.tier_of, f.children, f.primitive, t, size, _frozen(mine),
-                            _slots(game, t), *_four([bits[c] for c in kids], writable=True), out, err)
-            if err[0]:
-                _fail(game, err, t)
+            if not kids or not mine.any():
+                continue
             del mine
+            jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
+                    for piece, (lo, hi) in enumerate(self._pieces(size))]
+            self.executor.run(run_marks, jobs, lambda job, result: None)
+            for job in jobs:
+                marks = _File(_marks_file(work, t, job.shard), self.ident)
+                try:
+                    for s, c in enumerate(kids):
+                        view = marks.c.section(f"marks{s}")
+                        np.bitwise_or(bits[c], np.frombuffer(view, dtype=np.uint8), out=bits[c])
+                        view.release()
+                finally:
+                    marks.close()
+                _marks_file(work, t, job.shard).unlink()
+
+    def _pieces(self, size: int) -> list[tuple[int, int]]:
+        """The forward pass's pieces of a tier of ``size``: two per executor slot (for balance), each a
+        multiple of 64 indices and not too small to pay for its task, or the whole tier on one slot."""
+        slots = self.executor.slots() if hasattr(self.executor, "slots") else 1
+        count = max(1, min(2 * slots if slots > 1 else 1, size // min(MIN_PIECE, self.shard)))
+        step = ((size + count - 1) // count + 63) // 64 * 64 if count > 1 else size
+        return [(lo, min(lo + step, size)) for lo in range(0, size, step)] or [(0, 0)]
 
     def values(self) -> list[dict]:
         """The backward pass, shard by shard; returns each tier's statistics."""
@@ -635,7 +755,7 @@ class TierSolve:
                 sealed.close()
                 done_before += size
                 continue
-            jobs = [Job(self.name, tuple(sorted(game.variant.items(), key=lambda kv: kv[0])), str(self.work),
+            jobs = [Job(self.name, self.variant, str(self.work),
                         self.ident, t, s, lo, min(lo + self.shard, size), self.want_rem)
                     for s, lo in enumerate(range(0, size, self.shard))]
             self.resumed_shards += sum(_shard_file(self.work, t, j.shard).exists() for j in jobs)
@@ -696,7 +816,8 @@ class TierSolve:
                     k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes,
                                np.asarray(all_rem), reach_all)
                 else:
-                    _assemble_aligned(codes, rem, game.offsets[t], outcomes, all_rem, reach_all)
+                    _assemble_aligned(_unpack_codes(codes, game.sizes[t]), rem, game.offsets[t], outcomes, all_rem,
+                                      reach_all)
                 del codes, rem
             finally:
                 f.close()
