@@ -8,6 +8,8 @@ board is the sum of its regions and its nimber is the XOR of theirs. Empty cells
 A region's *key* is two words: ``h << 8 | w`` of its bounding box and its cells packed row by row at stride ``w``,
 after the symmetry (among those the pieces allow) that gives the least (dims, cells) pair. Congruent regions of
 any board share a key, so the table of region nimbers carries over from board to board and from run to run.
+Keys are made a row at a time (see :func:`region_key`), and a small cache of regions as they lie on the board
+sits in front of the table, so most look-ups make no key at all.
 
 The search (:func:`solve_regions`) keeps its stack in arrays owned by the caller, and returns when the table is
 3/4 full, the stack is full or its step budget is spent: the caller grows what is needed (or draws progress) and
@@ -16,7 +18,7 @@ calls again, and the search resumes where it stopped.
 
 import numpy as np
 
-from gamedp.kernels.blockgame import ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, NCELLS, OFFSETS, ONE, SHAPE, ZERO
+from gamedp.kernels.blockgame import ALL, ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, NCELLS, OFFSETS, ONE, SHAPE, ZERO
 
 EIGHT = np.uint64(8)
 #: most regions one board (or one child) splits into: one per cell, with a one-cell piece
@@ -76,79 +78,113 @@ def split(empty, orient, fits, edges, parts):
     return n
 
 
-def region_key(region, rowof, colof, lines, syms, key):
-    """The canonical key of ``region`` into key[0] (dims) and key[1] (cells): the least over the allowed
-    symmetries ``syms`` (flags of the 8 maps: identity, rot180, mirror, flip, rot90, rot270, transpose,
-    antitranspose). ``lines`` holds the masks of the board's rows, then of its columns."""
-    nrows = rowof[rowof.shape[0] - 1] + ONE
-    ncols = np.uint64(lines.shape[0]) - nrows
-    r0 = first_line(region, lines, ZERO, nrows)
-    r1 = last_line(region, lines, ZERO, nrows)
-    c0 = first_line(region, lines, nrows, ncols)
-    c1 = last_line(region, lines, nrows, ncols)
-    h = r1 - r0 + ONE
-    w = c1 - c0 + ONE
-    # the images under identity, rot180, mirror, flip (dims h x w), rot90, rot270, transpose, antitranspose (w x h)
+def spread_table():
+    """``SPREAD[h, b]``: the bits of the byte ``b`` spread to stride ``h`` (bit j to bit j * h), for h = 1..64.
+
+    >>> int(spread_table()[3, 0b101])   # bits 0 and 2 to bits 0 and 6
+    65
+    """
+    t = np.zeros((65, 256), np.uint64)
+    for h in range(1, 65):
+        for j in range(8):
+            if j * h < 64:
+                t[h, (np.arange(256) >> j) & 1 == 1] |= np.uint64(1 << (j * h))
+    return t
+
+
+SPREAD = spread_table()
+M1 = np.uint64(0x5555555555555555)
+M2 = np.uint64(0x3333333333333333)
+M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+M8 = np.uint64(0x00FF00FF00FF00FF)
+M16 = np.uint64(0x0000FFFF0000FFFF)
+
+
+def reverse(x):
+    """The 64 bits of ``x`` in reverse order."""
+    x = ((x >> ONE) & M1) | ((x & M1) << ONE)
+    x = ((x >> np.uint64(2)) & M2) | ((x & M2) << np.uint64(2))
+    x = ((x >> np.uint64(4)) & M4) | ((x & M4) << np.uint64(4))
+    x = ((x >> EIGHT) & M8) | ((x & M8) << EIGHT)
+    x = ((x >> np.uint64(16)) & M16) | ((x & M16) << np.uint64(16))
+    return (x >> np.uint64(32)) | (x << np.uint64(32))
+
+
+def spread(row, h):
+    """The bits of ``row`` spread to stride ``h`` (bit c to bit c * h), a byte at a time."""
+    t = ZERO
+    k = ZERO
+    while row != ZERO:
+        t |= SPREAD[h, row & np.uint64(255)] << (k * h)
+        row >>= EIGHT
+        k += EIGHT
+    return t
+
+
+def region_key(region, cols, syms, key):
+    """The canonical key of ``region`` (on a board ``cols`` wide) into key[0] (dims) and key[1] (cells): the least
+    over the allowed symmetries ``syms`` (flags of the 8 maps: identity, rot180, mirror, flip, rot90, rot270,
+    transpose, antitranspose).
+
+    A row at a time: the region's rows, shifted to the bounding box, make the identity image and its flip (rows
+    in reverse order); spread to stride h they make the transpose and the quarter turn. Each of the other four
+    maps is one of these four turned half round, which on the packed h x w bits is a reversal of the word.
+    """
+    low = region & (~region + ONE)
+    r0 = np.uint64(bit_index(low)) // cols
+    cmask = ALL >> (np.uint64(64) - cols)
+    rest = region >> (r0 * cols)
+    fold = ZERO
+    h = ZERO
+    while True:
+        row = rest & cmask
+        fold |= row
+        h += ONE
+        if rest == row:
+            break
+        rest >>= cols
+    c0 = np.uint64(bit_index(fold & (~fold + ONE)))
+    fold >>= c0
+    w = ZERO
+    while fold != ZERO:
+        fold >>= ONE
+        w += ONE
+    wmask = ALL >> (np.uint64(64) - w)
     i0 = ZERO
-    i1 = ZERO
-    i2 = ZERO
     i3 = ZERO
     i4 = ZERO
-    i5 = ZERO
     i6 = ZERO
-    i7 = ZERO
-    b = region
-    while b != ZERO:
-        low = b & (~b + ONE)
-        b ^= low
-        i = bit_index(low)
-        r = rowof[i] - r0
-        c = colof[i] - c0
-        rr = h - ONE - r
-        cc = w - ONE - c
-        i0 |= ONE << (r * w + c)
-        i1 |= ONE << (rr * w + cc)
-        i2 |= ONE << (r * w + cc)
-        i3 |= ONE << (rr * w + c)
-        i4 |= ONE << (c * h + rr)
-        i5 |= ONE << (cc * h + r)
-        i6 |= ONE << (c * h + r)
-        i7 |= ONE << (cc * h + rr)
+    rest = region >> (r0 * cols + c0)
+    for i in range(h):
+        row = rest & wmask
+        if i + ONE < h:
+            rest >>= cols
+        ii = np.uint64(i)
+        i0 |= row << (ii * w)
+        i3 |= row << ((h - ONE - ii) * w)
+        t = spread(row, h)
+        i6 |= t << ii
+        i4 |= t << (h - ONE - ii)
+    turn = np.uint64(64) - h * w
     d0 = (h << EIGHT) | w
     d1 = (w << EIGHT) | h
     best_d = d0
     best = i0
-    if syms[1] != 0 and i1 < best:
-        best = i1
-    if syms[2] != 0 and i2 < best:
-        best = i2
-    if syms[3] != 0 and i3 < best:
-        best = i3
+    if syms[1] != 0:
+        best = min(best, reverse(i0) >> turn)
+    if syms[2] != 0:
+        best = min(best, reverse(i3) >> turn)
+    if syms[3] != 0:
+        best = min(best, i3)
     if d1 <= d0:
         for s in range(4, 8):
             if syms[s] != 0:
-                im = i4 if s == 4 else i5 if s == 5 else i6 if s == 6 else i7
+                im = i4 if s == 4 else reverse(i4) >> turn if s == 5 else i6 if s == 6 else reverse(i6) >> turn
                 if d1 < best_d or im < best:
                     best_d = d1
                     best = im
     key[0] = best_d
     key[1] = best
-
-
-def first_line(region, lines, at, n):
-    """The first of the ``n`` lines from ``lines[at]`` that meets ``region`` (counted from ``at``)."""
-    i = ZERO
-    while region & lines[at + i] == ZERO:
-        i += ONE
-    return i
-
-
-def last_line(region, lines, at, n):
-    """The last of the ``n`` lines from ``lines[at]`` that meets ``region`` (counted from ``at``)."""
-    i = n - ONE
-    while region & lines[at + i] == ZERO:
-        i -= ONE
-    return i
 
 
 def bit_index(low):
@@ -176,6 +212,24 @@ def lookup(k0, k1, vals, d, cells):
     return vals[s]
 
 
+def cached(region, cols, syms, k0, k1, vals, ck, cv, key):
+    """The nimber of ``region``, or -1 if it is not in the table (then ``key`` holds its canonical key).
+
+    ``ck``/``cv`` are a cache in front of the table, keyed by the region as it lies on the board: a hit costs
+    no canonical key. A slot holds the last region that hashed there, so the cache never grows; it is only
+    valid for one board frame (0, the empty region, is never asked for).
+    """
+    s = ((region * GOLDEN) >> np.uint64(32)) & np.uint64(ck.shape[0] - 1)
+    if ck[s] == region:
+        return cv[s]
+    region_key(region, cols, syms, key)
+    v = lookup(k0, k1, vals, key[0], key[1])
+    if v >= 0:
+        ck[s] = region
+        cv[s] = v
+    return v
+
+
 def store(k0, k1, vals, d, cells, v):
     s = slot(k0, k1, d, cells)
     k0[s] = d
@@ -183,7 +237,7 @@ def store(k0, k1, vals, d, cells, v):
     vals[s] = v
 
 
-def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack, state):
+def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
     """Resume the search on ``stack`` (regions, ``state[TOP]`` of them) until it is empty (DONE), the table holds
     3/4 of its slots (TABLE_FULL), the stack has no room for one more node's children (STACK_FULL) or
     ``state[BUDGET]`` nodes have been finished (PAUSED).
@@ -203,12 +257,11 @@ def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack,
     while state[TOP] > 0:
         top = state[TOP]
         region = stack[top - 1]
-        region_key(region, rowof, colof, lines, syms, key)
-        d = key[0]
-        cells = key[1]
-        if lookup(k0, k1, vals, d, cells) >= 0:
+        if cached(region, cols, syms, k0, k1, vals, ck, cv, key) >= 0:
             state[TOP] = top - 1
             continue
+        d = key[0]
+        cells = key[1]
         stamp += 1
         for o in range(orient.shape[0]):
             f = orient[o, ANCHORS]
@@ -221,8 +274,7 @@ def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack,
                 n = split(region & ~(shape * low), orient, fits, edges, parts)
                 x = 0
                 for p in range(n):
-                    region_key(parts[p], rowof, colof, lines, syms, key)
-                    v = lookup(k0, k1, vals, key[0], key[1])
+                    v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
                     if v < 0:
                         x = -1
                         if state[TOP] == cap:
@@ -256,7 +308,7 @@ def board_parts(board, full, orient, edges, parts):
     return split(full & ~board, orient, fits, edges, parts)
 
 
-def board_nimber(board, full, orient, edges, rowof, colof, lines, syms, k0, k1, vals):
+def board_nimber(board, full, orient, edges, cols, syms, k0, k1, vals, ck, cv):
     """The XOR of the stored nimbers of a board's regions, or -1 if one of them is not in the table yet."""
     parts = np.empty(MAX_PARTS, np.uint64)
     fits = np.empty(orient.shape[0], np.uint64)
@@ -264,19 +316,18 @@ def board_nimber(board, full, orient, edges, rowof, colof, lines, syms, k0, k1, 
     n = split(full & ~board, orient, fits, edges, parts)
     x = 0
     for p in range(n):
-        region_key(parts[p], rowof, colof, lines, syms, key)
-        v = lookup(k0, k1, vals, key[0], key[1])
+        v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
         if v < 0:
             return -1
         x ^= v
     return x
 
 
-def region_keys(regions, rowof, colof, lines, syms, out):
+def region_keys(regions, cols, syms, out):
     """The keys of many regions into ``out`` (regions x 2)."""
     key = np.empty(2, np.uint64)
     for i in range(regions.shape[0]):
-        region_key(regions[i], rowof, colof, lines, syms, key)
+        region_key(regions[i], cols, syms, key)
         out[i, 0] = key[0]
         out[i, 1] = key[1]
 
@@ -297,9 +348,9 @@ def insert_all(d, cells, v, k0, k1, vals):
 
 
 EXPORTS = {
-    "solve_regions": "i8(u8[:,::1], u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
+    "solve_regions": "i8(u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
-    "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1])",
-    "region_keys": "void(u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[:,::1])",
+    "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
+    "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

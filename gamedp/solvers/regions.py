@@ -32,6 +32,8 @@ from gamedp.game import Game, Position, overrides
 MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
 #: bytes a table slot takes: two key words and an int16 nimber
 SLOT_BYTES = 18
+#: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
+CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
 STEP = 1 << 15
 TABLE_ID = "regions"
@@ -138,11 +140,7 @@ class RegionSolver:
         self.rules = rules
         self.orient = rules.orient_array()
         self.full = np.uint64(rules.full)
-        self.rowof = np.array([i // rules.cols for i in range(rules.n)], np.uint64)
-        self.colof = np.array([i % rules.cols for i in range(rules.n)], np.uint64)
-        self.lines = np.array([sum(1 << (r * rules.cols + c) for c in range(rules.cols)) for r in range(rules.rows)]
-                              + [sum(1 << (r * rules.cols + c) for r in range(rules.rows)) for c in range(rules.cols)],
-                              np.uint64)
+        self.cols = np.uint64(rules.cols)
         self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
                               else [0] * 5, np.uint64)
 
@@ -162,6 +160,7 @@ class RegionSolver:
             raise GamedpError(f"{rules.name}: other pieces than {self.rules.name}'s; a region table holds one set")
         other = copy.copy(self)
         other._frame(rules)
+        other._new_cache(len(self.ck))  # the cache holds regions as they lie on this board
         return other
 
     # -- the table -------------------------------------------------------------------------------------------
@@ -170,6 +169,11 @@ class RegionSolver:
         self.k0 = np.zeros(capacity, np.uint64)
         self.k1 = np.zeros(capacity, np.uint64)
         self.vals = np.zeros(capacity, np.int16)
+        self._new_cache(min(capacity, CACHE_SLOTS))
+
+    def _new_cache(self, slots: int) -> None:
+        self.ck = self.np.zeros(slots, self.np.uint64)
+        self.cv = self.np.zeros(slots, self.np.int16)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
@@ -245,7 +249,7 @@ class RegionSolver:
         """The canonical keys (dims, cells) of regions given as masks of empty cells."""
         np = self.np
         out = np.empty((len(regions), 2), np.uint64)
-        self.k.region_keys(np.array(regions, np.uint64), self.rowof, self.colof, self.lines, self.syms, out)
+        self.k.region_keys(np.array(regions, np.uint64), self.cols, self.syms, out)
         return [(int(a), int(b)) for a, b in out]
 
     def nimber(self, board: int) -> int:
@@ -255,8 +259,8 @@ class RegionSolver:
         return self._board_nimber(board)
 
     def _board_nimber(self, board: int) -> int:
-        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms,
-                                    self.k0, self.k1, self.vals))
+        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.cols, self.syms,
+                                    self.k0, self.k1, self.vals, self.ck, self.cv))
         if v < 0:
             raise AssertionError("a region of a solved board is missing from the table")
         return v
@@ -269,8 +273,8 @@ class RegionSolver:
         before = int(state[2])
         try:
             while True:
-                status = k.solve_regions(self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms, self.k0, self.k1, self.vals,
-                                         self.stack, state)
+                status = k.solve_regions(self.orient, self.edges, self.cols, self.syms, self.k0, self.k1, self.vals,
+                                         self.ck, self.cv, self.stack, state)
                 if status == 0:
                     break
                 if status == 1:
