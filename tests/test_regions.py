@@ -76,7 +76,11 @@ def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
                 # boards of up to ~14 empty cells keep the brute force to a second or two
                 density = rng.uniform(0.45, 0.7) if rows * cols >= 20 else rng.uniform(0.0, 0.6)
                 board = sum(1 << i for i in range(rows * cols) if rng.random() < density)
-                assert solver.nimber(board) == brute.nimber(board), (name, rows, cols, bin(board))
+                g = brute.nimber(board)
+                assert solver.nimber(board) == g, (name, rows, cols, bin(board))
+                # the outcome search, sharing the table and its memo, or alone (it solves what it needs itself)
+                alone = RegionSolver(game.rules, table=None) if rng.random() < 0.2 else solver
+                assert alone.wins(board) == (g != 0), (name, rows, cols, bin(board))
                 checked += 1
     assert checked >= 10_000
 
@@ -84,7 +88,24 @@ def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
 @pytest.mark.parametrize("size", [(3, 4), (4, 4), (2, 6), (3, 5)])
 def test_empty_cram_and_blockgame_boards_match_the_brute_force(size):
     for shapes, game in ((DOMINOES, Cram(*size)), (L_SHAPES + DOMINOES, Blockgame(*size))):
-        assert RegionSolver(game.rules, table=None).nimber(0) == Brute(shapes, *size).nimber(0)
+        g = Brute(shapes, *size).nimber(0)
+        assert RegionSolver(game.rules, table=None).nimber(0) == g
+        assert RegionSolver(game.rules, table=None).wins(0) == (g != 0)
+
+
+def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
+    """Boards whose regions leave the searched one a non-zero heap: the search must make the heap's moves too."""
+    rng = random.Random(3)
+    rules = Blockgame(4, 5).rules
+    solver = RegionSolver(rules, table=None)
+    heaped = 0
+    for _ in range(300):
+        board = sum(1 << i for i in range(20) if rng.random() < 0.3)
+        parts = solver.parts(board)
+        fresh = RegionSolver(rules, table=None)
+        assert fresh.wins(board) == (solver.nimber(board) != 0), bin(board)
+        heaped += len(parts) > 1 and any(solver.nimber(rules.full & ~p) for p in parts[1:])
+    assert heaped > 10
 
 
 def test_one_row_cram_is_dawsons_kayles():
@@ -253,6 +274,9 @@ def test_nimber_and_grundy_commands(db_env):
     assert [(b["rows"], b["cols"], b["nimber"]) for b in table["boards"]][:3] == [(2, 2, 0), (2, 3, 1), (3, 2, 1)]
     text = _gamedp("grundy", "cram", "--boards", "3x3..4", env=db_env).stdout
     assert "regions solved" in text and "3 x 4" in text
+    only = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--outcome-only", "--json",
+                              env=db_env).stdout)
+    assert [(b["nimber"], b["outcome"]) for b in only["boards"]] == [(None, "win"), (None, "win")]
 
 
 @pytest.mark.parametrize("args,message", [

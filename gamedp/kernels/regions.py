@@ -18,7 +18,8 @@ calls again, and the search resumes where it stopped.
 
 import numpy as np
 
-from gamedp.kernels.blockgame import ALL, ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, NCELLS, OFFSETS, ONE, SHAPE, ZERO
+from gamedp.kernels.blockgame import (ALL, ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, LOSE_CODE, NCELLS, OFFSETS, ONE, SHAPE,
+                                      WIN_CODE, ZERO)
 
 EIGHT = np.uint64(8)
 #: most regions one board (or one child) splits into: one per cell, with a one-cell piece
@@ -27,6 +28,12 @@ MAX_PARTS = 64
 DONE, TABLE_FULL, STACK_FULL, PAUSED = 0, 1, 2, 3
 #: ``state`` slots shared with the caller
 TOP, USED, SOLVED, BUDGET = 0, 1, 2, 3
+#: what :func:`reduce` finds
+RESOLVED, SEARCH, UNKNOWN = 4, 5, 6
+#: what :func:`outcome_search` returns besides WIN_CODE and LOSE_CODE
+NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1, -2, -3, -4, -5
+#: ``ostate`` slots shared with the caller
+MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
 
 
 def fitting(empty, orient, fits):
@@ -246,6 +253,11 @@ def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
     left unknown (at once, or when it comes back to the top) its nimber is the mex of its moves' XORs. No region
     is its own sub-region, so the search ends.
     """
+    return mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+
+
+def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
+    """:func:`solve_regions`, callable from the other kernels."""
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
@@ -302,6 +314,191 @@ def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
     return DONE
 
 
+def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack, state, solve):
+    """The Lemoine-Viennot reduction of the sum of the regions of ``mask`` and a Nim heap: the nimbers of all
+    regions but the largest go into the heap. Returns (code, region, heap):
+
+    - (RESOLVED, 0, x): every nimber is known; the sum is worth x (lost for the player to move iff x == 0);
+    - (SEARCH, region, x): the largest region's nimber is unknown (``key`` holds its canonical key);
+    - (UNKNOWN, 0, 0): a smaller region's nimber is unknown and ``solve`` is off;
+    - (TABLE_FULL or STACK_FULL, 0, 0): solving a smaller region's nimber (``solve`` on) needs a bigger table or
+      stack; what it solved so far is kept.
+    """
+    n = split(mask, orient, fits, edges, parts)
+    if n == 0:
+        return RESOLVED, ZERO, heap
+    big = 0
+    most = cells_in(parts[0])
+    for p in range(1, n):
+        c = cells_in(parts[p])
+        if c > most:
+            most = c
+            big = p
+    x = heap
+    for p in range(n):
+        if p == big:
+            continue
+        v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+        if v < 0:
+            if not solve:
+                return UNKNOWN, ZERO, 0
+            stack[0] = parts[p]
+            state[TOP] = 1
+            state[BUDGET] = 1 << 62
+            status = mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+            if status != DONE:
+                return status, ZERO, 0
+            v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+        x ^= v
+    v = cached(parts[big], cols, syms, k0, k1, vals, ck, cv, key)
+    if v >= 0:
+        return RESOLVED, ZERO, x ^ v
+    return SEARCH, parts[big], x
+
+
+def cells_in(region):
+    """The number of cells of ``region`` (regions are small: one step per cell)."""
+    n = 0
+    while region != ZERO:
+        region &= region - ONE
+        n += 1
+    return n
+
+
+def outcome_key(key, heap):
+    """The word the outcome memo files (region, heap) under, with the region's cells: dims below, heap above."""
+    return key[0] | (np.uint64(heap) << np.uint64(16))
+
+
+def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state,
+                   o0, o1, ov, fr, fh, fc, fn, fi, ostate):
+    """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
+    a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
+    moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
+    of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
+
+    Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
+    again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
+    MEMO_FULL (the outcome memo o0/o1/ov holds 3/4 of its slots), FRAMES_FULL (the frames fr/fh/fn/fi, and
+    ``fc`` with ``children_bound(orient)`` entries per frame), or OUT_OF_BUDGET (``ostate[NODES]`` reached
+    ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]`` counts the memo's entries.
+    """
+    fits = np.empty(orient.shape[0], np.uint64)
+    parts = np.empty(MAX_PARTS, np.uint64)
+    key = np.empty(2, np.uint64)
+    nmax = fc.shape[0] // fr.shape[0]
+    depth = fr.shape[0]
+    limit = o0.shape[0] * 3 // 4
+    code, r, x = reduce(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack,
+                        state, True)
+    if code == TABLE_FULL:
+        return NIMBER_TABLE_FULL
+    if code == STACK_FULL:
+        return NIMBER_STACK_FULL
+    if code == RESOLVED:
+        return WIN_CODE if x != 0 else LOSE_CODE
+    m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+    if m > 0:
+        return m
+    d = 0
+    fr[0] = r
+    fh[0] = x
+    expand = True
+    while True:
+        result = 0
+        if expand:
+            ostate[NODES] += 1
+            if ostate[NODES] >= ostate[NODE_BUDGET]:
+                return OUT_OF_BUDGET
+            region = fr[d]
+            h = fh[d]
+            n = 0
+            for o in range(orient.shape[0]):
+                f = orient[o, ANCHORS]
+                for c in range(orient[o, NCELLS]):
+                    f &= region >> orient[o, OFFSETS + c]
+                shape = orient[o, SHAPE]
+                while f != ZERO:
+                    low = f & (~f + ONE)
+                    f ^= low
+                    child = region & ~(shape * low)
+                    code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
+                                        stack, state, False)
+                    if code == RESOLVED:
+                        if x == 0:
+                            result = WIN_CODE
+                            break
+                        continue
+                    if code == SEARCH:
+                        m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+                        if m == LOSE_CODE:
+                            result = WIN_CODE
+                            break
+                        if m == WIN_CODE:
+                            continue
+                    fc[d * nmax + n] = child
+                    n += 1
+                if result != 0:
+                    break
+            fn[d] = n
+            fi[d] = 0
+            if result == 0 and h > 0:
+                region_key(region, cols, syms, key)
+                for g in range(h):
+                    if lookup(o0, o1, ov, outcome_key(key, g), key[1]) == LOSE_CODE:
+                        result = WIN_CODE
+                        break
+            expand = False
+        while result == 0:
+            i = fi[d]
+            if i == fn[d] + fh[d]:
+                result = LOSE_CODE
+                break
+            fi[d] = i + 1
+            if i < fn[d]:
+                code, r, x = reduce(fc[d * nmax + i], fh[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv,
+                                    key, parts, stack, state, True)
+            else:  # the heap's moves come last: each asks for a whole search of the region with a smaller heap
+                code, r, x = reduce(fr[d], i - fn[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
+                                    parts, stack, state, True)
+            if code == TABLE_FULL:
+                return NIMBER_TABLE_FULL
+            if code == STACK_FULL:
+                return NIMBER_STACK_FULL
+            if code == RESOLVED:
+                if x == 0:
+                    result = WIN_CODE
+                continue
+            m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+            if m > 0:
+                if m == LOSE_CODE:
+                    result = WIN_CODE
+                continue
+            if d + 1 == depth:
+                return FRAMES_FULL
+            d += 1
+            fr[d] = r
+            fh[d] = x
+            expand = True
+            break
+        if result == 0:
+            continue
+        # store the finished node and hand its result up the frames
+        while True:
+            if ostate[MEMO_USED] >= limit:
+                return MEMO_FULL
+            region_key(fr[d], cols, syms, key)
+            store(o0, o1, ov, outcome_key(key, fh[d]), key[1], result)
+            ostate[MEMO_USED] += 1
+            if d == 0:
+                return result
+            d -= 1
+            if result == LOSE_CODE:
+                result = WIN_CODE
+            else:
+                break
+
+
 def board_parts(board, full, orient, edges, parts):
     """The regions of a board (1 = filled) into ``parts``; returns their count."""
     fits = np.empty(orient.shape[0], np.uint64)
@@ -352,5 +549,7 @@ EXPORTS = {
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
+    "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], "
+                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }
