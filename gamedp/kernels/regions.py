@@ -27,11 +27,14 @@ MAX_PARTS = 64
 #: what :func:`solve_regions` returns
 DONE, TABLE_FULL, STACK_FULL, PAUSED = 0, 1, 2, 3
 #: ``state`` slots shared with the caller
-TOP, USED, SOLVED, BUDGET = 0, 1, 2, 3
+TOP, USED, SOLVED, BUDGET, BIGGEST = 0, 1, 2, 3, 4
 #: what :func:`reduce` finds
 RESOLVED, SEARCH, UNKNOWN = 4, 5, 6
 #: what :func:`outcome_search` returns besides WIN_CODE and LOSE_CODE
 NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1, -2, -3, -4, -5
+#: helpers inlined where they are called (see gamedp.aot.jit_functions): a call that passes arrays costs two
+#: atomic reference counts per array, which made up a quarter of the outcome search's time
+INLINE = ("cached", "reduce", "lookup", "slot", "store", "split", "fitting", "remember_outcome", "region_key")
 #: ``ostate`` slots shared with the caller
 MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
 
@@ -55,18 +58,21 @@ def split(empty, orient, fits, edges, parts):
     With ``edges`` (the masks of the cells that have a neighbour right, left, below and above; stride in
     ``edges[4]``), a region is a 4-connected set of live cells: every piece is 4-connected, so no placement spans
     two of them. Otherwise (``edges[4] == 0``) a region grows from one cell by every fitting placement that touches
-    it, until it stops growing.
+    it, until it stops growing. With ``edges[5]`` set (every piece 4-connected, and both dominoes among them) the
+    live cells are simply the empty cells with an empty neighbour.
     """
-    rest = fitting(empty, orient, fits)
     stride = edges[4]
+    if edges[5] != ZERO:
+        rest = live_simple(empty, edges[0], edges[1], edges[2], edges[3], stride)
+    else:
+        rest = fitting(empty, orient, fits)
     n = 0
     while rest != ZERO:
         comp = rest & (~rest + ONE)
-        while True:
-            if stride != ZERO:
-                grown = (comp | ((comp & edges[0]) << ONE) | ((comp & edges[1]) >> ONE)
-                         | ((comp & edges[2]) << stride) | ((comp & edges[3]) >> stride)) & rest
-            else:
+        if stride != ZERO:
+            comp = grow(comp, rest, edges[0], edges[1], edges[2], edges[3], stride)
+        else:
+            while True:
                 grown = comp
                 for o in range(orient.shape[0]):
                     touch = ZERO
@@ -76,13 +82,32 @@ def split(empty, orient, fits, edges, parts):
                     if touch != ZERO:
                         for c in range(orient[o, NCELLS]):
                             grown |= touch << orient[o, OFFSETS + c]
-            if grown == comp:
-                break
-            comp = grown
+                if grown == comp:
+                    break
+                comp = grown
         parts[n] = comp
         n += 1
         rest &= ~comp
     return n
+
+
+def neighbours(x, e0, e1, e2, e3, stride):
+    """The cells next to those of ``x`` (``e0``..``e3``: the cells with a neighbour right, left, below, above)."""
+    return ((x & e0) << ONE) | ((x & e1) >> ONE) | ((x & e2) << stride) | ((x & e3) >> stride)
+
+
+def live_simple(empty, e0, e1, e2, e3, stride):
+    """The live cells of ``empty`` when they are those with an empty neighbour (see :func:`split`)."""
+    return empty & neighbours(empty, e0, e1, e2, e3, stride)
+
+
+def grow(comp, rest, e0, e1, e2, e3, stride):
+    """The 4-connected component of the cells ``rest`` that holds ``comp``."""
+    while True:
+        grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
+        if grown == comp:
+            return comp
+        comp = grown
 
 
 def spread_table():
@@ -305,6 +330,7 @@ def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
         if state[USED] >= limit:
             return TABLE_FULL
         store(k0, k1, vals, d, cells, v)
+        state[BIGGEST] = max(state[BIGGEST], cells_in(cells))
         state[USED] += 1
         state[SOLVED] += 1
         state[TOP] = top - 1
@@ -319,7 +345,7 @@ def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, ke
     regions but the largest go into the heap. Returns (code, region, heap):
 
     - (RESOLVED, 0, x): every nimber is known; the sum is worth x (lost for the player to move iff x == 0);
-    - (SEARCH, region, x): the largest region's nimber is unknown (``key`` holds its canonical key);
+    - (SEARCH, region, x): the largest region's nimber is unknown;
     - (UNKNOWN, 0, 0): a smaller region's nimber is unknown and ``solve`` is off;
     - (TABLE_FULL or STACK_FULL, 0, 0): solving a smaller region's nimber (``solve`` on) needs a bigger table or
       stack; what it solved so far is kept.
@@ -350,9 +376,10 @@ def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, ke
                 return status, ZERO, 0
             v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
         x ^= v
-    v = cached(parts[big], cols, syms, k0, k1, vals, ck, cv, key)
-    if v >= 0:
-        return RESOLVED, ZERO, x ^ v
+    if most <= state[BIGGEST]:
+        v = cached(parts[big], cols, syms, k0, k1, vals, ck, cv, key)
+        if v >= 0:
+            return RESOLVED, ZERO, x ^ v
     return SEARCH, parts[big], x
 
 
@@ -365,13 +392,25 @@ def cells_in(region):
     return n
 
 
+def outcome_slot(region, heap, mask):
+    """Where (region as it lies on the board, heap) goes in the cache ``ocr``/``ocv`` in front of the outcome
+    memo: a slot holds the last pair that hashed there, ``ocv`` being heap << 2 | outcome."""
+    return (((region ^ (np.uint64(heap) * GOLDEN)) * GOLDEN) >> np.uint64(32)) & mask
+
+
+def remember_outcome(region, heap, outcome, ocr, ocv):
+    s = outcome_slot(region, heap, np.uint64(ocr.shape[0] - 1))
+    ocr[s] = region
+    ocv[s] = (heap << 2) | outcome
+
+
 def outcome_key(key, heap):
     """The word the outcome memo files (region, heap) under, with the region's cells: dims below, heap above."""
     return key[0] | (np.uint64(heap) << np.uint64(16))
 
 
 def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state,
-                   o0, o1, ov, fr, fh, fc, fn, fi, ostate):
+                   o0, o1, ov, ocr, ocv, fr, fh, fc, fs, fn, fi, ostate):
     """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
@@ -386,6 +425,9 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
+    simple = edges[5] != ZERO
+    e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
+    cache_mask = np.uint64(ocr.shape[0] - 1)
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
     limit = o0.shape[0] * 3 // 4
@@ -397,6 +439,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
         return NIMBER_STACK_FULL
     if code == RESOLVED:
         return WIN_CODE if x != 0 else LOSE_CODE
+    region_key(r, cols, syms, key)
     m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
     if m > 0:
         return m
@@ -422,30 +465,50 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                     low = f & (~f + ONE)
                     f ^= low
                     child = region & ~(shape * low)
-                    code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
-                                        stack, state, False)
+                    # the common case first, without calls that pass arrays (each costs atomic reference counts):
+                    # the child is one region, too big to have a nimber in the table
+                    code = np.int64(UNKNOWN)
+                    if simple:
+                        r = live_simple(child, e0, e1, e2, e3, stride)
+                        if r != ZERO and cells_in(r) > state[BIGGEST] and grow(r & (~r + ONE), r, e0, e1, e2, e3,
+                                                                              stride) == r:
+                            code = np.int64(SEARCH)
+                            x = h
+                    if code != SEARCH:
+                        code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
+                                            parts, stack, state, False)
                     if code == RESOLVED:
                         if x == 0:
                             result = WIN_CODE
                             break
                         continue
                     if code == SEARCH:
-                        m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
-                        if m == LOSE_CODE:
-                            result = WIN_CODE
-                            break
-                        if m == WIN_CODE:
+                        s = outcome_slot(r, x, cache_mask)
+                        if ocr[s] == r and ocv[s] >> 2 == x:
+                            if ocv[s] & 3 == LOSE_CODE:
+                                result = WIN_CODE
+                                break
                             continue
                     fc[d * nmax + n] = child
+                    # the search tries first the children that leave the fewest placements: a lost position
+                    # is likelier among them, and quicker to prove
+                    mob = 0
+                    if code == SEARCH:
+                        for q in range(orient.shape[0]):
+                            f2 = orient[q, ANCHORS]
+                            for c in range(orient[q, NCELLS]):
+                                f2 &= r >> orient[q, OFFSETS + c]
+                            mob += cells_in(f2)
+                    fs[d * nmax + n] = mob
                     n += 1
                 if result != 0:
                     break
             fn[d] = n
             fi[d] = 0
             if result == 0 and h > 0:
-                region_key(region, cols, syms, key)
                 for g in range(h):
-                    if lookup(o0, o1, ov, outcome_key(key, g), key[1]) == LOSE_CODE:
+                    s = outcome_slot(region, g, cache_mask)
+                    if ocr[s] == region and ocv[s] == (g << 2) | LOSE_CODE:
                         result = WIN_CODE
                         break
             expand = False
@@ -456,6 +519,17 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 break
             fi[d] = i + 1
             if i < fn[d]:
+                best = i
+                for j in range(i + 1, fn[d]):
+                    if fs[d * nmax + j] < fs[d * nmax + best]:
+                        best = j
+                if best != i:
+                    c = fc[d * nmax + i]
+                    fc[d * nmax + i] = fc[d * nmax + best]
+                    fc[d * nmax + best] = c
+                    g = fs[d * nmax + i]
+                    fs[d * nmax + i] = fs[d * nmax + best]
+                    fs[d * nmax + best] = g
                 code, r, x = reduce(fc[d * nmax + i], fh[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv,
                                     key, parts, stack, state, True)
             else:  # the heap's moves come last: each asks for a whole search of the region with a smaller heap
@@ -469,8 +543,10 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 if x == 0:
                     result = WIN_CODE
                 continue
+            region_key(r, cols, syms, key)
             m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
             if m > 0:
+                remember_outcome(r, x, m, ocr, ocv)
                 if m == LOSE_CODE:
                     result = WIN_CODE
                 continue
@@ -489,6 +565,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 return MEMO_FULL
             region_key(fr[d], cols, syms, key)
             store(o0, o1, ov, outcome_key(key, fh[d]), key[1], result)
+            remember_outcome(fr[d], fh[d], result, ocr, ocv)
             ostate[MEMO_USED] += 1
             if d == 0:
                 return result
@@ -550,6 +627,7 @@ EXPORTS = {
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
     "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], "
-                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1])",
+                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], "
+                      "i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

@@ -30,8 +30,9 @@ from gamedp.game import Game, Position, overrides
 
 #: the 8 maps of the square in the order the region kernel takes them (see ``gamedp.games.placement._MAPS``)
 MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
-#: bytes a table slot takes: two key words and an int16 nimber
-SLOT_BYTES = 18
+#: bytes a table slot takes: two key words and an int16 nimber, and a slot of the cache in front (up to
+#: CACHE_SLOTS of them)
+SLOT_BYTES = 28
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
@@ -131,9 +132,10 @@ class RegionSolver:
         self.memo_used = 0
         self.nodes = 0  # positions the outcome search expanded
         self.loaded = 0
-        self._alloc(1 << 16)
+        self._alloc(1 << 12)
+        self._new_outcome_cache(1 << 12)
         self.stack = np.empty(1 << 12, np.uint64)
-        self.state = np.zeros(4, np.int64)
+        self.state = np.zeros(5, np.int64)
         if self.path is not None and self.path.exists():
             self._load()
 
@@ -144,8 +146,11 @@ class RegionSolver:
         self.orient = rules.orient_array()
         self.full = np.uint64(rules.full)
         self.cols = np.uint64(rules.cols)
-        self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
-                              else [0] * 5, np.uint64)
+        shapes = rules.orientations[0]
+        connected = all(_connected(o) for o in shapes)
+        # then a cell is live iff it has an empty neighbour: a domino fits there, and any piece on it has one
+        simple = all(len(o) > 1 for o in shapes) and {((0, 0), (0, 1)), ((0, 0), (1, 0))} <= set(shapes)
+        self.edges = np.array(neighbour_masks(rules) + [int(simple)] if connected else [0] * 6, np.uint64)
 
     def for_board(self, rules: Any) -> RegionSolver:
         """A solver for another board size of the same pieces that takes over this one's table (use it instead of
@@ -163,7 +168,8 @@ class RegionSolver:
             raise GamedpError(f"{rules.name}: other pieces than {self.rules.name}'s; a region table holds one set")
         other = copy.copy(self)
         other._frame(rules)
-        other._new_cache(len(self.ck))  # the cache holds regions as they lie on this board
+        other._new_cache(len(self.ck))  # the caches hold regions as they lie on this board
+        other._new_outcome_cache(len(self.ocr))
         return other
 
     # -- the table -------------------------------------------------------------------------------------------
@@ -175,8 +181,10 @@ class RegionSolver:
         self._new_cache(min(capacity, CACHE_SLOTS))
 
     def _new_cache(self, slots: int) -> None:
-        self.ck = self.np.zeros(slots, self.np.uint64)
-        self.cv = self.np.zeros(slots, self.np.int16)
+        self.ck, self.cv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int16)
+
+    def _new_outcome_cache(self, slots: int) -> None:
+        self.ocr, self.ocv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int64)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
@@ -223,6 +231,7 @@ class RegionSolver:
                                 f"{fix}", damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
+        self.state[4] = 64  # the largest region in the table: any, as far as the outcome search knows
         self.loaded = int(self.state[1])
 
     def _reserve(self, n: int) -> None:
@@ -308,13 +317,15 @@ class RegionSolver:
         ostate = np.array([self.memo_used, 0, STEP], np.int64)
         while True:
             fc = np.empty(frames * 64 * len(self.orient), np.uint64)
+            fs = np.empty(frames * 64 * len(self.orient), np.int64)
             fr, fh = np.empty(frames, np.uint64), np.empty(frames, np.int64)
             fn, fi = np.empty(frames, np.int64), np.empty(frames, np.int64)
             before = int(self.state[2])
             try:
                 code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), 0, self.orient, self.edges,
                                         self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
-                                        self.stack, self.state, *self.outcomes, fr, fh, fc, fn, fi, ostate)
+                                        self.stack, self.state, *self.outcomes, self.ocr, self.ocv, fr, fh, fc, fs, fn, fi,
+                                        ostate)
             finally:
                 self.solved += int(self.state[2]) - before
                 self.memo_used = int(ostate[0])
@@ -329,6 +340,7 @@ class RegionSolver:
                 old = self.outcomes
                 self.outcomes = tuple(np.zeros(2 * len(a), a.dtype) for a in old)
                 k.insert_all(*old, *self.outcomes)
+                self._new_outcome_cache(min(len(self.outcomes[0]), CACHE_SLOTS))
             elif code == -4:
                 frames *= 2
             else:
