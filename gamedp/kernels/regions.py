@@ -251,7 +251,7 @@ def cached(region, cols, syms, k0, k1, vals, ck, cv, key):
     no canonical key. A slot holds the last region that hashed there, so the cache never grows; it is only
     valid for one board frame (0, the empty region, is never asked for).
     """
-    s = ((region * GOLDEN) >> np.uint64(32)) & np.uint64(ck.shape[0] - 1)
+    s = nimber_slot(region, np.uint64(ck.shape[0] - 1))
     if ck[s] == region:
         return cv[s]
     region_key(region, cols, syms, key)
@@ -260,6 +260,11 @@ def cached(region, cols, syms, k0, k1, vals, ck, cv, key):
         ck[s] = region
         cv[s] = v
     return v
+
+
+def nimber_slot(region, mask):
+    """Where ``region`` goes in the cache in front of the nimber table."""
+    return ((region * GOLDEN) >> np.uint64(32)) & mask
 
 
 def store(k0, k1, vals, d, cells, v):
@@ -428,6 +433,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     simple = edges[5] != ZERO
     e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
     cache_mask = np.uint64(ocr.shape[0] - 1)
+    nimber_mask = np.uint64(ck.shape[0] - 1)
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
     limit = o0.shape[0] * 3 // 4
@@ -465,16 +471,40 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                     low = f & (~f + ONE)
                     f ^= low
                     child = region & ~(shape * low)
-                    # the common case first, without calls that pass arrays (each costs atomic reference counts):
-                    # the child is one region, too big to have a nimber in the table
+                    # the common cases first, without calls that pass arrays (each costs atomic reference counts):
+                    # every region but the largest has its nimber in the cache in front of the table, and the
+                    # largest is too big to have one in the table, or has it in the cache
                     code = np.int64(UNKNOWN)
                     if simple:
-                        r = live_simple(child, e0, e1, e2, e3, stride)
-                        if r != ZERO and cells_in(r) > state[BIGGEST] and grow(r & (~r + ONE), r, e0, e1, e2, e3,
-                                                                              stride) == r:
-                            code = np.int64(SEARCH)
-                            x = h
-                    if code != SEARCH:
+                        rest = live_simple(child, e0, e1, e2, e3, stride)
+                        n_parts = 0
+                        big = 0
+                        most = 0
+                        while rest != ZERO:
+                            comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                            rest &= ~comp
+                            size = cells_in(comp)
+                            if size > most:
+                                most = size
+                                big = n_parts
+                            parts[n_parts] = comp
+                            n_parts += 1
+                        x = h
+                        code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
+                        for p in range(n_parts):
+                            if p != big or most <= state[BIGGEST]:
+                                s = nimber_slot(parts[p], nimber_mask)
+                                if ck[s] == parts[p]:
+                                    x ^= cv[s]
+                                    if p == big:
+                                        code = np.int64(RESOLVED)
+                                elif p != big:
+                                    code = np.int64(UNKNOWN)
+                                    break
+                        if code == SEARCH and most <= state[BIGGEST]:
+                            code = np.int64(UNKNOWN)  # the table may know the largest region: ask it
+                        r = parts[big]
+                    if code == UNKNOWN:
                         code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
                                             parts, stack, state, False)
                     if code == RESOLVED:
