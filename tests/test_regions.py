@@ -91,6 +91,7 @@ def test_empty_cram_and_blockgame_boards_match_the_brute_force(size):
         g = Brute(shapes, *size).nimber(0)
         assert RegionSolver(game.rules, table=None).nimber(0) == g
         assert RegionSolver(game.rules, table=None).wins(0) == (g != 0)
+        assert RegionSolver(game.rules, table=None).nimber_by_search(0) == g
 
 
 def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
@@ -105,6 +106,7 @@ def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
         parts = solver.parts(board)
         fresh = RegionSolver(rules, table=None)
         assert fresh.wins(board) == shared.wins(board) == (solver.nimber(board) != 0), bin(board)
+        assert shared.nimber_by_search(board) == solver.nimber(board), bin(board)
         heaped += len(parts) > 1 and any(solver.nimber(rules.full & ~p) for p in parts[1:])
     assert heaped > 10
 
@@ -278,6 +280,9 @@ def test_nimber_and_grundy_commands(db_env):
     only = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--outcome-only", "--json",
                               env=db_env).stdout)
     assert [(b["nimber"], b["outcome"]) for b in only["boards"]] == [(None, "win"), (None, "win")]
+    searched = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--by-search", "--json",
+                                  env=db_env).stdout)
+    assert [(b["nimber"], b["outcome"]) for b in searched["boards"]] == [(3, "win"), (5, "win")]
 
 
 @pytest.mark.parametrize("args,message", [

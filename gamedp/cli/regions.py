@@ -165,9 +165,9 @@ def nimber_command(family: str, position: tuple[str, ...], as_json: bool, table:
 
 
 def grundy_command(family: str, boards_text: str | None, as_json: bool, table: str | None,
-                   memory: float | None, outcome_only: bool = False) -> None:
+                   memory: float | None, outcome_only: bool = False, by_search: bool = False) -> None:
     """``gamedp grundy cram --boards 3..7x3..9``: the Grundy value of every empty rectangle in range (only win or
-    lose with ``outcome_only``)."""
+    lose with ``outcome_only``; found by outcome searches with ``by_search``)."""
     if boards_text is None:
         raise GamedpError(f"{family} is a placement game: give the boards, like --boards 3..7x3..9")
     sizes = parse_boards(boards_text)
@@ -186,7 +186,7 @@ def grundy_command(family: str, boards_text: str | None, as_json: bool, table: s
             status.board(what)
             before = solver.solved
             t0 = time.perf_counter()
-            value = None if outcome_only else solver.nimber(0)
+            value = None if outcome_only else solver.nimber_by_search(0) if by_search else solver.nimber(0)
             won = solver.wins(0) if outcome_only else bool(value)
             entry = {"rows": rules.rows, "cols": rules.cols, "nimber": value, "outcome": "win" if won else "lose",
                      "seconds": round(time.perf_counter() - t0, 3), "regions_solved": solver.solved - before,

@@ -300,10 +300,11 @@ class RegionSolver:
         finally:
             self.solved += int(state[2]) - before
 
-    def wins(self, board: int) -> bool:
-        """Whether the player to move wins ``board`` (1 = filled cell), by the Lemoine-Viennot search
-        (:func:`gamedp.kernels.regions.outcome_search`): nimbers of the smaller regions of each position met, a
-        search of the largest one plus a Nim heap. Faster than :meth:`nimber` when only the outcome is asked.
+    def wins(self, board: int, heap: int = 0) -> bool:
+        """Whether the player to move wins ``board`` (1 = filled cell) plus a Nim heap of ``heap``, by the
+        Lemoine-Viennot search (:func:`gamedp.kernels.regions.outcome_search`): nimbers of the smaller regions of
+        each position met, a search of the largest one plus a Nim heap. Faster than :meth:`nimber` when only the
+        outcome is asked.
 
         >>> from gamedp.games.placement import Cram
         >>> solver = RegionSolver(Cram(4, 5).rules, table=None)
@@ -322,7 +323,7 @@ class RegionSolver:
             fn, fi = np.empty(frames, np.int64), np.empty(frames, np.int64)
             before = int(self.state[2])
             try:
-                code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), 0, self.orient, self.edges,
+                code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
                                         self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
                                         self.stack, self.state, *self.outcomes, self.ocr, self.ocv, fr, fh, fc, fs, fn, fi,
                                         ostate)
@@ -347,6 +348,19 @@ class RegionSolver:
                 ostate[2] += STEP
                 if self.progress is not None:
                     self.progress(self.solved, len(self))
+
+    def nimber_by_search(self, board: int) -> int:
+        """The nimber of ``board`` as the least heap h for which board + *h is lost, each by :meth:`wins`: no
+        nimber of the whole board's regions is needed, only of the smaller parts met (Lemoine and Viennot).
+
+        >>> from gamedp.games.placement import Cram
+        >>> RegionSolver(Cram(3, 4).rules, table=None).nimber_by_search(0)
+        1
+        """
+        h = 0
+        while self.wins(board, h):
+            h += 1
+        return h
 
     def winning_moves(self, board: int) -> list[int]:
         """The placements (as masks) after which the board's nimber is 0."""
