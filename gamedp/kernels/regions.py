@@ -91,6 +91,22 @@ def split(empty, orient, fits, edges, parts):
     return n
 
 
+def placements(region, orient, out):
+    """Every placement that fits in ``region`` (a mask of empty cells), into ``out``; returns their count."""
+    n = 0
+    for o in range(orient.shape[0]):
+        f = orient[o, ANCHORS]
+        for c in range(orient[o, NCELLS]):
+            f &= region >> orient[o, OFFSETS + c]
+        shape = orient[o, SHAPE]
+        while f != ZERO:
+            low = f & (~f + ONE)
+            f ^= low
+            out[n] = shape * low
+            n += 1
+    return n
+
+
 def neighbours(x, e0, e1, e2, e3, stride):
     """The cells next to those of ``x`` (``e0``..``e3``: the cells with a neighbour right, left, below, above)."""
     return ((x & e0) << ONE) | ((x & e1) >> ONE) | ((x & e2) << stride) | ((x & e3) >> stride)
@@ -292,6 +308,7 @@ def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
     seen = np.zeros(4096, np.int64)
+    moves = np.empty(64 * orient.shape[0], np.uint64)
     stamp = 0
     limit = k0.shape[0] * 3 // 4
     cap = stack.shape[0]
@@ -305,28 +322,21 @@ def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
         d = key[0]
         cells = key[1]
         stamp += 1
-        for o in range(orient.shape[0]):
-            f = orient[o, ANCHORS]
-            for c in range(orient[o, NCELLS]):
-                f &= region >> orient[o, OFFSETS + c]
-            shape = orient[o, SHAPE]
-            while f != ZERO:
-                low = f & (~f + ONE)
-                f ^= low
-                n = split(region & ~(shape * low), orient, fits, edges, parts)
-                x = 0
-                for p in range(n):
-                    v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
-                    if v < 0:
-                        x = -1
-                        if state[TOP] == cap:
-                            return STACK_FULL
-                        stack[state[TOP]] = parts[p]
-                        state[TOP] += 1
-                    elif x >= 0:
-                        x ^= v
-                if x >= 0 and x < seen.shape[0]:
-                    seen[x] = stamp
+        for i in range(placements(region, orient, moves)):
+            n = split(region & ~moves[i], orient, fits, edges, parts)
+            x = 0
+            for p in range(n):
+                v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+                if v < 0:
+                    x = -1
+                    if state[TOP] == cap:
+                        return STACK_FULL
+                    stack[state[TOP]] = parts[p]
+                    state[TOP] += 1
+                elif x >= 0:
+                    x ^= v
+            if x >= 0 and x < seen.shape[0]:
+                seen[x] = stamp
         if state[TOP] > top:
             continue
         v = 0
@@ -430,6 +440,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
+    moves = np.empty(64 * orient.shape[0], np.uint64)
     simple = edges[5] != ZERO
     e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
     cache_mask = np.uint64(ocr.shape[0] - 1)
@@ -462,77 +473,68 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             region = fr[d]
             h = fh[d]
             n = 0
-            for o in range(orient.shape[0]):
-                f = orient[o, ANCHORS]
-                for c in range(orient[o, NCELLS]):
-                    f &= region >> orient[o, OFFSETS + c]
-                shape = orient[o, SHAPE]
-                while f != ZERO:
-                    low = f & (~f + ONE)
-                    f ^= low
-                    child = region & ~(shape * low)
-                    # the common cases first, without calls that pass arrays (each costs atomic reference counts):
-                    # every region but the largest has its nimber in the cache in front of the table, and the
-                    # largest is too big to have one in the table, or has it in the cache
-                    code = np.int64(UNKNOWN)
-                    if simple:
-                        rest = live_simple(child, e0, e1, e2, e3, stride)
-                        n_parts = 0
-                        big = 0
-                        most = 0
-                        while rest != ZERO:
-                            comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
-                            rest &= ~comp
-                            size = cells_in(comp)
-                            if size > most:
-                                most = size
-                                big = n_parts
-                            parts[n_parts] = comp
-                            n_parts += 1
-                        x = h
-                        code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
-                        for p in range(n_parts):
-                            if p != big or most <= state[BIGGEST]:
-                                s = nimber_slot(parts[p], nimber_mask)
-                                if ck[s] == parts[p]:
-                                    x ^= cv[s]
-                                    if p == big:
-                                        code = np.int64(RESOLVED)
-                                elif p != big:
-                                    code = np.int64(UNKNOWN)
-                                    break
-                        if code == SEARCH and most <= state[BIGGEST]:
-                            code = np.int64(UNKNOWN)  # the table may know the largest region: ask it
-                        r = parts[big]
-                    if code == UNKNOWN:
-                        code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
-                                            parts, stack, state, False)
-                    if code == RESOLVED:
-                        if x == 0:
+            for k in range(placements(region, orient, moves)):
+                child = region & ~moves[k]
+                # the common cases first, without calls that pass arrays (each costs atomic reference counts):
+                # every region but the largest has its nimber in the cache in front of the table, and the
+                # largest is too big to have one in the table, or has it in the cache
+                code = np.int64(UNKNOWN)
+                if simple:
+                    rest = live_simple(child, e0, e1, e2, e3, stride)
+                    n_parts = 0
+                    big = 0
+                    most = 0
+                    while rest != ZERO:
+                        comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                        rest &= ~comp
+                        size = cells_in(comp)
+                        if size > most:
+                            most = size
+                            big = n_parts
+                        parts[n_parts] = comp
+                        n_parts += 1
+                    x = h
+                    code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
+                    for p in range(n_parts):
+                        if p != big or most <= state[BIGGEST]:
+                            s = nimber_slot(parts[p], nimber_mask)
+                            if ck[s] == parts[p]:
+                                x ^= cv[s]
+                                if p == big:
+                                    code = np.int64(RESOLVED)
+                            elif p != big:
+                                code = np.int64(UNKNOWN)
+                                break
+                    if code == SEARCH and most <= state[BIGGEST]:
+                        code = np.int64(UNKNOWN)  # the table may know the largest region: ask it
+                    r = parts[big]
+                if code == UNKNOWN:
+                    code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
+                                        parts, stack, state, False)
+                if code == RESOLVED:
+                    if x == 0:
+                        result = WIN_CODE
+                        break
+                    continue
+                if code == SEARCH:
+                    s = outcome_slot(r, x, cache_mask)
+                    if ocr[s] == r and ocv[s] >> 2 == x:
+                        if ocv[s] & 3 == LOSE_CODE:
                             result = WIN_CODE
                             break
                         continue
-                    if code == SEARCH:
-                        s = outcome_slot(r, x, cache_mask)
-                        if ocr[s] == r and ocv[s] >> 2 == x:
-                            if ocv[s] & 3 == LOSE_CODE:
-                                result = WIN_CODE
-                                break
-                            continue
-                    fc[d * nmax + n] = child
-                    # the search tries first the children that leave the fewest placements: a lost position
-                    # is likelier among them, and quicker to prove
-                    mob = 0
-                    if code == SEARCH:
-                        for q in range(orient.shape[0]):
-                            f2 = orient[q, ANCHORS]
-                            for c in range(orient[q, NCELLS]):
-                                f2 &= r >> orient[q, OFFSETS + c]
-                            mob += cells_in(f2)
-                    fs[d * nmax + n] = mob
-                    n += 1
-                if result != 0:
-                    break
+                fc[d * nmax + n] = child
+                # the search tries first the children that leave the fewest placements: a lost position
+                # is likelier among them, and quicker to prove
+                mob = 0
+                if code == SEARCH:
+                    for q in range(orient.shape[0]):
+                        f = orient[q, ANCHORS]
+                        for c in range(orient[q, NCELLS]):
+                            f &= r >> orient[q, OFFSETS + c]
+                        mob += cells_in(f)
+                fs[d * nmax + n] = mob
+                n += 1
             fn[d] = n
             fi[d] = 0
             if result == 0 and h > 0:
