@@ -7,8 +7,10 @@ in a hash table keyed by the canonical region (translated to the corner, least o
 allow), so a region met anywhere, on any board, in any run, is solved once. The table is kept on disk in the
 database family (checksummed sections, atomic writes): later runs start from it.
 
-Outcome-only questions on any impartial game with a ``split`` hook go by the Lemoine-Viennot method
-(:class:`PartsOutcome`): the nimbers of all parts but one, then a search of the last part plus a Nim heap.
+Outcome-only questions go by the Lemoine-Viennot method: the nimbers of all parts but one, then a search of the
+last part plus a Nim heap; compiled for placement boards (:meth:`RegionSolver.wins`, which also finds nimbers as
+the least heap that loses: :meth:`RegionSolver.nimber_by_search`), in Python for any impartial game with a
+``split`` hook (:class:`PartsOutcome`).
 
 >>> from gamedp.games.placement import Cram
 >>> solver = RegionSolver(Cram(3, 4).rules, table=None)
