@@ -254,6 +254,8 @@ def test_the_table_refuses_to_grow_past_its_memory_and_keeps_what_it_solved(tmp_
     with pytest.raises(GamedpError, match="region table would need"):
         solver.nimber(0)
     assert RegionSolver(Cram(5, 6).rules, table=path).loaded > 40_000
+    with pytest.raises(GamedpError, match="outcome search's memo would need"):
+        RegionSolver(Blockgame(5, 6).rules, table=None, memory=1 << 18).wins(0)
 
 
 def _gamedp(*args, stdin=None, env=None):

@@ -35,6 +35,8 @@ MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpo
 #: bytes a table slot takes: two key words and an int16 nimber, and a slot of the cache in front (up to
 #: CACHE_SLOTS of them)
 SLOT_BYTES = 28
+#: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its cache slot in front
+OUTCOME_SLOT_BYTES = 34
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
@@ -192,21 +194,24 @@ class RegionSolver:
         """The number of regions in the table."""
         return int(self.state[1])
 
-    def _grow(self, need: int | None = None) -> None:
-        """Double the hash table (or more, to hold ``need`` entries at 3/4 load), if memory allows."""
+    def _afford(self, size: int, what: str, detail: str) -> None:
+        """Raise ResourceError (after saving the table) if ``size`` bytes more are past the memory allowed."""
         from gamedp.memory import available_memory
 
-        capacity = 2 * len(self.k0)
-        while need is not None and need * 4 > capacity * 3:
-            capacity *= 2
         budget = self.memory if self.memory is not None else available_memory() * 3 // 4
-        if capacity * SLOT_BYTES > budget:
+        if size > budget:
             where = f"; the {len(self):,} regions solved so far are kept in {self.path}" if self.path else ""
             if self.path is not None:
                 self.save()
-            raise ResourceError(f"{self.rules.name}: the region table would need {capacity * SLOT_BYTES / 2**30:.1f} "
-                                f"GiB ({len(self):,} regions now), more than the {budget / 2**30:.1f} GiB of memory "
-                                f"left{where}; try a smaller board")
+            raise ResourceError(f"{self.rules.name}: {what} {size / 2**30:.1f} GiB ({detail}), more than the "
+                                f"{budget / 2**30:.1f} GiB of memory left{where}; try a smaller board")
+
+    def _grow(self, need: int | None = None) -> None:
+        """Double the hash table (or more, to hold ``need`` entries at 3/4 load), if memory allows."""
+        capacity = 2 * len(self.k0)
+        while need is not None and need * 4 > capacity * 3:
+            capacity *= 2
+        self._afford(capacity * SLOT_BYTES, "the region table would need", f"{len(self):,} regions now")
         old = (self.k0, self.k1, self.vals)
         self._alloc(capacity)
         self.k.insert_all(*old, self.k0, self.k1, self.vals)
@@ -340,6 +345,8 @@ class RegionSolver:
             elif code == -2:
                 self.stack = np.concatenate([self.stack, self.stack])
             elif code == -3:
+                self._afford(2 * len(self.outcomes[0]) * OUTCOME_SLOT_BYTES, "the outcome search's memo would need",
+                             f"{self.memo_used:,} positions now")
                 old = self.outcomes
                 self.outcomes = tuple(np.zeros(2 * len(a), a.dtype) for a in old)
                 k.insert_all(*old, *self.outcomes)
