@@ -34,7 +34,7 @@ RESOLVED, SEARCH, UNKNOWN = 4, 5, 6
 NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1, -2, -3, -4, -5
 #: helpers inlined where they are called (see gamedp.aot.jit_functions): a call that passes arrays costs two
 #: atomic reference counts per array, which made up a quarter of the outcome search's time
-INLINE = ("cached", "reduce", "lookup", "slot", "store", "split", "fitting", "remember_outcome", "region_key")
+INLINE = ("cached", "reduce", "lookup", "slot", "store", "split", "fitting", "remember_outcome")
 #: ``ostate`` slots shared with the caller
 MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
 
