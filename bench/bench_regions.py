@@ -1,13 +1,16 @@
 """The region solver side by side with whole-board searches, on the same boards (compute alone, kernels loaded).
 
-Contenders per board (empty 5 x 5 BLOCKGAME, empty 4 x 6 Cram; each round starts from nothing):
-- region solver: the nimber, by sums of canonical regions (``RegionSolver``, no table on disk);
+Contenders per board (empty 5 x 5 BLOCKGAME, empty 4 x 6 Cram; each round starts from nothing, rounds interleaved):
+- region solver, outcome: win/lose by the Lemoine-Viennot search (``RegionSolver.wins``, no table on disk);
+- region solver, nimber: by sums of canonical regions (``RegionSolver.nimber``, no table on disk);
 - gamedp whole-board compiled search (``MemoSearch``, the judge's engine): the outcome only, with symmetry and
   dead cells;
 - gamedp whole-board Grundy search (``Nimbers`` on the whole board, without ``split``: what ``nimber`` did before
   regions), Python; one round, with --python, on Cram only (~1 minute; 5 x 5 BLOCKGAME takes many);
-- plain C++ whole-board memoised Grundy search (reference/placement_grundy.cpp, g++ -O2 here), a byte per board.
-Then the BLOCKGAME judge's 50 hard boards: the region solver's nimbers against the judge's compiled search.
+- plain C++ whole-board memoised Grundy search (reference/placement_grundy.cpp, g++ -O2 here), a byte per board;
+  one round (5 x 5 BLOCKGAME takes ~20 s).
+Then the BLOCKGAME judge's 50 hard boards: the region solver's outcomes and nimbers against the judge's compiled
+search.
 
     python bench/bench_regions.py --rounds 5 [--python]
 """
@@ -32,6 +35,19 @@ def timed(call, rounds: int) -> tuple[float, object]:
     return statistics.median(times), answer
 
 
+def side_by_side(calls: dict, rounds: int) -> dict:
+    """Median seconds and last answer of each call, the calls taking turns in every round (a noisy neighbour
+    hurts them alike)."""
+    times: dict = {label: [] for label in calls}
+    answers: dict = {}
+    for _ in range(rounds):
+        for label, call in calls.items():
+            t = time.perf_counter()
+            answers[label] = call()
+            times[label].append(time.perf_counter() - t)
+    return {label: (statistics.median(times[label]), answers[label]) for label in calls}
+
+
 def cpp_seconds(exe: str, family: str, rows: int, cols: int, rounds: int) -> tuple[float, int]:
     times, answer = [], None
     for _ in range(rounds):
@@ -52,35 +68,41 @@ def main() -> None:
     from gamedp.solvers.regions import RegionSolver
 
     exe = build_cpp("reference/placement_grundy.cpp")
-    RegionSolver(Cram(2, 2).rules, table=None)  # load the kernels before any timing
+    RegionSolver(Cram(2, 2).rules, table=None).wins(0)  # load the kernels before any timing
     MemoSearch(Cram(2, 2).rules).wins([0])
     for game in (Blockgame(5, 5), Cram(4, 6)):
         rules = game.rules
-        rows = []
-        region, g = timed(lambda: RegionSolver(rules, table=None).nimber(0), args.rounds)
-        rows.append(("region solver (nimber)", region, g))
-        memo, won = timed(lambda: bool(MemoSearch(rules).wins([0])[0]), args.rounds)
-        rows.append(("gamedp whole-board compiled search (outcome)", memo, "WIN" if won else "LOSE"))
-        cpp, g2 = cpp_seconds(exe, rules.name, rules.rows, rules.cols, args.rounds)
+        won = {True: "WIN", False: "LOSE"}
+        got = side_by_side({
+            "region solver, outcome (Lemoine-Viennot)": lambda: won[RegionSolver(rules, table=None).wins(0)],
+            "gamedp whole-board compiled search (outcome)": lambda: won[bool(MemoSearch(rules).wins([0])[0])],
+            "region solver, nimber": lambda: RegionSolver(rules, table=None).nimber(0)}, args.rounds)
+        rows = [(label, t, answer) for label, (t, answer) in got.items()]
+        base = rows[1][1]
+        cpp, g2 = cpp_seconds(exe, rules.name, rules.rows, rules.cols, 1)
         rows.append(("C++ whole-board memo Grundy (no symmetry)", cpp, g2))
         if python and rules.name == "cram":
             whole = type("WholeBoard", (type(game),), {"split": Game.split})(rules.rows, rules.cols)
             t, g3 = timed(lambda: Nimbers(whole)(0), 1)
             rows.append(("gamedp whole-board Grundy search (Python)", t, g3))
         print(f"\n## {rules.name} {rules.rows} x {rules.cols}, empty board  ({args.rounds} rounds, medians, compute)")
-        print(f"{'program':<48} {'median s':>9} {'x region':>9}  answer")
+        print(f"{'program':<48} {'median s':>9} {'x whole-board':>14}  answer")
         for label, t, answer in rows:
-            print(f"{label:<48} {t:9.4f} {t / region:9.2f}  {answer}")
+            print(f"{label:<48} {t:9.4f} {t / base:14.3f}  {answer}")
     boards = hard_boards()
     rules = Blockgame(5, 5).rules
-    region, nimbers = timed(lambda: [RegionSolver(rules, table=None).nimber(b) for b in boards][-1], args.rounds)
-    shared, _ = timed(lambda: (lambda s: [s.nimber(b) for b in boards])(RegionSolver(rules, table=None)), args.rounds)
-    judge, _ = timed(lambda: MemoSearch(rules).wins(boards), args.rounds)
-    print(f"\n## BLOCKGAME judge's 50 hard boards  ({args.rounds} rounds, medians, compute)")
+    got = side_by_side({
+        "judge's compiled search (outcomes, one memo)": lambda: list(MemoSearch(rules).wins(boards)),
+        "region solver, outcomes, one solver for the 50": lambda: (lambda s: [s.wins(b) for b in boards])(
+            RegionSolver(rules, table=None)),
+        "region solver, nimbers, one table for the 50": lambda: (lambda s: [s.nimber(b) != 0 for b in boards])(
+            RegionSolver(rules, table=None))}, args.rounds)
+    answers = {label: [bool(w) for w in answer] for label, (_, answer) in got.items()}
+    assert len({tuple(a) for a in answers.values()}) == 1, "the contenders disagree"
+    judge = got["judge's compiled search (outcomes, one memo)"][0]
+    print(f"\n## BLOCKGAME judge's 50 hard boards  ({args.rounds} rounds interleaved, medians, compute)")
     print(f"{'program':<48} {'median s':>9} {'x judge':>9}")
-    for label, t in (("judge's compiled search (outcomes, one memo)", judge),
-                     ("region solver, one table for the 50 (nimbers)", shared),
-                     ("region solver, a fresh table per board", region)):
+    for label, (t, _) in got.items():
         print(f"{label:<48} {t:9.4f} {t / judge:9.2f}")
 
 

@@ -85,14 +85,16 @@ def _jit_instead(module_name: str, why: str) -> types.SimpleNamespace:
 
 def jit_functions(module: types.ModuleType, skip=()) -> None:
     """Replace the functions ``module`` defines, but those named in ``skip``, by numba JIT kernels, so that
-    the entry points compiled from it can call them."""
+    the entry points compiled from it can call them; those named in the module's ``INLINE`` are inlined where
+    they are called."""
     import inspect
 
     from numba import njit
 
+    inline = getattr(module, "INLINE", ())  # helpers called in hot loops with arrays: no call, no refcounts
     for name, fn in list(vars(module).items()):
         if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in skip:
-            setattr(module, name, njit(cache=True, nogil=True)(fn))
+            setattr(module, name, njit(cache=True, nogil=True, inline="always" if name in inline else "never")(fn))
 
 
 def _jitted(module_name: str) -> types.SimpleNamespace:

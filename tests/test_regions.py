@@ -76,7 +76,11 @@ def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
                 # boards of up to ~14 empty cells keep the brute force to a second or two
                 density = rng.uniform(0.45, 0.7) if rows * cols >= 20 else rng.uniform(0.0, 0.6)
                 board = sum(1 << i for i in range(rows * cols) if rng.random() < density)
-                assert solver.nimber(board) == brute.nimber(board), (name, rows, cols, bin(board))
+                g = brute.nimber(board)
+                assert solver.nimber(board) == g, (name, rows, cols, bin(board))
+                # the outcome search, sharing the table and its memo, or alone (it solves what it needs itself)
+                alone = RegionSolver(game.rules, table=None) if rng.random() < 0.2 else solver
+                assert alone.wins(board) == (g != 0), (name, rows, cols, bin(board))
                 checked += 1
     assert checked >= 10_000
 
@@ -84,7 +88,27 @@ def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
 @pytest.mark.parametrize("size", [(3, 4), (4, 4), (2, 6), (3, 5)])
 def test_empty_cram_and_blockgame_boards_match_the_brute_force(size):
     for shapes, game in ((DOMINOES, Cram(*size)), (L_SHAPES + DOMINOES, Blockgame(*size))):
-        assert RegionSolver(game.rules, table=None).nimber(0) == Brute(shapes, *size).nimber(0)
+        g = Brute(shapes, *size).nimber(0)
+        assert RegionSolver(game.rules, table=None).nimber(0) == g
+        assert RegionSolver(game.rules, table=None).wins(0) == (g != 0)
+        assert RegionSolver(game.rules, table=None).nimber_by_search(0) == g
+
+
+def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
+    """Boards whose regions leave the searched one a non-zero heap: the search must make the heap's moves too."""
+    rng = random.Random(3)
+    rules = Blockgame(4, 5).rules
+    solver = RegionSolver(rules, table=None)
+    shared = RegionSolver(rules, table=None)  # its memo and caches carry over from board to board
+    heaped = 0
+    for _ in range(300):
+        board = sum(1 << i for i in range(20) if rng.random() < 0.3)
+        parts = solver.parts(board)
+        fresh = RegionSolver(rules, table=None)
+        assert fresh.wins(board) == shared.wins(board) == (solver.nimber(board) != 0), bin(board)
+        assert shared.nimber_by_search(board) == solver.nimber(board), bin(board)
+        heaped += len(parts) > 1 and any(solver.nimber(rules.full & ~p) for p in parts[1:])
+    assert heaped > 10
 
 
 def test_one_row_cram_is_dawsons_kayles():
@@ -226,10 +250,12 @@ def test_the_region_table_persists_and_is_checked(tmp_path):
 
 def test_the_table_refuses_to_grow_past_its_memory_and_keeps_what_it_solved(tmp_path):
     path = tmp_path / "cram.gdb"
-    solver = RegionSolver(Cram(5, 6).rules, table=path, memory=1 << 20)
+    solver = RegionSolver(Cram(5, 6).rules, table=path, memory=2 << 20)
     with pytest.raises(GamedpError, match="region table would need"):
         solver.nimber(0)
     assert RegionSolver(Cram(5, 6).rules, table=path).loaded > 40_000
+    with pytest.raises(GamedpError, match="outcome search's memo would need"):
+        RegionSolver(Blockgame(5, 6).rules, table=None, memory=1 << 18).wins(0)
 
 
 def _gamedp(*args, stdin=None, env=None):
@@ -253,6 +279,12 @@ def test_nimber_and_grundy_commands(db_env):
     assert [(b["rows"], b["cols"], b["nimber"]) for b in table["boards"]][:3] == [(2, 2, 0), (2, 3, 1), (3, 2, 1)]
     text = _gamedp("grundy", "cram", "--boards", "3x3..4", env=db_env).stdout
     assert "regions solved" in text and "3 x 4" in text
+    only = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--outcome-only", "--json",
+                              env=db_env).stdout)
+    assert [(b["nimber"], b["outcome"]) for b in only["boards"]] == [(None, "win"), (None, "win")]
+    searched = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--by-search", "--json",
+                                  env=db_env).stdout)
+    assert [(b["nimber"], b["outcome"]) for b in searched["boards"]] == [(3, "win"), (5, "win")]
 
 
 @pytest.mark.parametrize("args,message", [

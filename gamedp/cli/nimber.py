@@ -87,12 +87,17 @@ def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool, 
               help="Placement games: the empty boards, with ranges, like 3..7x3..9.")
 @click.option("--table", metavar="PATH", help="Placement games: the region table file.")
 @click.option("--memory", type=float, metavar="GIB", help="Placement games: most memory the region table may take.")
+@click.option("--outcome-only", is_flag=True, help="Placement games: win/lose only, by the Lemoine-Viennot search "
+              "(nimbers of the smaller regions, a search of the largest), without the whole board's nimber.")
+@click.option("--by-search", is_flag=True, help="Placement games: each nimber as the least heap h for which board + "
+              "*h is lost, by that search: no nimber of the board's large regions is needed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the sequence and its period as JSON.")
 @click.option("--bare", is_flag=True, help="Print only the values, on one line.")
 @click.option("--no-extrapolate", is_flag=True,
               help="Compute every term by mex, even past a proven period (for checks and benchmarks).")
 def grundy(family: str, upto_text: str | None, as_json: bool, bare: bool, no_extrapolate: bool,
-           boards_text: str | None, table: str | None, memory: float | None) -> None:
+           boards_text: str | None, table: str | None, memory: float | None, outcome_only: bool,
+           by_search: bool) -> None:
     """The Grundy sequence G(0..N) of one heap of FAMILY, and its period when one is proven.
 
     The period of an octal game or a finite subtraction game is proven by the Guy-Smith criterion: if
@@ -106,7 +111,7 @@ def grundy(family: str, upto_text: str | None, as_json: bool, bare: bool, no_ext
     from gamedp.cli import regions
 
     if regions.handles(family):
-        regions.grundy_command(family, boards_text, as_json, table, memory)
+        regions.grundy_command(family, boards_text, as_json, table, memory, outcome_only, by_search)
         return
     if upto_text is None or boards_text is not None:
         raise GamedpError(f"{family}: give --upto N (--boards is for the placement games "

@@ -165,8 +165,9 @@ def nimber_command(family: str, position: tuple[str, ...], as_json: bool, table:
 
 
 def grundy_command(family: str, boards_text: str | None, as_json: bool, table: str | None,
-                   memory: float | None) -> None:
-    """``gamedp grundy cram --boards 3..7x3..9``: the Grundy value of every empty rectangle in range."""
+                   memory: float | None, outcome_only: bool = False, by_search: bool = False) -> None:
+    """``gamedp grundy cram --boards 3..7x3..9``: the Grundy value of every empty rectangle in range (only win or
+    lose with ``outcome_only``; found by outcome searches with ``by_search``)."""
     if boards_text is None:
         raise GamedpError(f"{family} is a placement game: give the boards, like --boards 3..7x3..9")
     sizes = parse_boards(boards_text)
@@ -185,8 +186,9 @@ def grundy_command(family: str, boards_text: str | None, as_json: bool, table: s
             status.board(what)
             before = solver.solved
             t0 = time.perf_counter()
-            value = solver.nimber(0)
-            entry = {"rows": rules.rows, "cols": rules.cols, "nimber": value, "outcome": "win" if value else "lose",
+            value = None if outcome_only else solver.nimber_by_search(0) if by_search else solver.nimber(0)
+            won = solver.wins(0) if outcome_only else bool(value)
+            entry = {"rows": rules.rows, "cols": rules.cols, "nimber": value, "outcome": "win" if won else "lose",
                      "seconds": round(time.perf_counter() - t0, 3), "regions_solved": solver.solved - before,
                      "table_size": len(solver)}
             rows_out.append(entry)
@@ -194,7 +196,8 @@ def grundy_command(family: str, boards_text: str | None, as_json: bool, table: s
                 if len(rows_out) == 1:
                     click.echo(f"{rules.name}: Grundy values of empty boards; region table {solver.path}")
                     click.echo(f"{'board':>7} {'nimber':>7} {'outcome':>8} {'seconds':>9} {'regions solved':>15}")
-                click.echo(f"{rules.rows:>3} x {rules.cols:<3}{value:>6} {entry['outcome'].upper():>8} "
+                click.echo(f"{rules.rows:>3} x {rules.cols:<3}{'-' if value is None else value:>6} "
+                           f"{entry['outcome'].upper():>8} "
                            f"{entry['seconds']:>9.2f} {entry['regions_solved']:>15,}")
     finally:
         status.close()

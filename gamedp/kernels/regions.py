@@ -8,6 +8,8 @@ board is the sum of its regions and its nimber is the XOR of theirs. Empty cells
 A region's *key* is two words: ``h << 8 | w`` of its bounding box and its cells packed row by row at stride ``w``,
 after the symmetry (among those the pieces allow) that gives the least (dims, cells) pair. Congruent regions of
 any board share a key, so the table of region nimbers carries over from board to board and from run to run.
+Keys are made a row at a time (see :func:`region_key`), and a small cache of regions as they lie on the board
+sits in front of the table, so most look-ups make no key at all.
 
 The search (:func:`solve_regions`) keeps its stack in arrays owned by the caller, and returns when the table is
 3/4 full, the stack is full or its step budget is spent: the caller grows what is needed (or draws progress) and
@@ -16,7 +18,8 @@ calls again, and the search resumes where it stopped.
 
 import numpy as np
 
-from gamedp.kernels.blockgame import ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, NCELLS, OFFSETS, ONE, SHAPE, ZERO
+from gamedp.kernels.blockgame import (ALL, ANCHORS, BIT_INDEX, DEBRUIJN, GOLDEN, LOSE_CODE, NCELLS, OFFSETS, ONE, SHAPE,
+                                      WIN_CODE, ZERO)
 
 EIGHT = np.uint64(8)
 #: most regions one board (or one child) splits into: one per cell, with a one-cell piece
@@ -24,7 +27,16 @@ MAX_PARTS = 64
 #: what :func:`solve_regions` returns
 DONE, TABLE_FULL, STACK_FULL, PAUSED = 0, 1, 2, 3
 #: ``state`` slots shared with the caller
-TOP, USED, SOLVED, BUDGET = 0, 1, 2, 3
+TOP, USED, SOLVED, BUDGET, BIGGEST = 0, 1, 2, 3, 4
+#: what :func:`reduce` finds
+RESOLVED, SEARCH, UNKNOWN = 4, 5, 6
+#: what :func:`outcome_search` returns besides WIN_CODE and LOSE_CODE
+NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1, -2, -3, -4, -5
+#: helpers inlined where they are called (see gamedp.aot.jit_functions): a call that passes arrays costs two
+#: atomic reference counts per array, which made up a quarter of the outcome search's time
+INLINE = ("cached", "reduce", "lookup", "slot", "store", "split", "fitting", "remember_outcome")
+#: ``ostate`` slots shared with the caller
+MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
 
 
 def fitting(empty, orient, fits):
@@ -46,18 +58,21 @@ def split(empty, orient, fits, edges, parts):
     With ``edges`` (the masks of the cells that have a neighbour right, left, below and above; stride in
     ``edges[4]``), a region is a 4-connected set of live cells: every piece is 4-connected, so no placement spans
     two of them. Otherwise (``edges[4] == 0``) a region grows from one cell by every fitting placement that touches
-    it, until it stops growing.
+    it, until it stops growing. With ``edges[5]`` set (every piece 4-connected, and both dominoes among them) the
+    live cells are simply the empty cells with an empty neighbour.
     """
-    rest = fitting(empty, orient, fits)
     stride = edges[4]
+    if edges[5] != ZERO:
+        rest = live_simple(empty, edges[0], edges[1], edges[2], edges[3], stride)
+    else:
+        rest = fitting(empty, orient, fits)
     n = 0
     while rest != ZERO:
         comp = rest & (~rest + ONE)
-        while True:
-            if stride != ZERO:
-                grown = (comp | ((comp & edges[0]) << ONE) | ((comp & edges[1]) >> ONE)
-                         | ((comp & edges[2]) << stride) | ((comp & edges[3]) >> stride)) & rest
-            else:
+        if stride != ZERO:
+            comp = grow(comp, rest, edges[0], edges[1], edges[2], edges[3], stride)
+        else:
+            while True:
                 grown = comp
                 for o in range(orient.shape[0]):
                     touch = ZERO
@@ -67,88 +82,157 @@ def split(empty, orient, fits, edges, parts):
                     if touch != ZERO:
                         for c in range(orient[o, NCELLS]):
                             grown |= touch << orient[o, OFFSETS + c]
-            if grown == comp:
-                break
-            comp = grown
+                if grown == comp:
+                    break
+                comp = grown
         parts[n] = comp
         n += 1
         rest &= ~comp
     return n
 
 
-def region_key(region, rowof, colof, lines, syms, key):
-    """The canonical key of ``region`` into key[0] (dims) and key[1] (cells): the least over the allowed
-    symmetries ``syms`` (flags of the 8 maps: identity, rot180, mirror, flip, rot90, rot270, transpose,
-    antitranspose). ``lines`` holds the masks of the board's rows, then of its columns."""
-    nrows = rowof[rowof.shape[0] - 1] + ONE
-    ncols = np.uint64(lines.shape[0]) - nrows
-    r0 = first_line(region, lines, ZERO, nrows)
-    r1 = last_line(region, lines, ZERO, nrows)
-    c0 = first_line(region, lines, nrows, ncols)
-    c1 = last_line(region, lines, nrows, ncols)
-    h = r1 - r0 + ONE
-    w = c1 - c0 + ONE
-    # the images under identity, rot180, mirror, flip (dims h x w), rot90, rot270, transpose, antitranspose (w x h)
+def placements(region, orient, out):
+    """Every placement that fits in ``region`` (a mask of empty cells), into ``out``; returns their count."""
+    n = 0
+    for o in range(orient.shape[0]):
+        f = orient[o, ANCHORS]
+        for c in range(orient[o, NCELLS]):
+            f &= region >> orient[o, OFFSETS + c]
+        shape = orient[o, SHAPE]
+        while f != ZERO:
+            low = f & (~f + ONE)
+            f ^= low
+            out[n] = shape * low
+            n += 1
+    return n
+
+
+def neighbours(x, e0, e1, e2, e3, stride):
+    """The cells next to those of ``x`` (``e0``..``e3``: the cells with a neighbour right, left, below, above)."""
+    return ((x & e0) << ONE) | ((x & e1) >> ONE) | ((x & e2) << stride) | ((x & e3) >> stride)
+
+
+def live_simple(empty, e0, e1, e2, e3, stride):
+    """The live cells of ``empty`` when they are those with an empty neighbour (see :func:`split`)."""
+    return empty & neighbours(empty, e0, e1, e2, e3, stride)
+
+
+def grow(comp, rest, e0, e1, e2, e3, stride):
+    """The 4-connected component of the cells ``rest`` that holds ``comp``."""
+    while True:
+        grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
+        if grown == comp:
+            return comp
+        comp = grown
+
+
+def spread_table():
+    """``SPREAD[h, b]``: the bits of the byte ``b`` spread to stride ``h`` (bit j to bit j * h), for h = 1..64.
+
+    >>> int(spread_table()[3, 0b101])   # bits 0 and 2 to bits 0 and 6
+    65
+    """
+    t = np.zeros((65, 256), np.uint64)
+    for h in range(1, 65):
+        for j in range(8):
+            if j * h < 64:
+                t[h, (np.arange(256) >> j) & 1 == 1] |= np.uint64(1 << (j * h))
+    return t
+
+
+SPREAD = spread_table()
+M1 = np.uint64(0x5555555555555555)
+M2 = np.uint64(0x3333333333333333)
+M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+M8 = np.uint64(0x00FF00FF00FF00FF)
+M16 = np.uint64(0x0000FFFF0000FFFF)
+
+
+def reverse(x):
+    """The 64 bits of ``x`` in reverse order."""
+    x = ((x >> ONE) & M1) | ((x & M1) << ONE)
+    x = ((x >> np.uint64(2)) & M2) | ((x & M2) << np.uint64(2))
+    x = ((x >> np.uint64(4)) & M4) | ((x & M4) << np.uint64(4))
+    x = ((x >> EIGHT) & M8) | ((x & M8) << EIGHT)
+    x = ((x >> np.uint64(16)) & M16) | ((x & M16) << np.uint64(16))
+    return (x >> np.uint64(32)) | (x << np.uint64(32))
+
+
+def spread(row, h):
+    """The bits of ``row`` spread to stride ``h`` (bit c to bit c * h), a byte at a time."""
+    t = ZERO
+    k = ZERO
+    while row != ZERO:
+        t |= SPREAD[h, row & np.uint64(255)] << (k * h)
+        row >>= EIGHT
+        k += EIGHT
+    return t
+
+
+def region_key(region, cols, syms, key):
+    """The canonical key of ``region`` (on a board ``cols`` wide) into key[0] (dims) and key[1] (cells): the least
+    over the allowed symmetries ``syms`` (flags of the 8 maps: identity, rot180, mirror, flip, rot90, rot270,
+    transpose, antitranspose).
+
+    A row at a time: the region's rows, shifted to the bounding box, make the identity image and its flip (rows
+    in reverse order); spread to stride h they make the transpose and the quarter turn. Each of the other four
+    maps is one of these four turned half round, which on the packed h x w bits is a reversal of the word.
+    """
+    low = region & (~region + ONE)
+    r0 = np.uint64(bit_index(low)) // cols
+    cmask = ALL >> (np.uint64(64) - cols)
+    rest = region >> (r0 * cols)
+    fold = ZERO
+    h = ZERO
+    while True:
+        row = rest & cmask
+        fold |= row
+        h += ONE
+        if rest == row:
+            break
+        rest >>= cols
+    c0 = np.uint64(bit_index(fold & (~fold + ONE)))
+    fold >>= c0
+    w = ZERO
+    while fold != ZERO:
+        fold >>= ONE
+        w += ONE
+    wmask = ALL >> (np.uint64(64) - w)
     i0 = ZERO
-    i1 = ZERO
-    i2 = ZERO
     i3 = ZERO
     i4 = ZERO
-    i5 = ZERO
     i6 = ZERO
-    i7 = ZERO
-    b = region
-    while b != ZERO:
-        low = b & (~b + ONE)
-        b ^= low
-        i = bit_index(low)
-        r = rowof[i] - r0
-        c = colof[i] - c0
-        rr = h - ONE - r
-        cc = w - ONE - c
-        i0 |= ONE << (r * w + c)
-        i1 |= ONE << (rr * w + cc)
-        i2 |= ONE << (r * w + cc)
-        i3 |= ONE << (rr * w + c)
-        i4 |= ONE << (c * h + rr)
-        i5 |= ONE << (cc * h + r)
-        i6 |= ONE << (c * h + r)
-        i7 |= ONE << (cc * h + rr)
+    rest = region >> (r0 * cols + c0)
+    for i in range(h):
+        row = rest & wmask
+        if i + ONE < h:
+            rest >>= cols
+        ii = np.uint64(i)
+        i0 |= row << (ii * w)
+        i3 |= row << ((h - ONE - ii) * w)
+        t = spread(row, h)
+        i6 |= t << ii
+        i4 |= t << (h - ONE - ii)
+    turn = np.uint64(64) - h * w
     d0 = (h << EIGHT) | w
     d1 = (w << EIGHT) | h
     best_d = d0
     best = i0
-    if syms[1] != 0 and i1 < best:
-        best = i1
-    if syms[2] != 0 and i2 < best:
-        best = i2
-    if syms[3] != 0 and i3 < best:
-        best = i3
+    if syms[1] != 0:
+        best = min(best, reverse(i0) >> turn)
+    if syms[2] != 0:
+        best = min(best, reverse(i3) >> turn)
+    if syms[3] != 0:
+        best = min(best, i3)
     if d1 <= d0:
         for s in range(4, 8):
             if syms[s] != 0:
-                im = i4 if s == 4 else i5 if s == 5 else i6 if s == 6 else i7
+                im = i4 if s == 4 else reverse(i4) >> turn if s == 5 else i6 if s == 6 else reverse(i6) >> turn
                 if d1 < best_d or im < best:
                     best_d = d1
                     best = im
     key[0] = best_d
     key[1] = best
-
-
-def first_line(region, lines, at, n):
-    """The first of the ``n`` lines from ``lines[at]`` that meets ``region`` (counted from ``at``)."""
-    i = ZERO
-    while region & lines[at + i] == ZERO:
-        i += ONE
-    return i
-
-
-def last_line(region, lines, at, n):
-    """The last of the ``n`` lines from ``lines[at]`` that meets ``region`` (counted from ``at``)."""
-    i = n - ONE
-    while region & lines[at + i] == ZERO:
-        i -= ONE
-    return i
 
 
 def bit_index(low):
@@ -176,6 +260,29 @@ def lookup(k0, k1, vals, d, cells):
     return vals[s]
 
 
+def cached(region, cols, syms, k0, k1, vals, ck, cv, key):
+    """The nimber of ``region``, or -1 if it is not in the table (then ``key`` holds its canonical key).
+
+    ``ck``/``cv`` are a cache in front of the table, keyed by the region as it lies on the board: a hit costs
+    no canonical key. A slot holds the last region that hashed there, so the cache never grows; it is only
+    valid for one board frame (0, the empty region, is never asked for).
+    """
+    s = nimber_slot(region, np.uint64(ck.shape[0] - 1))
+    if ck[s] == region:
+        return cv[s]
+    region_key(region, cols, syms, key)
+    v = lookup(k0, k1, vals, key[0], key[1])
+    if v >= 0:
+        ck[s] = region
+        cv[s] = v
+    return v
+
+
+def nimber_slot(region, mask):
+    """Where ``region`` goes in the cache in front of the nimber table."""
+    return ((region * GOLDEN) >> np.uint64(32)) & mask
+
+
 def store(k0, k1, vals, d, cells, v):
     s = slot(k0, k1, d, cells)
     k0[s] = d
@@ -183,7 +290,7 @@ def store(k0, k1, vals, d, cells, v):
     vals[s] = v
 
 
-def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack, state):
+def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
     """Resume the search on ``stack`` (regions, ``state[TOP]`` of them) until it is empty (DONE), the table holds
     3/4 of its slots (TABLE_FULL), the stack has no room for one more node's children (STACK_FULL) or
     ``state[BUDGET]`` nodes have been finished (PAUSED).
@@ -192,10 +299,16 @@ def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack,
     left unknown (at once, or when it comes back to the top) its nimber is the mex of its moves' XORs. No region
     is its own sub-region, so the search ends.
     """
+    return mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+
+
+def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
+    """:func:`solve_regions`, callable from the other kernels."""
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
     seen = np.zeros(4096, np.int64)
+    moves = np.empty(64 * orient.shape[0], np.uint64)
     stamp = 0
     limit = k0.shape[0] * 3 // 4
     cap = stack.shape[0]
@@ -203,36 +316,27 @@ def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack,
     while state[TOP] > 0:
         top = state[TOP]
         region = stack[top - 1]
-        region_key(region, rowof, colof, lines, syms, key)
-        d = key[0]
-        cells = key[1]
-        if lookup(k0, k1, vals, d, cells) >= 0:
+        if cached(region, cols, syms, k0, k1, vals, ck, cv, key) >= 0:
             state[TOP] = top - 1
             continue
+        d = key[0]
+        cells = key[1]
         stamp += 1
-        for o in range(orient.shape[0]):
-            f = orient[o, ANCHORS]
-            for c in range(orient[o, NCELLS]):
-                f &= region >> orient[o, OFFSETS + c]
-            shape = orient[o, SHAPE]
-            while f != ZERO:
-                low = f & (~f + ONE)
-                f ^= low
-                n = split(region & ~(shape * low), orient, fits, edges, parts)
-                x = 0
-                for p in range(n):
-                    region_key(parts[p], rowof, colof, lines, syms, key)
-                    v = lookup(k0, k1, vals, key[0], key[1])
-                    if v < 0:
-                        x = -1
-                        if state[TOP] == cap:
-                            return STACK_FULL
-                        stack[state[TOP]] = parts[p]
-                        state[TOP] += 1
-                    elif x >= 0:
-                        x ^= v
-                if x >= 0 and x < seen.shape[0]:
-                    seen[x] = stamp
+        for i in range(placements(region, orient, moves)):
+            n = split(region & ~moves[i], orient, fits, edges, parts)
+            x = 0
+            for p in range(n):
+                v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+                if v < 0:
+                    x = -1
+                    if state[TOP] == cap:
+                        return STACK_FULL
+                    stack[state[TOP]] = parts[p]
+                    state[TOP] += 1
+                elif x >= 0:
+                    x ^= v
+            if x >= 0 and x < seen.shape[0]:
+                seen[x] = stamp
         if state[TOP] > top:
             continue
         v = 0
@@ -241,6 +345,7 @@ def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack,
         if state[USED] >= limit:
             return TABLE_FULL
         store(k0, k1, vals, d, cells, v)
+        state[BIGGEST] = max(state[BIGGEST], cells_in(cells))
         state[USED] += 1
         state[SOLVED] += 1
         state[TOP] = top - 1
@@ -250,13 +355,266 @@ def solve_regions(orient, edges, rowof, colof, lines, syms, k0, k1, vals, stack,
     return DONE
 
 
+def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack, state, solve):
+    """The Lemoine-Viennot reduction of the sum of the regions of ``mask`` and a Nim heap: the nimbers of all
+    regions but the largest go into the heap. Returns (code, region, heap):
+
+    - (RESOLVED, 0, x): every nimber is known; the sum is worth x (lost for the player to move iff x == 0);
+    - (SEARCH, region, x): the largest region's nimber is unknown;
+    - (UNKNOWN, 0, 0): a smaller region's nimber is unknown and ``solve`` is off;
+    - (TABLE_FULL or STACK_FULL, 0, 0): solving a smaller region's nimber (``solve`` on) needs a bigger table or
+      stack; what it solved so far is kept.
+    """
+    n = split(mask, orient, fits, edges, parts)
+    if n == 0:
+        return RESOLVED, ZERO, heap
+    big = 0
+    most = cells_in(parts[0])
+    for p in range(1, n):
+        c = cells_in(parts[p])
+        if c > most:
+            most = c
+            big = p
+    x = heap
+    for p in range(n):
+        if p == big:
+            continue
+        v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+        if v < 0:
+            if not solve:
+                return UNKNOWN, ZERO, 0
+            stack[0] = parts[p]
+            state[TOP] = 1
+            state[BUDGET] = 1 << 62
+            status = mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+            if status != DONE:
+                return status, ZERO, 0
+            v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+        x ^= v
+    if most <= state[BIGGEST]:
+        v = cached(parts[big], cols, syms, k0, k1, vals, ck, cv, key)
+        if v >= 0:
+            return RESOLVED, ZERO, x ^ v
+    return SEARCH, parts[big], x
+
+
+def cells_in(region):
+    """The number of cells of ``region`` (regions are small: one step per cell)."""
+    n = 0
+    while region != ZERO:
+        region &= region - ONE
+        n += 1
+    return n
+
+
+def outcome_slot(region, heap, mask):
+    """Where (region as it lies on the board, heap) goes in the cache ``ocr``/``ocv`` in front of the outcome
+    memo: a slot holds the last pair that hashed there, ``ocv`` being heap << 2 | outcome."""
+    return (((region ^ (np.uint64(heap) * GOLDEN)) * GOLDEN) >> np.uint64(32)) & mask
+
+
+def remember_outcome(region, heap, outcome, ocr, ocv):
+    s = outcome_slot(region, heap, np.uint64(ocr.shape[0] - 1))
+    ocr[s] = region
+    ocv[s] = (heap << 2) | outcome
+
+
+def outcome_key(key, heap):
+    """The word the outcome memo files (region, heap) under, with the region's cells: dims below, heap above."""
+    return key[0] | (np.uint64(heap) << np.uint64(16))
+
+
+def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state,
+                   o0, o1, ov, ocr, ocv, fr, fh, fc, fs, fn, fi, ostate):
+    """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
+    a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
+    moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
+    of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
+
+    Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
+    again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
+    MEMO_FULL (the outcome memo o0/o1/ov holds 3/4 of its slots), FRAMES_FULL (the frames fr/fh/fn/fi, and
+    ``fc`` with ``children_bound(orient)`` entries per frame), or OUT_OF_BUDGET (``ostate[NODES]`` reached
+    ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]`` counts the memo's entries.
+    """
+    fits = np.empty(orient.shape[0], np.uint64)
+    parts = np.empty(MAX_PARTS, np.uint64)
+    key = np.empty(2, np.uint64)
+    moves = np.empty(64 * orient.shape[0], np.uint64)
+    simple = edges[5] != ZERO
+    e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
+    cache_mask = np.uint64(ocr.shape[0] - 1)
+    nimber_mask = np.uint64(ck.shape[0] - 1)
+    nmax = fc.shape[0] // fr.shape[0]
+    depth = fr.shape[0]
+    limit = o0.shape[0] * 3 // 4
+    code, r, x = reduce(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack,
+                        state, True)
+    if code == TABLE_FULL:
+        return NIMBER_TABLE_FULL
+    if code == STACK_FULL:
+        return NIMBER_STACK_FULL
+    if code == RESOLVED:
+        return WIN_CODE if x != 0 else LOSE_CODE
+    region_key(r, cols, syms, key)
+    m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+    if m > 0:
+        return m
+    d = 0
+    fr[0] = r
+    fh[0] = x
+    expand = True
+    while True:
+        result = 0
+        if expand:
+            ostate[NODES] += 1
+            if ostate[NODES] >= ostate[NODE_BUDGET]:
+                return OUT_OF_BUDGET
+            region = fr[d]
+            h = fh[d]
+            n = 0
+            for k in range(placements(region, orient, moves)):
+                child = region & ~moves[k]
+                # the common cases first, without calls that pass arrays (each costs atomic reference counts):
+                # every region but the largest has its nimber in the cache in front of the table, and the
+                # largest is too big to have one in the table, or has it in the cache
+                code = np.int64(UNKNOWN)
+                if simple:
+                    rest = live_simple(child, e0, e1, e2, e3, stride)
+                    n_parts = 0
+                    big = 0
+                    most = 0
+                    while rest != ZERO:
+                        comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                        rest &= ~comp
+                        size = cells_in(comp)
+                        if size > most:
+                            most = size
+                            big = n_parts
+                        parts[n_parts] = comp
+                        n_parts += 1
+                    x = h
+                    code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
+                    for p in range(n_parts):
+                        if p != big or most <= state[BIGGEST]:
+                            s = nimber_slot(parts[p], nimber_mask)
+                            if ck[s] == parts[p]:
+                                x ^= cv[s]
+                                if p == big:
+                                    code = np.int64(RESOLVED)
+                            elif p != big:
+                                code = np.int64(UNKNOWN)
+                                break
+                    if code == SEARCH and most <= state[BIGGEST]:
+                        code = np.int64(UNKNOWN)  # the table may know the largest region: ask it
+                    r = parts[big]
+                if code == UNKNOWN:
+                    code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
+                                        parts, stack, state, False)
+                if code == RESOLVED:
+                    if x == 0:
+                        result = WIN_CODE
+                        break
+                    continue
+                if code == SEARCH:
+                    s = outcome_slot(r, x, cache_mask)
+                    if ocr[s] == r and ocv[s] >> 2 == x:
+                        if ocv[s] & 3 == LOSE_CODE:
+                            result = WIN_CODE
+                            break
+                        continue
+                fc[d * nmax + n] = child
+                # the search tries first the children that leave the fewest placements: a lost position
+                # is likelier among them, and quicker to prove
+                mob = 0
+                if code == SEARCH:
+                    for q in range(orient.shape[0]):
+                        f = orient[q, ANCHORS]
+                        for c in range(orient[q, NCELLS]):
+                            f &= r >> orient[q, OFFSETS + c]
+                        mob += cells_in(f)
+                fs[d * nmax + n] = mob
+                n += 1
+            fn[d] = n
+            fi[d] = 0
+            if result == 0 and h > 0:
+                for g in range(h):
+                    s = outcome_slot(region, g, cache_mask)
+                    if ocr[s] == region and ocv[s] == (g << 2) | LOSE_CODE:
+                        result = WIN_CODE
+                        break
+            expand = False
+        while result == 0:
+            i = fi[d]
+            if i == fn[d] + fh[d]:
+                result = LOSE_CODE
+                break
+            fi[d] = i + 1
+            if i < fn[d]:
+                best = i
+                for j in range(i + 1, fn[d]):
+                    if fs[d * nmax + j] < fs[d * nmax + best]:
+                        best = j
+                if best != i:
+                    c = fc[d * nmax + i]
+                    fc[d * nmax + i] = fc[d * nmax + best]
+                    fc[d * nmax + best] = c
+                    g = fs[d * nmax + i]
+                    fs[d * nmax + i] = fs[d * nmax + best]
+                    fs[d * nmax + best] = g
+                code, r, x = reduce(fc[d * nmax + i], fh[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv,
+                                    key, parts, stack, state, True)
+            else:  # the heap's moves come last: each asks for a whole search of the region with a smaller heap
+                code, r, x = reduce(fr[d], i - fn[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
+                                    parts, stack, state, True)
+            if code == TABLE_FULL:
+                return NIMBER_TABLE_FULL
+            if code == STACK_FULL:
+                return NIMBER_STACK_FULL
+            if code == RESOLVED:
+                if x == 0:
+                    result = WIN_CODE
+                continue
+            region_key(r, cols, syms, key)
+            m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+            if m > 0:
+                remember_outcome(r, x, m, ocr, ocv)
+                if m == LOSE_CODE:
+                    result = WIN_CODE
+                continue
+            if d + 1 == depth:
+                return FRAMES_FULL
+            d += 1
+            fr[d] = r
+            fh[d] = x
+            expand = True
+            break
+        if result == 0:
+            continue
+        # store the finished node and hand its result up the frames
+        while True:
+            if ostate[MEMO_USED] >= limit:
+                return MEMO_FULL
+            region_key(fr[d], cols, syms, key)
+            store(o0, o1, ov, outcome_key(key, fh[d]), key[1], result)
+            remember_outcome(fr[d], fh[d], result, ocr, ocv)
+            ostate[MEMO_USED] += 1
+            if d == 0:
+                return result
+            d -= 1
+            if result == LOSE_CODE:
+                result = WIN_CODE
+            else:
+                break
+
+
 def board_parts(board, full, orient, edges, parts):
     """The regions of a board (1 = filled) into ``parts``; returns their count."""
     fits = np.empty(orient.shape[0], np.uint64)
     return split(full & ~board, orient, fits, edges, parts)
 
 
-def board_nimber(board, full, orient, edges, rowof, colof, lines, syms, k0, k1, vals):
+def board_nimber(board, full, orient, edges, cols, syms, k0, k1, vals, ck, cv):
     """The XOR of the stored nimbers of a board's regions, or -1 if one of them is not in the table yet."""
     parts = np.empty(MAX_PARTS, np.uint64)
     fits = np.empty(orient.shape[0], np.uint64)
@@ -264,19 +622,18 @@ def board_nimber(board, full, orient, edges, rowof, colof, lines, syms, k0, k1, 
     n = split(full & ~board, orient, fits, edges, parts)
     x = 0
     for p in range(n):
-        region_key(parts[p], rowof, colof, lines, syms, key)
-        v = lookup(k0, k1, vals, key[0], key[1])
+        v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
         if v < 0:
             return -1
         x ^= v
     return x
 
 
-def region_keys(regions, rowof, colof, lines, syms, out):
+def region_keys(regions, cols, syms, out):
     """The keys of many regions into ``out`` (regions x 2)."""
     key = np.empty(2, np.uint64)
     for i in range(regions.shape[0]):
-        region_key(regions[i], rowof, colof, lines, syms, key)
+        region_key(regions[i], cols, syms, key)
         out[i, 0] = key[0]
         out[i, 1] = key[1]
 
@@ -297,9 +654,12 @@ def insert_all(d, cells, v, k0, k1, vals):
 
 
 EXPORTS = {
-    "solve_regions": "i8(u8[:,::1], u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
+    "solve_regions": "i8(u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
-    "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[::1], u8[::1], i2[::1])",
-    "region_keys": "void(u8[::1], u8[::1], u8[::1], u8[::1], u1[::1], u8[:,::1])",
+    "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
+    "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
+    "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], "
+                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], "
+                      "i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

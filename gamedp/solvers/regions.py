@@ -7,8 +7,10 @@ in a hash table keyed by the canonical region (translated to the corner, least o
 allow), so a region met anywhere, on any board, in any run, is solved once. The table is kept on disk in the
 database family (checksummed sections, atomic writes): later runs start from it.
 
-Outcome-only questions on any impartial game with a ``split`` hook go by the Lemoine-Viennot method
-(:class:`PartsOutcome`): the nimbers of all parts but one, then a search of the last part plus a Nim heap.
+Outcome-only questions go by the Lemoine-Viennot method: the nimbers of all parts but one, then a search of the
+last part plus a Nim heap; compiled for placement boards (:meth:`RegionSolver.wins`, which also finds nimbers as
+the least heap that loses: :meth:`RegionSolver.nimber_by_search`), in Python for any impartial game with a
+``split`` hook (:class:`PartsOutcome`).
 
 >>> from gamedp.games.placement import Cram
 >>> solver = RegionSolver(Cram(3, 4).rules, table=None)
@@ -30,8 +32,13 @@ from gamedp.game import Game, Position, overrides
 
 #: the 8 maps of the square in the order the region kernel takes them (see ``gamedp.games.placement._MAPS``)
 MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
-#: bytes a table slot takes: two key words and an int16 nimber
-SLOT_BYTES = 18
+#: bytes a table slot takes: two key words and an int16 nimber, and a slot of the cache in front (up to
+#: CACHE_SLOTS of them)
+SLOT_BYTES = 28
+#: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its cache slot in front
+OUTCOME_SLOT_BYTES = 34
+#: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
+CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
 STEP = 1 << 15
 TABLE_ID = "regions"
@@ -125,10 +132,14 @@ class RegionSolver:
         self.memory = memory
         self.path = default_table_path(rules) if table is True else (Path(table) if table else None)
         self.solved = 0  # regions solved by this solver (not read from the table)
+        self.outcomes = None  # the memo of the outcome search: (region key, heap) -> win/lose
+        self.memo_used = 0
+        self.nodes = 0  # positions the outcome search expanded
         self.loaded = 0
-        self._alloc(1 << 16)
+        self._alloc(1 << 12)
+        self._new_outcome_cache(1 << 12)
         self.stack = np.empty(1 << 12, np.uint64)
-        self.state = np.zeros(4, np.int64)
+        self.state = np.zeros(5, np.int64)
         if self.path is not None and self.path.exists():
             self._load()
 
@@ -138,13 +149,12 @@ class RegionSolver:
         self.rules = rules
         self.orient = rules.orient_array()
         self.full = np.uint64(rules.full)
-        self.rowof = np.array([i // rules.cols for i in range(rules.n)], np.uint64)
-        self.colof = np.array([i % rules.cols for i in range(rules.n)], np.uint64)
-        self.lines = np.array([sum(1 << (r * rules.cols + c) for c in range(rules.cols)) for r in range(rules.rows)]
-                              + [sum(1 << (r * rules.cols + c) for r in range(rules.rows)) for c in range(rules.cols)],
-                              np.uint64)
-        self.edges = np.array(neighbour_masks(rules) if all(_connected(o) for o in rules.orientations[0])
-                              else [0] * 5, np.uint64)
+        self.cols = np.uint64(rules.cols)
+        shapes = rules.orientations[0]
+        connected = all(_connected(o) for o in shapes)
+        # then a cell is live iff it has an empty neighbour: a domino fits there, and any piece on it has one
+        simple = all(len(o) > 1 for o in shapes) and {((0, 0), (0, 1)), ((0, 0), (1, 0))} <= set(shapes)
+        self.edges = np.array(neighbour_masks(rules) + [int(simple)] if connected else [0] * 6, np.uint64)
 
     def for_board(self, rules: Any) -> RegionSolver:
         """A solver for another board size of the same pieces that takes over this one's table (use it instead of
@@ -162,6 +172,8 @@ class RegionSolver:
             raise GamedpError(f"{rules.name}: other pieces than {self.rules.name}'s; a region table holds one set")
         other = copy.copy(self)
         other._frame(rules)
+        other._new_cache(len(self.ck))  # the caches hold regions as they lie on this board
+        other._new_outcome_cache(len(self.ocr))
         return other
 
     # -- the table -------------------------------------------------------------------------------------------
@@ -170,26 +182,36 @@ class RegionSolver:
         self.k0 = np.zeros(capacity, np.uint64)
         self.k1 = np.zeros(capacity, np.uint64)
         self.vals = np.zeros(capacity, np.int16)
+        self._new_cache(min(capacity, CACHE_SLOTS))
+
+    def _new_cache(self, slots: int) -> None:
+        self.ck, self.cv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int16)
+
+    def _new_outcome_cache(self, slots: int) -> None:
+        self.ocr, self.ocv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int64)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
         return int(self.state[1])
 
-    def _grow(self, need: int | None = None) -> None:
-        """Double the hash table (or more, to hold ``need`` entries at 3/4 load), if memory allows."""
+    def _afford(self, size: int, what: str, detail: str) -> None:
+        """Raise ResourceError (after saving the table) if ``size`` bytes more are past the memory allowed."""
         from gamedp.memory import available_memory
 
-        capacity = 2 * len(self.k0)
-        while need is not None and need * 4 > capacity * 3:
-            capacity *= 2
         budget = self.memory if self.memory is not None else available_memory() * 3 // 4
-        if capacity * SLOT_BYTES > budget:
+        if size > budget:
             where = f"; the {len(self):,} regions solved so far are kept in {self.path}" if self.path else ""
             if self.path is not None:
                 self.save()
-            raise ResourceError(f"{self.rules.name}: the region table would need {capacity * SLOT_BYTES / 2**30:.1f} "
-                                f"GiB ({len(self):,} regions now), more than the {budget / 2**30:.1f} GiB of memory "
-                                f"left{where}; try a smaller board")
+            raise ResourceError(f"{self.rules.name}: {what} {size / 2**30:.1f} GiB ({detail}), more than the "
+                                f"{budget / 2**30:.1f} GiB of memory left{where}; try a smaller board")
+
+    def _grow(self, need: int | None = None) -> None:
+        """Double the hash table (or more, to hold ``need`` entries at 3/4 load), if memory allows."""
+        capacity = 2 * len(self.k0)
+        while need is not None and need * 4 > capacity * 3:
+            capacity *= 2
+        self._afford(capacity * SLOT_BYTES, "the region table would need", f"{len(self):,} regions now")
         old = (self.k0, self.k1, self.vals)
         self._alloc(capacity)
         self.k.insert_all(*old, self.k0, self.k1, self.vals)
@@ -216,6 +238,7 @@ class RegionSolver:
                                 f"{fix}", damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
+        self.state[4] = 64  # the largest region in the table: any, as far as the outcome search knows
         self.loaded = int(self.state[1])
 
     def _reserve(self, n: int) -> None:
@@ -245,7 +268,7 @@ class RegionSolver:
         """The canonical keys (dims, cells) of regions given as masks of empty cells."""
         np = self.np
         out = np.empty((len(regions), 2), np.uint64)
-        self.k.region_keys(np.array(regions, np.uint64), self.rowof, self.colof, self.lines, self.syms, out)
+        self.k.region_keys(np.array(regions, np.uint64), self.cols, self.syms, out)
         return [(int(a), int(b)) for a, b in out]
 
     def nimber(self, board: int) -> int:
@@ -255,8 +278,8 @@ class RegionSolver:
         return self._board_nimber(board)
 
     def _board_nimber(self, board: int) -> int:
-        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms,
-                                    self.k0, self.k1, self.vals))
+        v = int(self.k.board_nimber(self.np.uint64(board), self.full, self.orient, self.edges, self.cols, self.syms,
+                                    self.k0, self.k1, self.vals, self.ck, self.cv))
         if v < 0:
             raise AssertionError("a region of a solved board is missing from the table")
         return v
@@ -269,8 +292,8 @@ class RegionSolver:
         before = int(state[2])
         try:
             while True:
-                status = k.solve_regions(self.orient, self.edges, self.rowof, self.colof, self.lines, self.syms, self.k0, self.k1, self.vals,
-                                         self.stack, state)
+                status = k.solve_regions(self.orient, self.edges, self.cols, self.syms, self.k0, self.k1, self.vals,
+                                         self.ck, self.cv, self.stack, state)
                 if status == 0:
                     break
                 if status == 1:
@@ -283,6 +306,70 @@ class RegionSolver:
                     self.progress(int(state[2]), int(state[1]))
         finally:
             self.solved += int(state[2]) - before
+
+    def wins(self, board: int, heap: int = 0) -> bool:
+        """Whether the player to move wins ``board`` (1 = filled cell) plus a Nim heap of ``heap``, by the
+        Lemoine-Viennot search (:func:`gamedp.kernels.regions.outcome_search`): nimbers of the smaller regions of
+        each position met, a search of the largest one plus a Nim heap. Faster than :meth:`nimber` when only the
+        outcome is asked.
+
+        >>> from gamedp.games.placement import Cram
+        >>> solver = RegionSolver(Cram(4, 5).rules, table=None)
+        >>> solver.wins(0), solver.wins(0b00100_00100_00100_00100)   # empty 4 x 5; then the middle column filled
+        (True, False)
+        """
+        np, k = self.np, self.k
+        if self.outcomes is None:
+            self.outcomes = (np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.int16))
+        frames = 2 * self.rules.n + 2
+        ostate = np.array([self.memo_used, 0, STEP], np.int64)
+        while True:
+            fc = np.empty(frames * 64 * len(self.orient), np.uint64)
+            fs = np.empty(frames * 64 * len(self.orient), np.int64)
+            fr, fh = np.empty(frames, np.uint64), np.empty(frames, np.int64)
+            fn, fi = np.empty(frames, np.int64), np.empty(frames, np.int64)
+            before = int(self.state[2])
+            try:
+                code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
+                                        self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
+                                        self.stack, self.state, *self.outcomes, self.ocr, self.ocv, fr, fh, fc, fs, fn, fi,
+                                        ostate)
+            finally:
+                self.solved += int(self.state[2]) - before
+                self.memo_used = int(ostate[0])
+            if code > 0:
+                self.nodes += int(ostate[1])
+                return code == 2
+            if code == -1:
+                self._grow()
+            elif code == -2:
+                self.stack = np.concatenate([self.stack, self.stack])
+            elif code == -3:
+                self._afford(2 * len(self.outcomes[0]) * OUTCOME_SLOT_BYTES, "the outcome search's memo would need",
+                             f"{self.memo_used:,} positions now")
+                old = self.outcomes
+                self.outcomes = tuple(np.zeros(2 * len(a), a.dtype) for a in old)
+                k.insert_all(*old, *self.outcomes)
+                self._new_outcome_cache(min(len(self.outcomes[0]), CACHE_SLOTS))
+            elif code == -4:
+                frames *= 2
+            else:
+                ostate[2] += STEP
+                if self.progress is not None:
+                    self.progress(self.solved, len(self))
+
+    def nimber_by_search(self, board: int) -> int:
+        """The nimber of ``board`` as the least heap h for which board + *h is lost, each by :meth:`wins`: no
+        nimber of the whole board's regions is needed, only of the smaller parts met (Lemoine and Viennot).
+
+        >>> from gamedp.games.placement import Cram
+        >>> RegionSolver(Cram(3, 4).rules, table=None).nimber_by_search(0)
+        1
+        """
+        h = 0
+        while self.wins(board, h):
+            h += 1
+        return h
 
     def winning_moves(self, board: int) -> list[int]:
         """The placements (as masks) after which the board's nimber is 0."""
