@@ -99,15 +99,11 @@ class Analyst:
         return self._lookahead.judge(position, every)
 
     def _database_values(self) -> Any:
-        """A lookup of exact values in the game's solved database, if there is one (games with ``tiered()``)."""
-        tiered = getattr(self.game, "tiered", None)
-        if not callable(tiered):
-            return None
-        from gamedp.database import find
-
-        spec = tiered()
-        reader = find(spec.game_id, spec.variant)
-        return None if reader is None else lambda position: reader.value(spec.index(position))
+        """A lookup of exact values in the game's solved database, if there is one (its ``saved_solution`` hook);
+        positions play never reaches have no stored value and are searched."""
+        saved = getattr(self.game, "saved_solution", None)
+        stored = saved(True) if callable(saved) else None  # values without remoteness are exact ends too
+        return None if stored is None else stored.known
 
     def value(self, position: Any) -> Value:
         if self._from_saved(position):

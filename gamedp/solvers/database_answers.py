@@ -32,12 +32,19 @@ class SavedSolution:
         self.game, self.tiered, self.reader, self.key = game, tiered, reader, key
         self._reachable = reader.has("reachable")
 
-    def value(self, position: Any) -> Value:
+    def known(self, position: Any) -> Value | None:
+        """The position's stored value, or None when play from the start never reaches it (no value stored)."""
         index = self.tiered.index(self.key(position))
         if self._reachable and not (self.reader.byte("reachable", index >> 3) >> (index & 7)) & 1:
+            return None
+        return self.reader.value(index)
+
+    def value(self, position: Any) -> Value:
+        value = self.known(position)
+        if value is None:
             raise GamedpError(f"{self.game.format_position(position)!r} is not a position play reaches from the "
                               "start, so the database has no value for it")
-        return self.reader.value(index)
+        return value
 
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move with its value, best first."""
