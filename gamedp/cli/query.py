@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -34,9 +35,13 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
     spec = table_spec(game, **parse_variant(variant))
     with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:
         for text in positions:
-            value = reader.value(spec.index(spec.parse_position(text)))
-            if as_json:
-                click.echo(json.dumps({"position": text, **value.to_json()}))
-            else:
-                shown = " ".join(text.split()) or '""'  # several answers: each says which it is
-                click.echo(f"{shown}: {value}")
+            print_answer(text, reader.value(spec.index(spec.parse_position(text))), as_json)
+
+
+def print_answer(text: str, value: Any, as_json: bool) -> None:
+    """One position's answer, labelled with the position as it was given (several answers: each says which)."""
+    if as_json:
+        click.echo(json.dumps({"position": text, **value.to_json()}))
+    else:
+        shown = " ".join(text.split()) or '""'
+        click.echo(f"{shown}: {value}")

@@ -8,7 +8,6 @@ the file.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -123,18 +122,14 @@ def open_for_game(spec: str, game: Any, db: str | None, required: bool, remotene
 def query_saved(spec: str, positions: tuple[str, ...], db: str | None, as_json: bool) -> None:
     """Each POSITION's value, from GAME's save."""
     from gamedp.cli.analyze import Analyst
+    from gamedp.cli.query import print_answer
     from gamedp.loader import load_game
 
     game = load_game(spec)
     analyst = Analyst(game)
     with open_for_game(spec, game, db, required=True) as saved:
         for text in positions:
-            value = saved.value(analyst.read_position(text))
-            if as_json:
-                click.echo(json.dumps({"position": text, **value.to_json()}))
-            else:
-                shown = " ".join(text.split()) or '""'
-                click.echo(f"{shown}: {value}")
+            print_answer(text, saved.value(analyst.read_position(text)), as_json)
 
 
 class _Shown:
