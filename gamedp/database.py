@@ -454,6 +454,12 @@ class Container:
         for name in self._sections:
             self.section(name).release()
 
+    def take_as_verified(self) -> None:
+        """Count every block as checked: for a caller that has verified this very file (same inode, size and
+        modification time) through another handle."""
+        for name, s in self._sections.items():
+            self._verified[name] = bytearray(b"\1" * s["blocks"])
+
     def close(self) -> None:
         if isinstance(self._map, mmap.mmap):
             self._map.close()

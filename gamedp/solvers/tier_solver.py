@@ -216,8 +216,12 @@ class _File:
         st = os.stat(path)
         self.stamp = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
         if self.stamp in _CHECKED:  # every shard of a tier maps the same child files: check them once per process
-            for name, s in self.c._sections.items():
-                self.c._verified[name] = bytearray(b"\1" * s["blocks"])
+            self.c.take_as_verified()
+
+    def verify(self) -> None:
+        """Every block checked (and remembered for this process)."""
+        self.c.verify()
+        _CHECKED.add(self.stamp)
 
     def section(self, name: str) -> memoryview:
         """A whole section, every block checked (once per process, for a file of one section)."""
@@ -271,7 +275,7 @@ def _open(path: Path, ident: str) -> _File | None:
         path.unlink(missing_ok=True)
         return None
     try:
-        f.c.verify()  # every block: working files skip fsync, so one a crash tore is redone, never trusted
+        f.verify()  # every block: working files skip fsync, so one a crash tore is redone, never trusted
     except DatabaseError:
         f.close()
         path.unlink(missing_ok=True)
