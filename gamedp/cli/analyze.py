@@ -169,7 +169,7 @@ class Analyst:
                     refuse_unless_fits(need, what)
             work = getattr(self.game, "work_estimate", None)
             if callable(work):
-                from gamedp.games.impartial.heaps import WORK_LIMIT
+                from gamedp.solvers.memo import WORK_LIMIT
 
                 steps = work(position)
                 if steps > WORK_LIMIT:

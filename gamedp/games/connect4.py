@@ -262,13 +262,13 @@ class Connect4(Game):
         are at least as high, the new stones shared out between the two players in turn (ended games and mirror
         images are not taken off: 201,755 boards for 4x4, where 161,029 are reachable).
 
-        >>> from gamedp.games.impartial.heaps import BYTES_PER_POSITION
+        >>> from gamedp.solvers.memo import BYTES_PER_POSITION
         >>> Connect4(4, 4).memory_estimate(Connect4(4, 4).start()) // BYTES_PER_POSITION
         201755
         >>> Connect4().memory_estimate(Connect4().start()) > 10 ** 15   # the classic board: far too big
         True
         """
-        from gamedp.games.impartial.heaps import BYTES_PER_POSITION
+        from gamedp.solvers.memo import BYTES_PER_POSITION
 
         ways = [1]  # ways[k]: the ways to drop k more stones into the columns seen so far
         for c in range(self.width):

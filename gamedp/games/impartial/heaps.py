@@ -27,6 +27,7 @@ from typing import Any, Iterable, Sequence
 from gamedp.errors import InputError, ResourceError
 from gamedp.game import Game
 from gamedp.memory import available_memory
+from gamedp.solvers.memo import BYTES_PER_POSITION, WORK_LIMIT
 from gamedp.values import LOSE, Outcome, nim_sum
 
 Heaps = tuple[int, ...]
@@ -42,14 +43,8 @@ BYTES_PER_PYTHON_TERM = 40
 MOVE_LIST_LIMIT = 10**6
 #: Misère play is searched position by position: beyond this many reachable positions it would not finish.
 MISERE_SEARCH_LIMIT = 10**6
-#: Memory one position takes in the memo engine's table (its tuple key, value and dict slot), in bytes: measured
-#: by tests/test_memory_guard.py against the peak of real searches.
-BYTES_PER_POSITION = 170
 #: Counting reachable positions stops here: past it the answer is "far too many" either way.
 COUNT_CAP = 10**10
-#: Steps the memo engine (analyze, play) may take, by :meth:`HeapGame.work_estimate`: a couple of minutes, at the
-#: 3-6 us a step measured (Nim 2000: 4.0e6 steps in 12 s; subtraction:1,2,3 1000000: 7.0e6 steps in 44 s).
-WORK_LIMIT = 2 * 10**7
 #: A position costs the engine about as much as this many moves (its table entry, value and move list).
 POSITION_STEPS = 4
 

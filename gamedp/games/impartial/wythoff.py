@@ -18,9 +18,9 @@ from math import isqrt
 
 from gamedp.errors import GamedpError, InputError, ResourceError
 from gamedp.game import Game
-from gamedp.games.impartial.heaps import (BYTES_PER_POSITION, BYTES_PER_PYTHON_TERM, POSITION_STEPS, check_terms,
-                                          parse_heaps)
+from gamedp.games.impartial.heaps import BYTES_PER_PYTHON_TERM, POSITION_STEPS, check_terms, parse_heaps
 from gamedp.games.impartial.octal import PYTHON_STEP, refuse_long
+from gamedp.solvers.memo import BYTES_PER_POSITION
 from gamedp.values import LOSE, Outcome
 
 Pair = tuple[int, int]
