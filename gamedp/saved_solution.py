@@ -67,7 +67,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from gamedp.database import (CODES, Container, DatabaseError, check_regular, db_dir, write_container)
 from gamedp.errors import GamedpError
-from gamedp.values import DRAW, Analysis, MoveValue, Outcome, Value
+from gamedp.values import DRAW, Analysis, Outcome, Value, analysis_of
 
 KIND = "positions"
 INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -700,10 +700,7 @@ class SavedSolution(Container):
 
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move's value, best first (as the engine that saved it gives)."""
-        value = self.value(position)
-        moves = [MoveValue(m, c, self.value(c).for_parent()) for m, c in self.rules.move_list(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, value, tuple(moves))
+        return analysis_of(position, self.value(position), self.rules.move_list(position), self.value)
 
     def best_move(self, position: Any) -> Any:
         best = self.analyze(position).best

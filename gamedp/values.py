@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 
 class Outcome(enum.Enum):
@@ -117,6 +117,21 @@ class Analysis:
     @property
     def best(self) -> MoveValue | None:
         return self.moves[0] if self.moves else None
+
+
+def analysis_of(position: Hashable, value: Value, moves: Iterable[tuple[Any, Hashable]],
+                value_of: Callable[[Hashable], Value]) -> Analysis:
+    """A position's :class:`Analysis` from an engine's values: each ``(move, child)`` valued as the child's value
+    seen from the parent, best first (stable on ties).
+
+    >>> values = {"a": Value(WIN, 1), "b": Value(LOSE, 0), "c": Value(WIN, 2)}
+    >>> a = analysis_of("a", values["a"], [("to c", "c"), ("to b", "b")], values.__getitem__)
+    >>> [(m.move, str(m.value)) for m in a.moves]
+    [('to b', 'WIN in 1'), ('to c', 'LOSE in 3')]
+    """
+    ranked = [MoveValue(m, c, value_of(c).for_parent()) for m, c in moves]
+    ranked.sort(key=lambda mv: mv.value.rank(), reverse=True)
+    return Analysis(position, value, tuple(ranked))
 
 
 def nim_sum(nimbers: Iterable[int]) -> int:

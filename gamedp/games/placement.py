@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 
 from gamedp.errors import GameDefinitionError, GamedpError, InputError
 from gamedp.game import Game
-from gamedp.values import LOSE, WIN, Analysis, MoveValue, Value
+from gamedp.values import LOSE, WIN, Analysis, Value, analysis_of
 
 MAX_CELLS = 64
 #: the largest board the strong solve tables take (2**cells boards; 2**28 is 32 MiB of win/lose bits)
@@ -382,10 +382,7 @@ class PlacementGame(Game):
 
             return Solution(self).analyze(position)
         table = self._table()
-        value = table.value(position)
-        moves = [MoveValue(m, c, table.value(c).for_parent()) for m, c in self.move_list(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, value, tuple(moves))
+        return analysis_of(position, table.value(position), self.move_list(position), table.value)
 
     def _table(self) -> SolvedTable:
         if getattr(self, "_solved", None) is None:

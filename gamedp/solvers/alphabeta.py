@@ -35,7 +35,7 @@ import sys
 from typing import Any, Callable, Hashable
 
 from gamedp.game import Game, Move, Position, overrides, terminal_value
-from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Outcome, Value
+from gamedp.values import LOSE, TIE, WIN, Analysis, Outcome, Value, analysis_of
 
 #: A WIN in r moves scores WIN_SCORE - r for the mover (LOSE: its negation, TIE: 0) when remoteness is asked.
 WIN_SCORE = 1 << 40
@@ -99,9 +99,7 @@ class PrunedSolution:
 
     def analyze(self, position: Position) -> Analysis:
         """The position's value and every legal move's exact value, best first."""
-        moves = [MoveValue(m, c, self.value(c).for_parent()) for m, c in self.game.move_list(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, self.value(position), tuple(moves))
+        return analysis_of(position, self.value(position), self.game.move_list(position), self.value)
 
     def best_move(self, position: Position) -> Move | None:
         """A move that keeps the position's value (the quickest win or slowest loss with remoteness), or None."""

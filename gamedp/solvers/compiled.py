@@ -19,7 +19,7 @@ from gamedp.compiled import CompiledGame
 from gamedp.errors import GameDefinitionError, ResourceError, compile_failure
 from gamedp.kernel_cache import CompilingNotice
 from gamedp.solvers.memo import Solution
-from gamedp.values import LOSE, TIE, WIN, Analysis, MoveValue, Value
+from gamedp.values import LOSE, TIE, WIN, Analysis, Value, analysis_of
 
 _OUTCOME = {1: LOSE, 2: WIN, 3: TIE}
 #: Bound positions up to this many get a dense table (4 bytes each) instead of a hash.
@@ -84,9 +84,7 @@ class CompiledSolution:
         return Value(outcome) if self.outcomes_only else Value(outcome, int(code >> 2))
 
     def analyze(self, position: int) -> Analysis:
-        moves = [MoveValue(c, c, self.value(c).for_parent()) for c in self.game.children(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, self.value(position), tuple(moves))
+        return analysis_of(position, self.value(position), ((c, c) for c in self.game.children(position)), self.value)
 
     def best_move(self, position: int) -> int | None:
         best = self.analyze(position).best

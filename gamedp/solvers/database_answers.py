@@ -21,7 +21,7 @@ import os
 from typing import Any, Callable
 
 from gamedp.errors import GamedpError
-from gamedp.values import Analysis, MoveValue, Value
+from gamedp.values import Analysis, Value, analysis_of
 
 
 class SavedSolution:
@@ -48,9 +48,7 @@ class SavedSolution:
 
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move with its value, best first."""
-        moves = [MoveValue(m, c, self.value(c).for_parent()) for m, c in self.game.move_list(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, self.value(position), tuple(moves))
+        return analysis_of(position, self.value(position), self.game.move_list(position), self.value)
 
 
 def saved_solution(game: Any, tiered: Any, key: Callable[[Any], int], *, outcomes_only: bool = False,

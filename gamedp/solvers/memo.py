@@ -21,7 +21,7 @@ from typing import Any, Callable, Hashable, Iterator
 
 from gamedp.errors import GameDefinitionError
 from gamedp.game import Game, Move, Position, no_move_value, overrides, terminal_value
-from gamedp.values import DRAW, LOSE, TIE, WIN, Analysis, MoveValue, Outcome, Value
+from gamedp.values import DRAW, LOSE, TIE, WIN, Analysis, Outcome, Value, analysis_of
 
 #: Marks a position whose search is under way: meeting it again means the game has a cycle.
 IN_PROGRESS = object()
@@ -80,9 +80,7 @@ class Solution:
 
     def analyze(self, position: Position) -> Analysis:
         """The position's value and every legal move with its value, best first."""
-        moves = [MoveValue(m, c, self.value(c).for_parent()) for m, c in self.game.move_list(position)]
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, self.value(position), tuple(moves))
+        return analysis_of(position, self.value(position), self.game.move_list(position), self.value)
 
     def best_move(self, position: Position) -> Move | None:
         """A best move for the player to move, or ``None`` where the game is over."""
