@@ -46,7 +46,7 @@ def test_moves_of_a_compiled_game_have_names_both_ways():
     analyst = Analyst(game)
     analysis = analyst.analyze(10)
     assert sorted(analyst.move_name(10, mv.move) for mv in analysis.moves) == ["take 1", "take 3", "take 4"]
-    assert analyst.read_move(10, analysis, "TAKE 3") == 7
+    assert analyst.read_move(10, "TAKE 3") == 7
     plain = Analyst(CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3))
     assert plain.move_name(10, 7) == "7"  # without the hook a move is its child's number
 
