@@ -1,8 +1,9 @@
 """``gamedp analyze GAME [POSITION]``: a position's value and every move's value, best first.
 
-:class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``) share: its text
-notation and an engine that values positions on demand. A saved solve (:mod:`gamedp.saved_solution`), when given,
-answers every position it holds; the others go to an engine, in this order:
+:class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``, ``serve``, ``explain``)
+share: its text notation and an engine that values positions on demand; :func:`load_analyst` makes it for each of
+them the same way. A saved solve (:mod:`gamedp.saved_solution`), when given, answers every position it holds;
+the others go to an engine, in this order:
 
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
@@ -18,8 +19,8 @@ Impartial games (``impartial = True``) that offer ``nimber(position)`` also show
 
 With a search depth (``--depth D``), games too big to solve are judged instead by a depth-limited search
 (:mod:`gamedp.solvers.lookahead`): :meth:`Analyst.judge` scores each move by the ends the search reaches,
-the game's ``heuristic`` at its horizon, and the game's solved database where there is one (``gamedp solve``
-made it: every position it answers is exact).
+the game's ``heuristic`` at its horizon, and the saved solve given or else the game's solved database where
+there is one (``gamedp solve`` made it: every position it answers is exact).
 
 What a game gives the front ends, beyond its rules: ``parse_position`` for what people type, and a
 ``format_position`` whose drawing ``parse_position`` reads back (else ``str(position)`` must read back: the JSON
@@ -270,13 +271,14 @@ class Analyst:
 
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
-                 depth: int | None = None) -> Analyst:
+                 depth: int | None = None, warn: bool = True) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`gamedp.cli.saved.open_for_game`: ``db``, else the default place) answers every
     position it holds and the engines the others; with ``db``, the save must be there and usable and answers
-    alone (a depth-limited search still searches what it lacks). A search too big to finish is refused with
-    the way out ``command`` offers.
+    alone (a depth-limited search still searches what it lacks); a save that cannot be used is a warning
+    (``warn=False``: already given) and the engines answer. A search too big to finish is refused with the way
+    out ``command`` offers.
     """
     import shlex
 
@@ -285,7 +287,8 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
 
     game = load_game(spec)
     # A depth-limited search takes exact values without remoteness as ends too.
-    saved = open_for_game(spec, game, db, required=db is not None, remoteness=not outcomes_only and depth is None)
+    saved = open_for_game(spec, game, db, required=db is not None, remoteness=not outcomes_only and depth is None,
+                          warn=warn)
     name = shlex.quote(spec)
     too_big = {
         "serve": f"gamedp serve {name} --depth D serves it by a search D moves deep (e.g. --depth 8)",

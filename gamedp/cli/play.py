@@ -72,9 +72,6 @@ class Match:
         out = self.out
         opponent = "the perfect opponent" if self.analyst.depth is None else \
             f"a search {self.analyst.depth} moves deep"
-        saved = self.analyst.saved
-        if saved is not None and self.position in saved:
-            opponent += f" (answering from the saved solve {saved.path})"
         out.print(f"{self.analyst.name}: you against {opponent}. "
                   f"{'You move' if self.human_to_move else 'The computer moves'} first. Type 'help' for commands.")
         while True:

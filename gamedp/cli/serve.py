@@ -43,8 +43,9 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
     if game is not None:
         _check_game(game, position, options)
     games = ([game] if game else []) + builtin_games()
+    # GAME's worker opens its save again: what was wrong with it has been said once already, here
     app = create_app(games, start=(game or games[0], position), time_limit=time_limit,
-                     options={game: options} if game else None)
+                     options={game: {**options, "warn": False}} if game else None)
     listener = listen(host, port)
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host

@@ -8,7 +8,8 @@ API (every answer JSON; errors are ``{"error": message}`` with a 4xx status, or 
 
 - ``GET /api/games``: the games served, and the one the page starts with;
 - ``GET /api/position?game=ID[&position=TEXT]``: the position's record (the start without ``position``):
-  GamesmanUni's ``analyze --json`` shape plus ``board`` (SVG), ``text`` and each move's ``cells``;
+  GamesmanUni's ``analyze --json`` shape plus ``board`` (SVG), ``text`` and each move's ``cells`` (a game served
+  with a search depth: :func:`gamedp.web.record.judgement_json`'s, estimates where nothing is proven);
 - ``GET /api/move?game=ID&position=TEXT&move=NAME``: the record of the position the move leads to.
 
 >>> from starlette.testclient import TestClient

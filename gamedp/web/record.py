@@ -60,7 +60,7 @@ def judgement_json(analyst: Any, judgement: Any) -> dict:
         if value is not None:
             return {**value_fields(value), "estimate": None}
         return {"positionValue": None, "remoteness": REMOTENESS_UNKNOWN,
-                "estimate": None if score is None else round(score / SCALE, 4)}
+                "estimate": None if score is None else score / SCALE}
 
     position = judgement.position
     best = judgement.best

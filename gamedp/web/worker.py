@@ -52,7 +52,7 @@ def answer(analyst: Any, request: dict) -> dict:
 
 def serve_game(spec: str, conn: Any, options: dict) -> None:
     """The worker process: load ``spec`` as :func:`gamedp.cli.analyze.load_analyst` does for ``gamedp serve``
-    (``options``: its ``db`` and ``depth``), say so, then answer requests until the pipe closes."""
+    (``options``: its ``db``, ``depth`` and ``warn``), say so, then answer requests until the pipe closes."""
     from gamedp.cli.analyze import load_analyst
     from gamedp.errors import GamedpError
 

@@ -28,7 +28,10 @@ function valueColor(value, remoteness, estimate) {
 }
 
 function valueText(value, remoteness, winby, estimate) {
-  if (value === null) return `estimate ${estimate > 0 ? "+" : ""}${estimate.toFixed(2)}`;
+  if (value === null) {  // as the command line writes it (lookahead.score_text): never "-0.00"
+    const shown = Math.round(estimate * 100) / 100;
+    return shown === 0 ? "estimate 0.00" : `estimate ${shown > 0 ? "+" : ""}${shown.toFixed(2)}`;
+  }
   let text = value.toUpperCase();
   if (remoteness >= 0 && value !== "draw") text += ` in ${remoteness}`;
   if (winby !== undefined) text += ` by ${winby}`;
