@@ -458,9 +458,9 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
     again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
     MEMO_FULL (the outcome memo o0/o1/ov holds 3/4 of its slots), FRAMES_FULL (the frames fr/fh/fn/fi, and
-    ``fc``/``fx``/``fs`` with ``children_bound(orient)`` entries per frame), or OUT_OF_BUDGET (``ostate[NODES]``
-    reached ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]`` counts the memo's
-    entries.
+    ``fc``/``fx``/``fs`` with as many entries per frame as the board has placements), or OUT_OF_BUDGET
+    (``ostate[NODES]`` reached ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]``
+    counts the memo's entries.
     """
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)

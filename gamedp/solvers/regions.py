@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import copy
+import functools
 import os
 from pathlib import Path
 from typing import Any, Callable, Hashable
@@ -95,6 +96,21 @@ def _connected(cells: tuple[tuple[int, int], ...]) -> bool:
     return len(seen) == len(cells)
 
 
+@functools.lru_cache(maxsize=64)
+def kernel_frame(rules: Any) -> tuple:
+    """(orientations, edges, symmetry flags): the arrays the region kernels take for a board, which only read
+    them; made once per ruleset object, as the whole-board search's symmetry tables are (``Rules.sym_table``)."""
+    import numpy as np
+
+    shapes = rules.orientations[0]
+    connected = all(_connected(o) for o in shapes)
+    # then a cell is live iff it has an empty neighbour: a domino fits there, and any piece on it has one
+    simple = all(len(o) > 1 for o in shapes) and {((0, 0), (0, 1)), ((0, 0), (1, 0))} <= set(shapes)
+    edges = np.array(neighbour_masks(rules) + [int(simple)] if connected else [0] * 6, np.uint64)
+    names = region_symmetries(rules)
+    return rules.orient_array(), edges, np.array([name in names for name in MAP_ORDER], np.uint8)
+
+
 def table_variant(rules: Any) -> dict:
     """What the region table of ``rules`` depends on: the pieces (region keys carry no board size)."""
     return {"game": rules.name, "pieces": rules.variant()["pieces"]}
@@ -127,8 +143,6 @@ class RegionSolver:
         self.k = load_kernels("gamedp.kernels.regions")
         self.np = np
         self._frame(rules)
-        names = region_symmetries(rules)
-        self.syms = np.array([name in names for name in MAP_ORDER], np.uint8)
         self.progress = progress
         self.memory = memory
         self.path = default_table_path(rules) if table is True else (Path(table) if table else None)
@@ -145,17 +159,11 @@ class RegionSolver:
             self._load()
 
     def _frame(self, rules: Any) -> None:
-        """What the kernels need of the board: its pieces' placements, cells, and neighbours."""
-        np = self.np
+        """What the kernels need of the board: its pieces' placements, cells, neighbours and symmetries."""
         self.rules = rules
-        self.orient = rules.orient_array()
-        self.full = np.uint64(rules.full)
-        self.cols = np.uint64(rules.cols)
-        shapes = rules.orientations[0]
-        connected = all(_connected(o) for o in shapes)
-        # then a cell is live iff it has an empty neighbour: a domino fits there, and any piece on it has one
-        simple = all(len(o) > 1 for o in shapes) and {((0, 0), (0, 1)), ((0, 0), (1, 0))} <= set(shapes)
-        self.edges = np.array(neighbour_masks(rules) + [int(simple)] if connected else [0] * 6, np.uint64)
+        self.orient, self.edges, self.syms = kernel_frame(rules)
+        self.full = self.np.uint64(rules.full)
+        self.cols = self.np.uint64(rules.cols)
 
     def for_board(self, rules: Any) -> RegionSolver:
         """A solver for another board size of the same pieces that takes over this one's table (use it instead of
@@ -326,11 +334,11 @@ class RegionSolver:
         if self.outcomes is None:
             self.outcomes = (np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.int16))
         frames = 2 * self.rules.n + 2
+        per_frame = len(self.rules.placements[0])  # a node's placements are some of the board's
         ostate = np.array([self.memo_used, 0, STEP], np.int64)
         while True:
-            fc = np.empty(frames * 64 * len(self.orient), np.uint64)
-            fs = np.empty(frames * 64 * len(self.orient), np.int64)
-            fx = np.empty(frames * 64 * len(self.orient), np.int64)
+            fc = np.empty(frames * per_frame, np.uint64)
+            fs, fx = np.empty(frames * per_frame, np.int64), np.empty(frames * per_frame, np.int64)
             fr, fh = np.empty(frames, np.uint64), np.empty(frames, np.int64)
             fn, fi = np.empty(frames, np.int64), np.empty(frames, np.int64)
             before = int(self.state[2])
