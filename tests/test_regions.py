@@ -112,8 +112,9 @@ def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
 
 
 def test_a_solver_moved_to_other_boards_answers_outcomes_in_their_frame():
-    """The outcome search caches canonical keys of regions as they lie on the board: a solver moved to another
-    board size (for_board) must not read the old board's entries (with them, ~45 of these boards go wrong)."""
+    """The outcome search caches canonical keys and splits of regions as they lie on the board: a solver moved
+    to another board size (for_board) must not read the old board's entries (with either, some of these boards
+    go wrong)."""
     rng = random.Random(5)
     for _ in range(6):
         solver = RegionSolver(Blockgame(3, 4).rules, table=None)

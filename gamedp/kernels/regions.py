@@ -448,12 +448,13 @@ def canonical(region, cols, syms, kr, kd, kc, key):
 
 
 def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state,
-                   o0, o1, ov, ocr, ocv, kr, kd, kc, fr, fh, fc, fx, fs, fn, fi, ostate):
+                   o0, o1, ov, ocr, ocv, kr, kd, kc, sc, fr, fh, fc, fx, fs, fn, fi, ostate):
     """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
     of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
-    ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`).
+    ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
+    rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
 
     Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
     again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
@@ -469,6 +470,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     simple = edges[5] != ZERO
     e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
     cache_mask = np.uint64(ocr.shape[0] - 1)
+    split_mask = np.uint64(sc.shape[0] - 1)
     nimber_mask = np.uint64(ck.shape[0] - 1)
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
@@ -504,29 +506,42 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 # front of the table, and the largest is too big to have one in the table, or has it there
                 code = np.int64(UNKNOWN)
                 if simple:
-                    rest = live_simple(child, e0, e1, e2, e3, stride)
-                    n_parts = 0
-                    big = 0
-                    most = 0
-                    while rest != ZERO:
-                        comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
-                        rest &= ~comp
-                        size = cells_in(comp)
-                        if size > most:
-                            most = size
-                            big = n_parts
-                        parts[n_parts] = comp
-                        n_parts += 1
-                    x = h
-                    code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
-                    for p in range(n_parts):
-                        if p != big:
-                            s = nimber_slot(parts[p], nimber_mask)
-                            if ck[s] != parts[p]:
-                                code = np.int64(UNKNOWN)
-                                break
-                            x ^= cv[s]
-                    r = parts[big]
+                    # a child met before (as the child of another node) has its split in the cache: its largest
+                    # region and the XOR of the others' nimbers
+                    t = nimber_slot(child, split_mask)
+                    if sc[t, 0] == child:
+                        r = sc[t, 1]
+                        x = h ^ np.int64(sc[t, 2])
+                        most = cells_in(r)
+                        code = np.int64(SEARCH if r != ZERO else RESOLVED)
+                    else:
+                        rest = live_simple(child, e0, e1, e2, e3, stride)
+                        n_parts = 0
+                        big = 0
+                        most = 0
+                        while rest != ZERO:
+                            comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                            rest &= ~comp
+                            size = cells_in(comp)
+                            if size > most:
+                                most = size
+                                big = n_parts
+                            parts[n_parts] = comp
+                            n_parts += 1
+                        x = h
+                        code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
+                        for p in range(n_parts):
+                            if p != big:
+                                s = nimber_slot(parts[p], nimber_mask)
+                                if ck[s] != parts[p]:
+                                    code = np.int64(UNKNOWN)
+                                    break
+                                x ^= cv[s]
+                        r = parts[big] if n_parts > 0 else ZERO
+                        if code != UNKNOWN:
+                            sc[t, 0] = child
+                            sc[t, 1] = r
+                            sc[t, 2] = np.uint64(x ^ h)
                     if code == SEARCH and most <= state[BIGGEST]:  # the table may know the largest region
                         s = nimber_slot(r, nimber_mask)
                         if ck[s] != r:
@@ -710,7 +725,7 @@ EXPORTS = {
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
     "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], "
-                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], u8[::1], i8[::1], "
-                      "u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1])",
+                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], u8[:,::1], u8[::1], "
+                      "i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

@@ -37,8 +37,8 @@ MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpo
 #: CACHE_SLOTS of them)
 SLOT_BYTES = 28
 #: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its slots in the caches in
-#: front (outcomes and canonical keys of regions as they lie on the board)
-OUTCOME_SLOT_BYTES = 58
+#: front (outcomes, canonical keys and splits of regions as they lie on the board)
+OUTCOME_SLOT_BYTES = 82
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
@@ -198,9 +198,10 @@ class RegionSolver:
 
     def _new_outcome_cache(self, slots: int) -> None:
         """The caches in front of the outcome memo, of regions as they lie on this board: their outcomes with a
-        heap (``ocr``/``ocv``) and their canonical keys (``kr``/``kd``/``kc``)."""
+        heap (``ocr``/``ocv``), their canonical keys (``kr``/``kd``/``kc``) and how children split (``sc``)."""
         self.ocr, self.ocv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int64)
         self.kr, self.kd, self.kc = (self.np.zeros(slots, self.np.uint64) for _ in range(3))
+        self.sc = self.np.zeros((slots, 3), self.np.uint64)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
@@ -346,7 +347,7 @@ class RegionSolver:
                 code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
                                         self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
                                         self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr, self.kd,
-                                        self.kc, fr, fh, fc, fx, fs, fn, fi, ostate)
+                                        self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
             finally:
                 self.solved += int(self.state[2]) - before
                 self.memo_used = int(ostate[0])
