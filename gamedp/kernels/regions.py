@@ -120,11 +120,11 @@ def live_simple(empty, e0, e1, e2, e3, stride):
 
 def grow(comp, rest, e0, e1, e2, e3, stride):
     """The 4-connected component of the cells ``rest`` that holds ``comp``."""
-    while True:  # two steps a round: half the tests and branches
+    while True:  # two steps a round: half the tests and branches; done at once when it holds them all
         grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
         grown = (grown | neighbours(grown, e0, e1, e2, e3, stride)) & rest
-        if grown == comp:
-            return comp
+        if grown == comp or grown == rest:
+            return grown
         comp = grown
 
 
