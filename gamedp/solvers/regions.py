@@ -36,9 +36,11 @@ MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpo
 #: bytes a table slot takes: two key words and an int16 nimber, and a slot of the cache in front (up to
 #: CACHE_SLOTS of them)
 SLOT_BYTES = 28
-#: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its slots in the caches in
-#: front (outcomes, canonical keys and splits of regions as they lie on the board)
-OUTCOME_SLOT_BYTES = 82
+#: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its cache slot in front
+OUTCOME_SLOT_BYTES = 34
+#: most slots of the outcome search's caches of canonical keys and splits of regions as they lie on the board
+#: (48 bytes a slot): the search asks again for what it met a few nodes before
+NEAR_SLOTS = 1 << 16
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
@@ -200,8 +202,9 @@ class RegionSolver:
         """The caches in front of the outcome memo, of regions as they lie on this board: their outcomes with a
         heap (``ocr``/``ocv``), their canonical keys (``kr``/``kd``/``kc``) and how children split (``sc``)."""
         self.ocr, self.ocv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int64)
-        self.kr, self.kd, self.kc = (self.np.zeros(slots, self.np.uint64) for _ in range(3))
-        self.sc = self.np.zeros((slots, 3), self.np.uint64)
+        near = min(slots, NEAR_SLOTS)
+        self.kr, self.kd, self.kc = (self.np.zeros(near, self.np.uint64) for _ in range(3))
+        self.sc = self.np.zeros((near, 3), self.np.uint64)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
