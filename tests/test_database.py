@@ -211,7 +211,7 @@ def test_format_matches_its_documentation(tmp_path):
     make(path, [0, 1, 2, 3, 1], [1, 2, 3, 4, 5])
     data = path.read_bytes()
     magic, version, length = struct.unpack_from("<8sII", data)
-    assert (magic, version) == (b"GAMEDPDB", 1)
+    assert (magic, version) == (b"GAMEDPDB", 2)
     meta = json.loads(data[16:16 + length])
     assert struct.unpack_from("<I", data, 16 + length)[0] == zlib.crc32(data[:16 + length])
     start = -(-(16 + length + 4) // 64) * 64

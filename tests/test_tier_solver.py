@@ -75,14 +75,16 @@ def compare_all(width: int, height: int, connect: int, tmp_path: Path) -> None:
     value = plain_solver(height, connect)
     assert stats["positions"] == len(positions)
     with Reader(tmp_path / "c.gdb", "connect4", game.variant, game.size) as db:
-        reach = db.section("reachable")
-        assert sum(bin(b).count("1") for b in reach) == len(positions)
-        reach.release()
+        assert not db.has("reachable") and db.unreachable_code == 3  # reachability is in the 2-bit code
+        reached = set()
         for cols, played in positions.items():
             i = game.index(game.parse_position(played))
             got = db.value(i)
             assert (got.outcome.name, got.remoteness) == value(cols), played
-            assert db.byte("reachable", i >> 3) >> (i & 7) & 1
+            assert db.reachable(i)
+            reached.add(i)
+        unreached = [i for i in range(game.size) if i not in reached]
+        assert unreached and not any(db.reachable(i) for i in unreached)  # every other index reads unreachable
     assert not work_dir(tmp_path / "c.gdb").exists()
 
 
