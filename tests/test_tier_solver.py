@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import random
 import signal
@@ -105,9 +106,9 @@ UNREACHED = "O... X... X..."
 
 
 @pytest.mark.parametrize("remoteness", [False, True])
-def test_an_unreachable_index_reads_unreachable_and_is_answered_as_before(remoteness, tmp_path) -> None:
-    """Code 3 marks an index play never reaches: the reader says so, analyze's lookups refuse it (as the reach
-    bits of version 1 made them), and `gamedp query` reads it LOSE as it always has."""
+def test_an_unreachable_index_reads_unreachable_and_is_refused(remoteness, tmp_path) -> None:
+    """Code 3 marks an index play never reaches: the reader says so, and analyze's lookups and `gamedp query`
+    refuse it (no value is stored there)."""
     from gamedp.errors import GamedpError
     from gamedp.games.connect4 import Connect4
     from gamedp.solvers.database_answers import SavedSolution
@@ -129,8 +130,13 @@ def test_an_unreachable_index_reads_unreachable_and_is_answered_as_before(remote
         assert saved.known(unreached) is None and saved.known(played) == got
         with pytest.raises(GamedpError, match="not a position play reaches from the start"):
             saved.value(unreached)
-    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), UNREACHED)
-    assert out.returncode == 0 and out.stdout == f"{UNREACHED}: {Value(Outcome.LOSE, 0 if remoteness else None)}\n"
+    # `gamedp query` answers the others, says on one line which it cannot answer, and exits 2
+    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), UNREACHED, "112")
+    assert out.returncode == 2 and out.stdout == f"112: {got}\n"
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert f"{UNREACHED}: not a position play reaches from the start" in out.stderr
+    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), "--json", UNREACHED)
+    assert out.returncode == 2 and json.loads(out.stdout) == {"position": UNREACHED, "reachable": False}
 
 
 def test_a_version_1_database_is_refused_with_the_command_that_solves_it_again(tmp_path, monkeypatch) -> None:
