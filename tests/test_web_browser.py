@@ -51,16 +51,21 @@ def broken_game(tmp_path_factory) -> str:
     return str(path)
 
 
-@pytest.fixture(scope="module")
-def server_url(broken_game):
+def served(app):
+    """The real server on a loopback port, serving ``app``: yields its address, then stops it."""
     socket = listen("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(GAMES + [broken_game], time_limit=60), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [socket]}, daemon=True)
     thread.start()
     host, port = socket.getsockname()[:2]
     yield f"http://{host}:{port}/"
     server.should_exit = True
     thread.join(20)
+
+
+@pytest.fixture(scope="module")
+def server_url(broken_game):
+    yield from served(create_app(GAMES + [broken_game], time_limit=60))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -269,15 +274,7 @@ def test_a_game_without_a_drawing_shows_its_text_and_one_that_raises_its_message
 @pytest.fixture(scope="module")
 def depth_server_url():
     """Connect-4 7x6 served by a search 2 moves deep (gamedp serve connect4 --depth 2)."""
-    socket = listen("127.0.0.1", 0)
-    app = create_app(["connect4"], options={"connect4": {"depth": 2}}, time_limit=60)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [socket]}, daemon=True)
-    thread.start()
-    host, port = socket.getsockname()[:2]
-    yield f"http://{host}:{port}/"
-    server.should_exit = True
-    thread.join(20)
+    yield from served(create_app(["connect4"], options={"connect4": {"depth": 2}}, time_limit=60))
 
 
 def test_a_depth_limited_board_shows_estimates_and_plays_its_best_judged_move(browser, depth_server_url):
