@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,11 @@ def solve_tiers(name: str, game: TieredGame, path: Path, remoteness: bool, worke
                 address: str | None, scheduler_file: str | None) -> dict:
     """Solve ``game`` into ``path`` with the executor the options ask for; return the statistics."""
     from gamedp.executors import make_executor
-    from gamedp.solvers.tier_solver import TierSolve, solve_tiered
+    from gamedp.solvers.tier_solver import TierSolve, job_variant, load_kernels, solve_tiered
 
     TierSolve(game, name, path, remoteness).check_resources()  # refuse before starting a cluster
-    with make_executor(workers, address, scheduler_file) as executor, _progress_bar(game.label) as progress:
+    preload = functools.partial(load_kernels, name, job_variant(game))
+    with make_executor(workers, address, scheduler_file, preload) as executor, _progress_bar(game.label) as progress:
         stats = solve_tiered(game, name, path, remoteness=remoteness, executor=executor, progress=progress)
     if stats["resumed_shards"]:
         click.echo(f"gamedp: resumed: {stats['resumed_shards']} shards were already solved", err=True)

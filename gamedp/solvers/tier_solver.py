@@ -4,8 +4,9 @@
    reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own, kept
    until the tier's values are sealed (they hold its reachability from then on, as code 3). A game whose every
    index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
-2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
-   independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
+2. **Values, backward.** From the last tier down; a tier is cut into shards of at most :data:`SHARD` indices
+   (and into at least :data:`BALANCE` of them when it is big enough, so that a few workers finish it together),
+   which are independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
    (temporary file, rename; a CRC per block, checked when read, so a working file torn by a machine crash is
    made again: only the database itself is worth an fsync), so memory is one shard plus what the map pages in,
    and a solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel
@@ -54,13 +55,20 @@ UNREACHABLE = 3
 #: Indices per shard (a multiple of 256, so that a shard's codes are whole 64-byte blocks and a tier's shards lie
 #: end to end in its sealed file).
 SHARD = 1 << 22
+#: A tier is cut into at least this many shards of at least MIN_SHARD indices: with one shard per 4M, 6x4's tiers
+#: came in 1 to 6 unequal shards, and one of two workers waited on the other in most of them.
+BALANCE, MIN_SHARD = 16, 1 << 16
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
-FORMAT = 2  # of the working files; a change makes old ones stale
-#: The fewest indices worth a task of their own in the forward pass.
-MIN_PIECE = 1 << 16
+FORMAT = 3  # of the working files (3: shards cut by shard_step); a change makes old ones stale
+#: The fewest indices worth a task of their own in the forward pass, and its pieces per worker when there are
+#: several: each writes a bitmap of the whole child tier, but with two, one worker of two often waited ~10% of a
+#: tier on the other.
+MIN_PIECE, PIECES = 1 << 16, 4
 #: Index spaces up to this size are solved in memory by the plain functions (see TierSolve.small).
 SMALL = 1 << 15
+#: The number of bits set in each byte value.
+_POPCOUNT = bytes(bin(b).count("1") for b in range(256))
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
 MAX_CHILD_TIERS = 4
 Progress = Callable[[int, int, str], None]
@@ -181,6 +189,22 @@ class Job:
     remoteness: bool
 
 
+def job_variant(game: TieredGame) -> tuple:
+    """``game``'s variant as jobs carry it (picklable, hashable)."""
+    return tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))
+
+
+def shard_step(size: int, most: int) -> int:
+    """The shard size of a tier of ``size`` indices: ``size`` cut into :data:`BALANCE` shards of at least
+    :data:`MIN_SHARD` indices, and at most ``most``; a multiple of 256 (whole 64-byte blocks of codes, so that a
+    tier's shards lie end to end in its file).
+
+    >>> shard_step(100, SHARD), shard_step(23_279_256, SHARD), shard_step(10 ** 9, SHARD), shard_step(10 ** 6, 256)
+    (65536, 1455104, 4194304, 256)
+    """
+    return min(most, max(MIN_SHARD, (-(-size // BALANCE) + 255) // 256 * 256))
+
+
 def work_dir(path: Path) -> Path:
     return path.with_name(path.name + ".tiers")
 
@@ -240,7 +264,7 @@ class _File:
         start = stop = None
         for i in range(count):
             view = self.c.section(f"{first}{i}")  # checks the CRCs, unless this process has
-            s = self.c.meta["sections"][[x["name"] for x in self.c.meta["sections"]].index(f"{first}{i}")]
+            s = self.c._sections[f"{first}{i}"]  # by name: a tier file has a section per shard
             if stop is not None and s["offset"] != stop:
                 raise _Stale(self.c.path)
             start = s["offset"] if start is None else start
@@ -500,6 +524,16 @@ def _arrays(game: TieredGame, tier: int) -> tuple[Any, Any, Any, Any, Any]:
 _GAMES: dict[tuple[str, str], TieredGame] = {}
 
 
+def load_kernels(game_name: str, variant: tuple) -> None:
+    """Load the solver's kernels and the game's expansion into this process (from numba's disk cache), so that
+    the local workers forked from it start with them rather than each load them again."""
+    game = _game(game_name, variant)
+    if game.every_index and hasattr(game, "shard_values"):  # no forward pass, and its own shard kernel
+        return
+    _kernels()
+    game.expansion()
+
+
 def _game(name: str, variant: tuple) -> TieredGame:
     key = (name, json.dumps(variant))  # a variant may hold lists (subtraction's moves)
     if key not in _GAMES:
@@ -520,8 +554,11 @@ def run_marks(job: Job) -> None:
     path = _marks_file(work, job.tier, job.shard)
     done = _open(path, job.identity)
     if done is not None:
+        piece = (done.c.meta.get("lo"), done.c.meta.get("hi"))
         done.close()
-        return
+        if piece == (job.lo, job.hi):
+            return
+        path.unlink()  # a piece of a solve that cut the tier for another number of workers
     game = _game(job.game_name, job.variant)
     kids = game.child_tiers(job.tier)
     marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in kids]
@@ -536,7 +573,8 @@ def run_marks(job: Job) -> None:
         reach_file.close()
     if err[0]:
         _fail(game, err)
-    write_container(path, {"identity": job.identity, "tier": job.tier, "piece": job.shard},
+    write_container(path, {"identity": job.identity, "tier": job.tier, "piece": job.shard, "lo": job.lo,
+                           "hi": job.hi},
                     [(f"marks{s}", m) for s, m in enumerate(marks)], durable=False)
 
 
@@ -624,7 +662,7 @@ class TierSolve:
             raise GameDefinitionError(f"{game.label}: tier {wide[0]} has children in {len(game.child_tiers(wide[0]))} "
                                       f"tiers; the tier solver takes at most {MAX_CHILD_TIERS}")
         self.resumed_shards = 0
-        self.variant = tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))  # as jobs carry it
+        self.variant = job_variant(game)
         #: A tiny index space in this process is solved by the plain functions, in memory: no numba to load, no
         #: files (a test's shard size asks for the sharded way).
         self.small = (game.index_space <= SMALL and isinstance(self.executor, LocalExecutor)
@@ -720,9 +758,9 @@ class TierSolve:
                     bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
             if not kids or not mine.any():
                 continue
-            del mine
             jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
-                    for piece, (lo, hi) in enumerate(self._pieces(size))]
+                    for piece, (lo, hi) in enumerate(self._pieces(size, mine))]
+            del mine
             self.executor.run(run_marks, jobs, lambda job, result: None)
             for job in jobs:
                 marks = _File(_marks_file(work, t, job.shard), self.ident)
@@ -735,13 +773,22 @@ class TierSolve:
                     marks.close()
                 _marks_file(work, t, job.shard).unlink()
 
-    def _pieces(self, size: int) -> list[tuple[int, int]]:
-        """The forward pass's pieces of a tier of ``size``: two per executor slot (for balance), each a
-        multiple of 64 indices and not too small to pay for its task, or the whole tier on one slot."""
+    def _pieces(self, size: int, reach: Any) -> list[tuple[int, int]]:
+        """The forward pass's pieces of a tier of ``size`` whose reach bits are ``reach``: :data:`PIECES` per
+        executor slot (for balance), each with about as many reachable positions (the work: they crowd into some column-height
+        blocks), cut at multiples of 64 indices, none too small to pay for its task; or the whole tier on one
+        slot."""
+        import numpy as np
+
         slots = self.executor.slots() if hasattr(self.executor, "slots") else 1
-        count = max(1, min(2 * slots if slots > 1 else 1, size // min(MIN_PIECE, self.shard)))
-        step = ((size + count - 1) // count + 63) // 64 * 64 if count > 1 else size
-        return [(lo, min(lo + step, size)) for lo in range(0, size, step)] or [(0, 0)]
+        count = max(1, min(PIECES * slots if slots > 1 else 1, size // min(MIN_PIECE, self.shard)))
+        if count == 1:
+            return [(0, size)]
+        ones = np.frombuffer(_POPCOUNT, dtype=np.uint8)[np.pad(reach, (0, -len(reach) % 8))].reshape(-1, 8).sum(axis=1, dtype=np.int64)
+        before = np.cumsum(ones)  # reachable positions in indices 0..64(w+1)-1
+        cuts = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 64 + 64
+        bounds = sorted({0, size, *(min(int(c), size) for c in cuts)})
+        return list(zip(bounds[:-1], bounds[1:]))
 
     def values(self) -> list[dict]:
         """The backward pass, shard by shard; returns each tier's statistics."""
@@ -760,9 +807,9 @@ class TierSolve:
                 _reach_file(self.work, t).unlink(missing_ok=True)  # a solve killed between sealing and this
                 done_before += size
                 continue
-            jobs = [Job(self.name, self.variant, str(self.work),
-                        self.ident, t, s, lo, min(lo + self.shard, size), self.want_rem)
-                    for s, lo in enumerate(range(0, size, self.shard))]
+            step = shard_step(size, self.shard)
+            jobs = [Job(self.name, self.variant, str(self.work), self.ident, t, s, lo, min(lo + step, size),
+                        self.want_rem) for s, lo in enumerate(range(0, size, step))]
             self.resumed_shards += sum(_shard_file(self.work, t, j.shard).exists() for j in jobs)
             progress = {"done": done_before}
 
