@@ -374,3 +374,37 @@ def test_the_forward_pass_cut_into_pieces_gives_the_same_bytes(tmp_path, monkeyp
     stats = solve_tiered(game, "connect4", tmp_path / "pieces.gdb", remoteness=True, executor=ThreeSlots())
     assert stats["positions"] == len(reachable(4, 3, 3))
     assert (tmp_path / "pieces.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def test_a_forward_pass_resumed_with_another_number_of_workers_redoes_the_pieces_cut_otherwise(
+        tmp_path, monkeypatch) -> None:
+    """A solve killed in the forward pass leaves the marks of a tier's first pieces; resumed on another number of
+    workers, the tier is cut otherwise, and a piece file of another range is made again, not ORed in."""
+    from gamedp.executors import LocalExecutor
+    from gamedp.solvers import tier_solver
+
+    class Slots(LocalExecutor):
+        def __init__(self, n: int):
+            self.n = n
+
+        def slots(self) -> int:
+            return self.n
+
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "256")
+    db, real = tmp_path / "c.gdb", tier_solver.run_marks
+    biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
+
+    def killed_after_a_piece_of_the_biggest_tier(job):
+        real(job)
+        if job.tier == biggest:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(tier_solver, "run_marks", killed_after_a_piece_of_the_biggest_tier)
+    with pytest.raises(KeyboardInterrupt):
+        solve_tiered(game, "connect4", db, executor=Slots(3))
+    assert [p.name for p in work_dir(db).glob("tier*.marks*")] == [f"tier{biggest}.marks0"]
+    monkeypatch.setattr(tier_solver, "run_marks", real)
+    solve_tiered(game, "connect4", db, executor=Slots(2))
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
