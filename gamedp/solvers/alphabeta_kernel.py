@@ -50,7 +50,7 @@ def to_child(bound, remote):
 
 def search(children, primitive, root, keys, vals, used, history, maxc, limit, top, remote, misere, watch):
     """The exact score of ``root``, with the grown table: (keys, vals, used, status, position, detail).
-    ``watch``: see :data:`gamedp.solvers.compiled_table.REPORT_EVERY`."""
+    ``watch``: see :data:`gamedp.solvers.search_status.REPORT_EVERY`."""
     frames, kids, buf = new_stack(9, 2 * maxc, maxc)
     pos, alpha, beta, depth = root, -top, top, 0
     while True:
@@ -188,11 +188,15 @@ def walk(children, primitive, pos, alpha, beta, depth, frames, kids, buf, keys, 
             depth -= 1
 
 
+#: The search's result, and its arguments after the game's two kernels (:mod:`gamedp.solvers.prebuilt_search`
+#: compiles the kernels in and takes these only).
+RESULT = types.Tuple((types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64, types.int64))
+AFTER_KERNELS = (types.int64, types.int64[::1], types.int64[::1], types.int64, types.int64[::1], types.int64,
+                 types.int64, types.int64, types.boolean, types.boolean, types.int64[::1])
+
+
 def _signature(primitive_type):
-    return types.Tuple((types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64, types.int64))(
-        types.FunctionType(CHILDREN_SIGNATURE), primitive_type, types.int64, types.int64[::1], types.int64[::1],
-        types.int64, types.int64[::1], types.int64, types.int64, types.int64, types.boolean, types.boolean,
-        types.int64[::1])
+    return RESULT(types.FunctionType(CHILDREN_SIGNATURE), primitive_type, *AFTER_KERNELS)
 
 
 _searches: dict = {}

@@ -126,7 +126,7 @@ class CompiledSolution:
 
 def watched(what: str, watch: np.ndarray, run: Callable[[], Any]) -> Any:
     """``run()`` (a compiled search that releases the GIL) in a thread, while this one polls its ``watch``
-    (see :data:`gamedp.solvers.compiled_table.REPORT_EVERY`) for the progress line and the memory guard; when
+    (see :data:`gamedp.solvers.search_status.REPORT_EVERY`) for the progress line and the memory guard; when
     the guard refuses, the search is told to stop and the guard's error is raised once it has."""
     from gamedp.memory import MemoryGuard
 
@@ -166,7 +166,7 @@ def watched(what: str, watch: np.ndarray, run: Callable[[], Any]) -> Any:
 
 def problem(game: CompiledGame, status: int, pos: int, detail: int) -> GameDefinitionError:
     """The error a compiled search's ``status`` (other than OK and CYCLE) reports."""
-    from gamedp.solvers import compiled_table as k
+    from gamedp.solvers import search_status as k
 
     limit = -1 if game.num_positions is None else game.num_positions
     text = {
@@ -181,9 +181,16 @@ def problem(game: CompiledGame, status: int, pos: int, detail: int) -> GameDefin
 
 
 def _compiled_for(kernel, signature, role: str):
-    """The kernel compiled for the signature the search calls it with (a no-op when it already is)."""
-    if not hasattr(kernel, "overloads"):
-        raise GameDefinitionError(f"the {role} kernel must be a numba @njit function, not {kernel!r}")
+    """The kernel compiled for the signature the search calls it with (a no-op when it already is); a plain
+    Python function is made a numba kernel first (see :func:`gamedp.compiled.jit_kernel`)."""
+    import types
+
+    from gamedp.compiled import jit_kernel
+
+    if isinstance(kernel, types.FunctionType):
+        kernel = jit_kernel(kernel)
+    elif not hasattr(kernel, "overloads"):
+        raise GameDefinitionError(f"the {role} kernel must be a function (plain or numba @njit), not {kernel!r}")
     if signature.args not in kernel.overloads:
         try:
             with CompilingNotice():

@@ -7,7 +7,9 @@ the table already rates first, then by a history of which child slots of the gam
 kernel's own order breaks ties, so a kernel that lists likely-best moves first is searched best first).
 
 Like :mod:`gamedp.solvers.compiled_table`, the kernel takes the game's kernels as first-class function values and
-is cached on disk: nothing is compiled per game. A position met again on the search's own path is a cycle: the
+is cached on disk: nothing is compiled per game. Where the game's kernels are plain Python functions, the search
+is compiled with them ahead of time instead, once (:mod:`gamedp.solvers.prebuilt_search`): a run then loads
+it without importing numba. A position met again on the search's own path is a cycle: the
 question then goes to the full compiled engine, which finds DRAWs.
 
 >>> from gamedp.games.connect4 import Connect4
@@ -18,6 +20,9 @@ Value(outcome=Outcome.TIE, remoteness=12, score=None)
 """
 
 from __future__ import annotations
+
+import functools
+from typing import Callable
 
 import numpy as np
 
@@ -34,8 +39,7 @@ class CompiledPrunedSolution:
     """Values of a compiled game's positions by pruned searches sharing one table (see PrunedSolution)."""
 
     def __init__(self, game: CompiledGame, *, remoteness: bool = False):
-        from gamedp.solvers import compiled_table
-        from gamedp.solvers.compiled import _compiled_for
+        from gamedp.solvers.prebuilt_search import load_search
 
         self.game = game
         self.remoteness = remoteness
@@ -44,9 +48,8 @@ class CompiledPrunedSolution:
         self.history = np.zeros(game.max_children, np.int64)
         self._full = None
         self._ties = None  # the full engine, for the remoteness of TIEs
-        self._children = _compiled_for(game.children_kernel, compiled_table.CHILDREN_SIGNATURE, "children")
-        self._primitive = (None if game.primitive_kernel is None else
-                           _compiled_for(game.primitive_kernel, compiled_table.PRIMITIVE_SIGNATURE, "primitive"))
+        #: search(root, keys, vals, used, history, maxc, limit, top, remote, misere, watch)
+        self._search = load_search(game) or _numba_search(game)
 
     def _empty_table(self) -> None:
         self.keys = np.full(1 << 16, -1, np.int64)
@@ -71,19 +74,17 @@ class CompiledPrunedSolution:
 
     def _exact(self, position: int) -> int | None:
         """The exact score of ``position``, or None once a cycle sent the game to the full engine."""
-        from gamedp.solvers import compiled_table as k
-        from gamedp.solvers.alphabeta_kernel import searcher
+        from gamedp.solvers import search_status as k
         from gamedp.solvers.compiled import problem, watched
 
         g = self.game
         limit = -1 if g.num_positions is None else g.num_positions
-        search = searcher(self._primitive is not None)
         watch = np.zeros(2, np.int64)
 
         def run() -> tuple[int, int, int]:
-            self.keys, self.vals, self.used, status, pos, detail = search(
-                self._children, self._primitive, position, self.keys, self.vals, self.used, self.history,
-                g.max_children, limit, self.top, self.remoteness, g.misere, watch)
+            self.keys, self.vals, self.used, status, pos, detail = self._search(
+                position, self.keys, self.vals, self.used, self.history, g.max_children, limit, self.top,
+                self.remoteness, g.misere, watch)
             return status, pos, detail
 
         try:
@@ -105,6 +106,18 @@ class CompiledPrunedSolution:
                 self._ties = _full_engine(self.game, True)
             return self._ties.value(position)
         return score_value(score, self.top)
+
+
+def _numba_search(game: CompiledGame) -> Callable:
+    """The search of :mod:`gamedp.solvers.alphabeta_kernel` (cached by numba) with ``game``'s kernels bound."""
+    from gamedp.solvers import compiled_table
+    from gamedp.solvers.alphabeta_kernel import searcher
+    from gamedp.solvers.compiled import _compiled_for
+
+    children = _compiled_for(game.children_kernel, compiled_table.CHILDREN_SIGNATURE, "children")
+    primitive = (None if game.primitive_kernel is None else
+                 _compiled_for(game.primitive_kernel, compiled_table.PRIMITIVE_SIGNATURE, "primitive"))
+    return functools.partial(searcher(primitive is not None), children, primitive)
 
 
 def _full_engine(game: CompiledGame, remoteness: bool) -> CompiledSolution:
