@@ -73,7 +73,11 @@ def _export(cc: Any, game: CompiledGame) -> None:
 
     children = jit_kernel(game.children_kernel)
     primitive = None if game.primitive_kernel is None else jit_kernel(game.primitive_kernel)
-    search = njit(nogil=True)(alphabeta_kernel.search)
+    # Not numba's cached search: its index on disk would then list these kernels (pickled by reference), and
+    # once one is renamed or gone, that index, and every search numba loads from it, would fail to load.
+    walk = njit(nogil=True)(alphabeta_kernel.walk.py_func)
+    search = njit(nogil=True)(types.FunctionType(alphabeta_kernel.search.__code__,
+                                                 {**vars(alphabeta_kernel), "walk": walk}))
 
     def specialised(root, keys, vals, used, history, maxc, limit, top, remote, misere, watch):
         return search(children, primitive, root, keys, vals, used, history, maxc, limit, top, remote, misere, watch)
