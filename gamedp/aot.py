@@ -21,7 +21,6 @@ import os
 import sys
 import types
 from pathlib import Path
-from typing import Any, Callable
 
 from gamedp.kernel_cache import CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
 
@@ -45,52 +44,19 @@ def _load(module_name: str) -> types.SimpleNamespace:
         return _jitted(module_name)
     ext_name = "_k_" + module_name.rsplit(".", 1)[-1]
     tag = hashlib.sha256(source + machine_tag().encode()).hexdigest()[:16]
-    ext, why = _open_or_build(ext_name, Path(kernel_folder(tag)), lambda cc: _export_module(cc, module_name))
-    if ext is None:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
-        return _jit_instead(module_name, f"the ahead-of-time build of {module_name} {why}")
+    folder = Path(kernel_folder(tag))
+    ext = _open(ext_name, folder)
+    if ext is None:  # missing, damaged or not this user's: built once more, never run as it is
+        try:
+            with CompilingNotice():
+                _build(module_name, ext_name, folder)
+        except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
+            return _jit_instead(module_name, f"ahead-of-time build of {module_name} failed ({e})")
+        ext = _open(ext_name, folder)
+        if ext is None:
+            return _jit_instead(module_name, f"the ahead-of-time build of {module_name} cannot be loaded")
     module = importlib.import_module(module_name)
     return types.SimpleNamespace(**{name: getattr(ext, name) for name in module.EXPORTS}, compiled="aot")
-
-
-def load_built(ext_name: str, tag: str, export: Callable[[Any], None], what: str) -> types.ModuleType | None:
-    """The extension ``ext_name`` of kernel folder ``tag``, built there first if it is not (``export(cc)``
-    names its entry points on a ``numba.pycc.CC``); or None, quietly, where a build of it failed before. A build
-    that fails is reported once, with ``what`` it was for, and remembered beside it (``.failed``) so that later
-    runs do not try again: the caller then takes its numba path."""
-    folder = Path(kernel_folder(tag))
-    failed = folder / (ext_name + ".failed")
-    if read_trusted(str(failed)) is not None:
-        return None
-    ext, why = _open_or_build(ext_name, folder, export)
-    if ext is None:
-        _remember_failure(failed, what, why)
-    return ext
-
-
-def _open_or_build(ext_name: str, folder: Path, export: Callable[[Any], None]) -> tuple[types.ModuleType | None, str]:
-    """The extension, opened, else built and opened; else None and why not."""
-    ext = _open(ext_name, folder)
-    if ext is not None:
-        return ext, ""
-    try:  # missing, damaged or not this user's: built once more, never run as it is
-        with CompilingNotice():
-            _build(ext_name, folder, export)
-    except Exception as e:  # no compiler, no pycc, code pycc cannot compile, a read-only cache
-        return None, f"failed ({type(e).__name__}: {' '.join(str(e).split())[:300]})"
-    ext = _open(ext_name, folder)
-    return ext, "" if ext is not None else "cannot be loaded"
-
-
-def _remember_failure(marker: Path, what: str, why: str) -> None:
-    sys.stderr.write(f"gamedp: warning: the ahead-of-time build of {what} {why}; it runs through numba instead "
-                     f"(same answers, slower start). Kept in {marker}: delete it to try again\n")
-    try:
-        make_private_dir(str(marker.parent))
-        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(why + "\n")
-    except OSError:  # a read-only cache: the build is tried again next time, which is slow but correct
-        pass
 
 
 def _open(ext_name: str, folder: Path) -> types.ModuleType | None:
@@ -142,17 +108,8 @@ def _jitted(module_name: str) -> types.SimpleNamespace:
     )
 
 
-def _export_module(cc: Any, module_name: str) -> None:
-    module = importlib.import_module(module_name)
-    jit_functions(module, skip=module.EXPORTS)
-    for name, sig in module.EXPORTS.items():
-        cc.export(name, sig)(getattr(module, name))
-
-
-def _build(ext_name: str, folder: Path, export: Callable[[Any], None]) -> None:
-    """Compile the entry points ``export(cc)`` names with numba.pycc into ``folder``, atomically (temp dir,
-    then rename). They release the GIL while they run, as ``njit(nogil=True)`` kernels do, so that a search run
-    in a thread can be watched (:func:`gamedp.solvers.compiled.watched`)."""
+def _build(module_name: str, ext_name: str, folder: Path) -> None:
+    """Compile the kernel module with numba.pycc into ``folder``, atomically (temp dir, then rename)."""
     import shutil
     import sysconfig
     import tempfile
@@ -160,18 +117,19 @@ def _build(ext_name: str, folder: Path, export: Callable[[Any], None]) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from numba.pycc import CC, compiler
+        from numba.pycc import CC
 
+    module = importlib.import_module(module_name)
+    jit_functions(module, skip=module.EXPORTS)
     make_private_dir(str(folder.parent))
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-    plain_flags = compiler.Flags
     try:
         cc = CC(ext_name)
         cc.output_dir = str(tmp)
         cc.verbose = False
         cc.target_cpu = "host"
-        export(cc)
-        compiler.Flags = _gil_released(plain_flags)  # pycc makes its own flags: no option for this
+        for name, sig in module.EXPORTS.items():
+            cc.export(name, sig)(getattr(module, name))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cc.compile()
@@ -184,14 +142,4 @@ def _build(ext_name: str, folder: Path, export: Callable[[Any], None]) -> None:
         final = folder / (ext_name + importlib.machinery.EXTENSION_SUFFIXES[0])
         os.replace(built, final)  # atomic: a concurrent loader sees the old state or the whole file
     finally:
-        compiler.Flags = plain_flags
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _gil_released(flags_class: type) -> Callable[[], Any]:
-    def flags() -> Any:
-        made = flags_class()
-        made.release_gil = True
-        return made
-
-    return flags

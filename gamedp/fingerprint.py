@@ -4,7 +4,8 @@ A kernel built ahead of time from a user's function (:mod:`gamedp.solvers.prebui
 while the function would compile to the same code. That code depends on the function's bytecode (and that of any
 function nested in it), its default arguments, the values its closure holds and the module globals it names,
 followed into the plain functions it calls. All of it goes into one SHA-256 digest, read from the live objects:
-no source file is needed (a function typed into a notebook has a fingerprint too), and numba is not imported.
+no source file is needed (a function typed into a notebook has a fingerprint too), and neither numba nor numpy
+is imported.
 
 A value numba would compile in as a constant (a number, a string, a tuple of them, a numpy array or scalar) is
 part of the fingerprint; so is a module by its name and version. Anything else (a numba dispatcher, a class, an
@@ -29,6 +30,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import sys
 import types
 from typing import Any
 
@@ -85,7 +87,7 @@ def _code(code: types.CodeType, digest: Any) -> None:
 
 
 def _value(value: Any, digest: Any, seen: dict[int, int]) -> None:
-    import numpy as np  # numpy is loaded wherever a compiled game runs
+    np = sys.modules.get("numpy")  # a numpy value means numpy is loaded: not imported for nothing
 
     if isinstance(value, types.FunctionType):
         _function(value, digest, seen)
@@ -98,7 +100,7 @@ def _value(value: Any, digest: Any, seen: dict[int, int]) -> None:
         digest.update(b");")
     elif isinstance(value, types.ModuleType):
         digest.update(f"module {value.__name__} {getattr(value, '__version__', '')};".encode())
-    elif isinstance(value, (np.ndarray, np.generic)):
+    elif np is not None and isinstance(value, (np.ndarray, np.generic)):
         array = np.ascontiguousarray(value)
         digest.update(f"array {array.dtype.str} {array.shape};".encode())
         digest.update(array.tobytes())

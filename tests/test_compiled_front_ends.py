@@ -79,9 +79,9 @@ chain = CompiledGame("compiled-chain", start=3_000_000, children=countdown, max_
                                             (CompiledPrunedSolution, ("WIN", "LOSE"))])
 def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values):
     import gamedp.memory
-    import gamedp.solvers.compiled
+    import gamedp.solvers.search_status
 
-    monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
+    monkeypatch.setattr(gamedp.solvers.search_status, "POLL_SECONDS", 0.0001)
     monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
     solution = engine(chain)
     with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions: only 0 bytes"):

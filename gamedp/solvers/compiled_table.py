@@ -87,12 +87,18 @@ def doubled(keys, vals):
     """The hash table rehashed into twice the room."""
     new_keys = np.full(keys.shape[0] * 2, -1, np.int64)
     new_vals = np.full(keys.shape[0] * 2, -1, vals.dtype)
+    rehash_into(keys, vals, new_keys, new_vals)
+    return new_keys, new_vals
+
+
+@njit(cache=True, nogil=True)
+def rehash_into(keys, vals, new_keys, new_vals):
+    """Every entry of a hash table into another, empty (all -1), with room for them."""
     for i in range(keys.shape[0]):
         if keys[i] != -1:
             s = slot(new_keys, new_vals, keys[i])
             new_keys[s] = keys[i]
             new_vals[s] = vals[i]
-    return new_keys, new_vals
 
 
 @njit(cache=True, nogil=True)
