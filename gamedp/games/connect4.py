@@ -430,8 +430,8 @@ class Connect4(Game):
     # -- compiled ------------------------------------------------------------------------------------------------
     def compiled(self) -> Any:
         """The same rules as a :class:`~gamedp.compiled.CompiledGame`: kernels over the same keys, written as
-        plain functions, so that a search is built with them ahead of time and runs without numba
-        (:mod:`gamedp.solvers.prebuilt_search`); the other compiled engines make numba kernels of them."""
+        plain functions, so that the pruned search is built with them ahead of time and runs without numba or
+        numpy (:mod:`gamedp.solvers.prebuilt_search`); the other compiled engines make numba kernels of them."""
         from gamedp.compiled import CompiledGame
 
         width, height, connect = self.width, self.height, self.connect

@@ -18,7 +18,7 @@ _OFFSET = 1 << 31
 _LOW = (1 << 32) - 1
 # frame columns
 POS, ALPHA, BETA, A0, BEST, LO, HI, COUNT, NEXT = range(9)
-COLUMNS = 9
+COLUMNS = NEXT + 1
 
 
 @njit(cache=True, nogil=True)
@@ -190,15 +190,11 @@ def walk(children, primitive, pos, alpha, beta, depth, frames, kids, buf, rates,
             depth -= 1
 
 
-#: The search's result, and its arguments after the game's two kernels (:mod:`gamedp.solvers.prebuilt_search`
-#: compiles the kernels in and takes these only).
-RESULT = types.Tuple((types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64, types.int64))
-AFTER_KERNELS = (types.int64, types.int64[::1], types.int64[::1], types.int64, types.int64[::1], types.int64,
-                 types.int64, types.int64, types.boolean, types.boolean, types.int64[::1])
-
-
 def _signature(primitive_type):
-    return RESULT(types.FunctionType(CHILDREN_SIGNATURE), primitive_type, *AFTER_KERNELS)
+    return types.Tuple((types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64, types.int64))(
+        types.FunctionType(CHILDREN_SIGNATURE), primitive_type, types.int64, types.int64[::1], types.int64[::1],
+        types.int64, types.int64[::1], types.int64, types.int64, types.int64, types.boolean, types.boolean,
+        types.int64[::1])
 
 
 _searches: dict = {}

@@ -10,8 +10,6 @@ is then solved by :mod:`gamedp.solvers.retrograde` through the kernels (slower, 
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import numpy as np
 
 from gamedp.compiled import CompiledGame

@@ -67,7 +67,7 @@ class NativeSearch:
     def clear(self) -> None:
         """Empty the table."""
         self.size = FIRST_TABLE
-        self.keys, self.vals = _int64s(self.size, -1), _int64s(self.size, -1)
+        self.keys, self.vals = _empty_slots(self.size), _empty_slots(self.size)
         self.used = 0
 
     def run(self, root: int, limit: int, top: int, remote: bool) -> tuple[int, int, int]:
@@ -87,15 +87,19 @@ class NativeSearch:
                 self.frames, self.kids = _grown(self.frames), _grown(self.kids)
                 self.rows *= 2
             else:  # the table is half full: twice the room
-                keys, vals = _int64s(2 * self.size, -1), _int64s(2 * self.size, -1)
+                keys, vals = _empty_slots(2 * self.size), _empty_slots(2 * self.size)
                 self.lib.rehash(self.keys, self.vals, self.size, keys, vals, 2 * self.size)
                 self.keys, self.vals, self.size = keys, vals, 2 * self.size
 
 
-def _int64s(n: int, fill: int = 0) -> Any:
-    array = (ctypes.c_int64 * n)()
-    if fill == -1:
-        ctypes.memset(array, 0xFF, ctypes.sizeof(array))  # every bit set: -1
+def _int64s(n: int) -> Any:
+    return (ctypes.c_int64 * n)()
+
+
+def _empty_slots(n: int) -> Any:
+    """``n`` table slots, each -1 (no position)."""
+    array = _int64s(n)
+    ctypes.memset(array, 0xFF, ctypes.sizeof(array))  # every bit set: -1
     return array
 
 
