@@ -475,6 +475,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
     limit = o0.shape[0] * 3 // 4
+    limit_nimbers = k0.shape[0] * 3 // 4
     code, r, x = reduce_solving(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
                                 stack, state)
     if code == TABLE_FULL:
@@ -641,6 +642,11 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 if x == 0:
                     result = WIN_CODE
                 continue
+            s = nimber_slot(r, nimber_mask)
+            if ck[s] == r:  # its nimber was found since the node was expanded (a sibling's subtree lost with it)
+                if cv[s] == x:
+                    result = WIN_CODE
+                continue
             e = canonical(r, cols, syms, kr, kd, kc, key)
             m = lookup(o0, o1, ov, outcome_key(kd[e], x), kc[e])
             if m > 0:
@@ -665,6 +671,19 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             store(o0, o1, ov, outcome_key(kd[e], fh[d]), kc[e], result)
             remember_outcome(fr[d], fh[d], result, ocr, ocv)
             ostate[MEMO_USED] += 1
+            if result == LOSE_CODE and state[USED] < limit_nimbers:
+                # region + *h is lost iff the region's nimber is h: a true nimber, which answers the region with
+                # any heap wherever it comes again, as the largest region of a child or a smaller one
+                s = slot(k0, k1, kd[e], kc[e])
+                state[USED] += k0[s] == ZERO
+                state[SOLVED] += k0[s] == ZERO
+                k0[s] = kd[e]
+                k1[s] = kc[e]
+                vals[s] = fh[d]
+                s = nimber_slot(fr[d], nimber_mask)
+                ck[s] = fr[d]
+                cv[s] = fh[d]
+                state[BIGGEST] = max(state[BIGGEST], cells_in(fr[d]))
             if d == 0:
                 return result
             d -= 1
