@@ -453,6 +453,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
     of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
+    A node (region, h) found lost gives the region's nimber, h: it goes into the table (counted as solved).
     ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
     rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
 
