@@ -79,16 +79,18 @@ class PrunedSolution:
         self.table: dict[Hashable, tuple[int, int]] = {}
         self._full: Any = None  # the memo engine, once a cycle or a scored game needs it
         self._tie_remoteness: dict[Hashable, int] = {}
-        #: move (or child slot, the i-th child) -> [cut-offs it caused, times searched]: the order after the table's
+        #: move (or child slot, the i-th child) -> [cut-offs it caused + 1, times searched + 1]: the order after
+        #: the table's
         self._history: dict[Any, list[int]] = {}
         canon = game.canonical if overrides(game, "canonical") else None
         key = game.key if overrides(game, "key") else None
         self.keyf: Callable | None = (lambda p: key(canon(p))) if canon and key else canon or key
         self._children = game.ordered_children if hasattr(game, "ordered_children") else game.children
-        # A game that names its moves (moves + do_move, no children of its own) keeps a history per move: a
-        # column is the same move wherever it is played, while the i-th child shifts as columns fill.
-        self._by_move = (not hasattr(game, "ordered_children") and overrides(game, "moves")
-                         and not overrides(game, "children"))
+        # A game that orders its children itself is searched in its order (a history measured worse on
+        # Connect-4); one that names its moves (moves + do_move, no children of its own) keeps a history per
+        # move: a column is the same move wherever it is played, while the i-th child shifts as columns fill.
+        self._ordered = hasattr(game, "ordered_children")
+        self._by_move = not self._ordered and overrides(game, "moves") and not overrides(game, "children")
         self._primitive = game.primitive if overrides(game, "primitive") else None
         self._no_move = 1 if game.misere else -1
         self.top = WIN_SCORE if remoteness else 1
@@ -162,13 +164,15 @@ class PrunedSolution:
         # is then asked only where there are none, not at every position (its moves may test for the end too).
         first = prim if game.primitive_first else None
         last = None if first is not None else prim
-        history = self._history
+        history = None if self._ordered else self._history
         do_move, moves = game.do_move, game.moves
         by_move = self._by_move
 
+        # A move's rate is (cut-offs + 1) / (searches + 1): one never searched is presumed to cut off, so a
+        # move is dropped only once it has failed, not for never having been tried.
         def rank(entry: tuple) -> float:
             h = history.get(entry[0])
-            return 0.0 if h is None else h[0] / h[1]
+            return 1.0 if h is None else h[0] / h[1]
 
         def search(p: Position, k: Hashable, alpha: int, beta: int) -> int:
             lo, hi = table.get(k, (-top, top))
@@ -184,7 +188,7 @@ class PrunedSolution:
                     return s
             # Enhanced transposition cut-off: a child whose bounds already refute it settles this position
             # without a search; children the table says something good about go first, the rest by the share of
-            # their move's (or slot's) searches that caused a cut-off (relative history: a plain count would
+            # their move's (or slot's) searches that caused a cut-off (a relative history: a plain count would
             # favour whatever the game lists first, as that is searched most), ties in the game's order.
             best = -top - 1
             a0 = alpha = max(alpha, lo)
@@ -216,17 +220,19 @@ class PrunedSolution:
                 s = no_move * top if t is None else outcome_score[terminal_value(game, t, p).outcome] * top
                 table[k] = (s, s)
                 return s
-            if len(rest) > 1:
+            if history is not None and len(rest) > 1:
                 rest.sort(key=rank, reverse=True)  # stable: equal rates keep the game's order
             if promising:
                 promising.sort(key=_first, reverse=True)
                 rest[:0] = [(i, c, ck) for _, i, c, ck in promising]
             path.add(k)
+            h = None
             for i, c, ck in rest:
-                h = history.get(i)
-                if h is None:
-                    h = history[i] = [0, 0]
-                h[1] += 1
+                if history is not None:
+                    h = history.get(i)
+                    if h is None:
+                        h = history[i] = [1, 1]
+                    h[1] += 1
                 if remote:
                     cb = -(beta + (1 if beta > 0 else -1 if beta < 0 else 0))
                     ca = -(alpha + (1 if alpha > 0 else -1 if alpha < 0 else 0))
@@ -240,7 +246,8 @@ class PrunedSolution:
                     if s > alpha:
                         alpha = s
                         if s >= beta:
-                            h[0] += 1
+                            if h is not None:
+                                h[0] += 1
                             break
             path.discard(k)
             if best <= a0:
@@ -263,12 +270,15 @@ class PrunedSolution:
         k = self._key(position)
         known = self._tie_remoteness.get(k)
         if known is None:
-            if self._primitive is not None and self._primitive(position) is not None:
+            # A tie without moves can only be an end by rule (no moves is a loss or, misère, a win), so only a
+            # primitive_first game needs its primitive asked
+            first = self.game.primitive_first and self._primitive is not None
+            kids = [] if first and self._primitive(position) is not None else list(self.game.children(position))
+            if not kids:
                 known = 0
             else:
                 self._tie_remoteness[k] = -1  # under way: meeting it again is a cycle
-                known = 1 + min(self._tie_moves(c) for c in self.game.children(position)
-                                if self._exact(c, self._key(c)) == 0)
+                known = 1 + min(self._tie_moves(c) for c in kids if self._exact(c, self._key(c)) == 0)
             self._tie_remoteness[k] = known
         elif known < 0:
             raise _CycleFound
