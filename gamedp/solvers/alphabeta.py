@@ -195,7 +195,6 @@ class PrunedSolution:
             beta = min(beta, hi)
             promising = []
             rest = []
-            i = None
             for i, c in (((m, do_move(p, m)) for m in moves(p)) if by_move else enumerate(children(p))):
                 ck = c if keyf is None else keyf(c)
                 if ck in path:
@@ -215,7 +214,7 @@ class PrunedSolution:
                     if s > alpha:
                         alpha = s
                 promising.append((s, i, c, ck))
-            if i is None:
+            if not rest and not promising:  # no moves at all (a child would be in one or have cut off)
                 t = None if last is None else last(p)
                 s = no_move * top if t is None else outcome_score[terminal_value(game, t, p).outcome] * top
                 table[k] = (s, s)
