@@ -75,18 +75,16 @@ def colouring(params, n, colour):
 
 
 def line_steps(params, state):
-    """The line test's steps into ``state``: per direction a 0 (start from the stones), then the shifts that AND
-    runs of stones together, doubling (4 in a row takes two)."""
+    """The line test's steps into ``state``: per direction the shifts that AND runs of stones together, doubling
+    (4 in a row takes two), the first of each negated; -1 steps for a line of one (any stone is one)."""
     height, connect = params[P_HEIGHT], params[P_CONNECT]
     stride = height + 1
-    k = 0
+    k = -1 if connect == 1 else 0
     for shift in (1, stride - 1, stride, stride + 1):
-        if (connect - 1) * shift < 63:
-            state[S_STEPS + k] = 0
-            k += 1
+        if (connect - 1) * shift < 63 and connect > 1:
             have = 1
             while 2 * have <= connect:
-                state[S_STEPS + k] = have * shift
+                state[S_STEPS + k] = have * shift * (-1 if have == 1 else 1)
                 k += 1
                 have *= 2
             if have < connect:
@@ -97,13 +95,15 @@ def line_steps(params, state):
 
 def has_line(stones, state):
     """Whether ``stones`` hold a line (the steps of :func:`line_steps`)."""
+    if state[S_LINES] < 0:
+        return stones != 0
     run = 0
     for j in range(state[S_LINES]):
         step = state[S_STEPS + j]
-        if step == 0:
+        if step < 0:
             if run != 0:
                 return True
-            run = stones
+            run = stones & (stones >> -step)
         else:
             run &= run >> step
     return run != 0
@@ -261,8 +261,9 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
             if ended or full:
                 if solving:
                     stats[4] += 1
-                    if not tier_values.record(i - lo, 0 if ended else 2, 0, want_rem, codes, rem, stats, err, tier, i):
-                        return
+                    tier_values.record(i - lo, 0 if ended else 2, codes, stats)
+                    if want_rem:
+                        rem[i - lo] = 0
                 continue
             moved_up = rank_children(params, n, mask, done, moved_up, state)
             done = mask
@@ -295,8 +296,12 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
                 code, r = tier_values.settle(best)
             else:  # a lost child makes a WIN, else a tied one a TIE
                 code, r = 1 if seen & 1 else 2 if seen & 4 else 0, 0
-            if not tier_values.record(i - lo, code, r, want_rem, codes, rem, stats, err, tier, i):
-                return
+            tier_values.record(i - lo, code, codes, stats)
+            if want_rem:
+                if r > 255:
+                    err[0], err[1], err[2], err[3] = 5, tier, i, r
+                    return
+                rem[i - lo] = r
 
 
 def mark_children(params, tier, lo, hi, reach, slot, limits, m0, m1, m2, m3, state, out, err):

@@ -29,16 +29,9 @@ def settle(best):
     return 0, best + 1
 
 
-def record(k, code, r, want_rem, codes, rem, stats, err, tier, i):
-    """Write the value of index ``i`` of ``tier`` at ``k`` of its shard (``codes`` start at 3, unreachable, for
-    every index) and count it in ``stats`` (positions, WIN, LOSE, TIE); False, with ``err`` set, when its
-    remoteness does not fit a byte."""
+def record(k, code, codes, stats):
+    """Write code ``code`` at ``k`` of a shard's ``codes`` (which start at 3, unreachable, for every index) and
+    count it in ``stats`` (positions, WIN, LOSE, TIE)."""
     codes[k >> 2] ^= (3 ^ code) << ((k & 3) << 1)
     stats[0] += 1
     stats[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
-    if want_rem:
-        if r > 255:
-            err[0], err[1], err[2], err[3] = 5, tier, i, r
-            return False
-        rem[k] = r
-    return True

@@ -365,8 +365,12 @@ def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c
                     if best == 3 * tier_values.BASE and not want_rem:
                         break  # a child that is lost: nothing beats that
                 code, r = tier_values.settle(best)
-            if not tier_values.record(i - lo, code, r, want_rem, codes, rem, stats, err, tier, i):
-                return
+            tier_values.record(i - lo, code, codes, stats)
+            if want_rem:
+                if r > 255:
+                    err[0], err[1], err[2], err[3] = 5, tier, i, r
+                    return
+                rem[i - lo] = r
 
 
 def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):  # pragma: no cover
