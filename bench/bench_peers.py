@@ -1,6 +1,6 @@
 """gamedp side by side with OpenSpiel and easyAI on Connect-4 (issue 17), whole processes, medians.
 
-    python bench/bench_peers.py [--rounds 5] [--quick]
+    python bench/bench_peers.py [--rounds 5] [--quick] [--start-only]
 
 Rows: the start's value of Connect-4 4x4 and 5x4 (gamedp's pruned engine on the built-in game, on a plainly
 written Game and on the CompiledGame; easyAI's iterative deepening with a transposition table; OpenSpiel's
@@ -27,7 +27,8 @@ def peer(module: str, label: str, argv: list[str]) -> list[Contender]:
 
 
 def main() -> None:
-    args = arguments(__doc__.splitlines()[0])
+    args = arguments(__doc__.splitlines()[0],
+                     ("--start-only", "the start-value rows only (a round of the full solve takes ~20 minutes)"))
     boards = [(4, 4)] if args.quick else [(4, 4), (5, 4)]
     gamedp = PYTHON + [str(PEERS / "gamedp_connect4.py")]
     for w, h in boards:
@@ -43,7 +44,7 @@ def main() -> None:
             # The floor under any compiled game: importing numba, no work (it prints the answer so as to compare).
             Contender("python: import numba only", PYTHON + ["-c", "import numba; print('tie')"]),
         ], rounds=args.rounds, warmup=1 if (w, h) == (4, 4) else 0)  # 5x4 peers take minutes: no warm-up
-    if not args.quick:
+    if not (args.quick or args.start_only):
         compare("Connect-4 5x4 written plainly: full solve", [
             *peer("pyspiel", "OpenSpiel MinimaxSolver", PYTHON + [str(PEERS / "openspiel_connect4.py"), "minimax",
                                                                   "5", "4"]),

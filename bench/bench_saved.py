@@ -6,7 +6,9 @@ For each game (a Python game of your own, a built-in Python game, a compiled gam
    (in-process figures it reports), the file's size, and the whole command;
 2. side by side (interleaved rounds, medians): `gamedp analyze GAME POSITION` with no save (solving again) = 1.00
    against the same command answering from the save; and one value solved again (a few lines of the Python API,
-   printing what `gamedp query` prints) = 1.00 against `gamedp query GAME POSITION` answering from the save.
+   printing what `gamedp query` prints) = 1.00 against `gamedp query GAME POSITION` answering from the save;
+   and `gamedp play GAME POSITION --first computer` making its first move (then `quit` is read) with no save =
+   1.00 against the same command answering from the save.
 
     python bench/bench_saved.py [--rounds 5] [--quick]
 """
@@ -62,6 +64,8 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
     with_save, without = {"GAMEDP_DB_DIR": str(saved_dir)}, {"GAMEDP_DB_DIR": str(empty_dir)}
+    quit_file = BUILD / "saved-quit.txt"
+    quit_file.write_text("quit\n")
     for title, game, start, asked in QUICK if args.quick else GAMES:
         solve, save, whole, size = [], [], [], 0
         for _ in range(args.rounds):
@@ -86,6 +90,11 @@ def main() -> None:
             Contender("solving again (Python API, same output)", PYTHON + ["-c", VALUE, game, asked], without),
             Contender("gamedp query, from the save", GAMEDP + ["query", game, asked], with_save),
         ], rounds=args.rounds)
+        play = GAMEDP + ["play", game, *words(asked), "--first", "computer"]
+        compare(f"{title}: the computer's first move in gamedp play", [
+            Contender("gamedp play, solving again", play, without),
+            Contender("gamedp play, from the save", play, with_save),
+        ], stdin_path=quit_file, rounds=args.rounds)
 
 
 if __name__ == "__main__":

@@ -87,16 +87,16 @@ def _jit_instead(module_name: str, why: str) -> types.SimpleNamespace:
 
 def jit_functions(module: types.ModuleType, skip=()) -> None:
     """Replace the functions ``module`` defines, but those named in ``skip``, by numba JIT kernels, so that
-    the entry points compiled from it can call them; those named in the module's ``INLINE`` are inlined where
-    they are called."""
+    the entry points compiled from it can call them; those named in the module's ``BORROW`` (helpers that
+    allocate nothing and keep no array) are compiled without reference counts of the arrays they are passed."""
     import inspect
 
     from numba import njit
 
-    inline = getattr(module, "INLINE", ())  # helpers called in hot loops with arrays: no call, no refcounts
+    borrow = getattr(module, "BORROW", ())  # helpers called in hot loops with arrays: no atomic refcounts
     for name, fn in list(vars(module).items()):
         if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in skip:
-            setattr(module, name, njit(cache=True, nogil=True, inline="always" if name in inline else "never")(fn))
+            setattr(module, name, njit(cache=True, nogil=True, **({"_nrt": False} if name in borrow else {}))(fn))
 
 
 def _kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:

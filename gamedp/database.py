@@ -15,11 +15,11 @@ From Python (after ``gamedp solve tictactoe``)::
     with open_for(spec) as db:                    # or find(spec.game_id, spec.variant): None if not solved
         db.value(spec.index(spec.parse_position("X........")))   # Value(TIE, 8)
 
-File format, version 1 (all integers little-endian)::
+File format, version 2 (all integers little-endian)::
 
     offset     size  field
     0          8     magic b"GAMEDPDB"
-    8          4     format version (u32); this gamedp writes and reads version 1
+    8          4     format version (u32); this gamedp writes version 2 (see below for version 1)
     12         4     metadata length M (u32)
     16         M     metadata: a UTF-8 JSON object (below)
     16+M       4     CRC-32 of bytes 0 .. 16+M
@@ -30,13 +30,19 @@ File format, version 1 (all integers little-endian)::
 Bytes 0-16 and the CRC after the metadata keep this layout in every future version, so a newer file is
 recognised as newer (and not as damaged). Metadata keys: ``game_id``, ``variant`` (the game's parameters),
 ``size`` (positions), ``encoding`` (``outcome_bits``: 1 when every position is a WIN or LOSE, else 2;
-``remoteness``: ``"u8"`` or ``null``), ``block_size``, ``sections`` (``name``, ``offset``, ``length``,
+``remoteness``: ``"u8"`` or ``null``; ``unreachable``: 3 when the 2-bit code 3 marks an index that play from the
+start never reaches, instead of a DRAW: a tiered game's database, see :mod:`gamedp.solvers.tier_solver`),
+``block_size``, ``sections`` (``name``, ``offset``, ``length``,
 ``crc_offset``, ``blocks``), ``stats`` (what ``gamedp solve`` printed), ``checkpoint`` (set only in an unfinished
 solve's checkpoint, which is never accepted as a database).
 
 Sections: ``outcomes`` packs the value of index i at bit i%8 of byte i//8 (1 = WIN, 0 = LOSE) with one bit per
-position, or at bits 2*(i%4) of byte i//4 with two (0 LOSE, 1 WIN, 2 TIE, 3 DRAW); ``remoteness`` has one byte
-per position.
+position, or at bits 2*(i%4) of byte i//4 with two (0 LOSE, 1 WIN, 2 TIE, 3 DRAW, or not reachable when the
+encoding says so); ``remoteness`` has one byte per position.
+
+Version 1 kept a tiered game's reachability apart, one bit per index in a ``reachable`` section, and left its
+unreachable indices at code 0: 3 bits per index where version 2 needs 2. Such a file is refused with the command
+that solves it again; a version-1 file without that section means what it would in version 2, and is read.
 
 Checking: opening a file checks the magic, the metadata CRC, the version, the game and variant asked for, and
 the file's length (a truncated file is refused at once). A data block's CRC is checked the first time the block
@@ -70,7 +76,9 @@ from gamedp.errors import GamedpError
 from gamedp.values import Outcome, Value
 
 MAGIC = b"GAMEDPDB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: The first version whose code 3 may mean "not reachable" (and that has no ``reachable`` section).
+UNREACHABLE_CODE_SINCE = 2
 BLOCK_SIZE = 1 << 16
 ALIGN = 64
 SUFFIX = ".gdb"
@@ -82,10 +90,12 @@ _FIXED = struct.Struct("<8sII")
 class DatabaseError(GamedpError):
     """A database file that cannot be used: damaged, truncated, of another game, or of a newer gamedp."""
 
-    def __init__(self, message: str, damaged: bool = False):
+    def __init__(self, message: str, damaged: bool = False, why: str = "damaged"):
         super().__init__(message)
-        #: True when solving again is the fix (the file is damaged, not foreign or newer).
+        #: True when solving again is the fix (the file is damaged or of an older format, not foreign or newer).
         self.damaged = damaged
+        #: What is wrong with it, in a few words, when solving again is the fix.
+        self.why = why
 
 
 # -- where databases live ------------------------------------------------------------------------------------
@@ -384,6 +394,7 @@ class Container:
         if version > FORMAT_VERSION:
             raise DatabaseError(f"the database {self.path} has format version {version}, written by a newer gamedp; "
                                 f"this gamedp reads version {FORMAT_VERSION}: upgrade gamedp, or {self.fix}")
+        self.version: int = version
         self._header_text = m[_FIXED.size:end]
         try:
             meta = json.loads(self._header_text.decode())
@@ -500,14 +511,24 @@ class Reader(Container):
                                 f"{describe(game_id, variant or {})}; {self.fix}")
         if size is not None and self.size != size:  # same game and variant, yet another size: not to be trusted
             self._damaged(f"holds {self.size} positions where the game has {size}")
+        if self.version < UNREACHABLE_CODE_SINCE and self.has("reachable"):
+            raise DatabaseError(f"the database {self.path} has format version {self.version}, written by an older "
+                                f"gamedp (3 bits per index: reachability apart); this gamedp reads version "
+                                f"{FORMAT_VERSION} (2 bits): {self.fix}", damaged=True, why="of an older format")
         if self.outcome_bits not in (1, 2) or not self.has("outcomes") or \
                 self._sections["outcomes"]["length"] != -(-self.size * self.outcome_bits // 8):
             self._damaged("has an outcome section of the wrong size")
+        unreachable = meta["encoding"].get("unreachable")
+        if unreachable not in (None, 3) or (unreachable is not None and self.outcome_bits != 2):
+            self._damaged("has unreadable metadata (encoding.unreachable)")
+        #: The code of an index play never reaches, or None when every index is a position (code 3 is a DRAW).
+        self.unreachable_code: int | None = unreachable
         self.has_remoteness = self.has("remoteness")
         self._shift = 3 if self.outcome_bits == 1 else 2
 
     def code(self, index: int) -> int:
-        """The 2-bit outcome code of ``index`` (0 LOSE, 1 WIN, 2 TIE, 3 DRAW)."""
+        """The 2-bit outcome code of ``index`` (0 LOSE, 1 WIN, 2 TIE, 3 DRAW or, see :attr:`unreachable_code`,
+        not reachable)."""
         if not 0 <= index < self.size:
             raise IndexError(f"index {index} is outside this database's 0..{self.size - 1}")
         byte = self.byte("outcomes", index >> self._shift)
@@ -515,13 +536,19 @@ class Reader(Container):
             return (byte >> (index & 7)) & 1
         return (byte >> ((index & 3) << 1)) & 3
 
+    def reachable(self, index: int) -> bool:
+        """Whether play from the start reaches ``index`` (always, in a database whose every index is a position)."""
+        return self.unreachable_code is None or self.code(index) != self.unreachable_code
+
     def outcome(self, index: int) -> Outcome:
-        return CODES[self.code(index)]
+        """The value's outcome; an index play never reaches reads LOSE, as version 1 stored it (ask
+        :meth:`reachable` first where that matters)."""
+        code = self.code(index)
+        return Outcome.LOSE if code == self.unreachable_code else CODES[code]
 
     def remoteness(self, index: int) -> int | None:
         """Moves to the end under perfect play (None if this database has no remoteness, or for a DRAW)."""
-        code = self.code(index)
-        if not self.has_remoteness or code == 3:
+        if not self.has_remoteness or self.outcome(index) is Outcome.DRAW:
             return None
         return self.byte("remoteness", index)
 

@@ -49,32 +49,39 @@ def gamesman_json(
     ``child_values`` are the values of the positions the moves lead to; by default they are read back from the
     moves' values, which is exact unless moves themselves score points (then pass the children's own values).
     """
-    doc = {"position": position_name(analysis.position), **_value_fields(analysis.value, nimber)}
-    # The best remoteness within each move value: a win is best soonest, a loss latest.
-    best: dict[Outcome, int] = {}
-    for mv in analysis.moves:
-        r = mv.value.remoteness
-        if r is not None and mv.value.outcome not in best:
-            best[mv.value.outcome] = r
-        elif r is not None:
-            pick = max if mv.value.outcome is LOSE else min
-            best[mv.value.outcome] = pick(best[mv.value.outcome], r)
+    doc = {"position": position_name(analysis.position), **value_fields(analysis.value, nimber)}
     moves = []
     nimbers = child_nimbers or [None] * len(analysis.moves)
     values = child_values or [child_value(mv.value) for mv in analysis.moves]
-    for mv, value, child_nimber in zip(analysis.moves, values, nimbers):
-        r = mv.value.remoteness
+    deltas = delta_remoteness([mv.value for mv in analysis.moves])
+    for mv, value, child_nimber, delta in zip(analysis.moves, values, nimbers, deltas):
         name = move_name(mv.move)
         moves.append({
             "move": name,
             "moveName": name,
             "moveValue": mv.value.outcome.value,
-            "deltaRemoteness": 0 if r is None else abs(r - best[mv.value.outcome]),
+            "deltaRemoteness": delta,
             "position": position_name(mv.child),
-            **_value_fields(value, child_nimber),
+            **value_fields(value, child_nimber),
         })
     doc["moves"] = moves
     return doc
+
+
+def delta_remoteness(move_values: Sequence[Value | None]) -> list[int]:
+    """Each move's ``deltaRemoteness``: how many moves slower it is than the best move of the same value (a
+    win is best soonest, a loss latest); 0 where the remoteness is not known (or the value: ``None``).
+
+    >>> from gamedp.values import WIN, LOSE
+    >>> delta_remoteness([Value(WIN, 1), Value(WIN, 5), Value(LOSE, 8), Value(LOSE, 2), None])
+    [0, 4, 0, 6, 0]
+    """
+    best: dict[Outcome, int] = {}
+    for v in move_values:
+        if v is not None and v.remoteness is not None:
+            pick = max if v.outcome is LOSE else min
+            best[v.outcome] = pick(best.get(v.outcome, v.remoteness), v.remoteness)
+    return [0 if v is None or v.remoteness is None else abs(v.remoteness - best[v.outcome]) for v in move_values]
 
 
 def child_value(move_value: Value) -> Value:
@@ -91,7 +98,8 @@ def child_value(move_value: Value) -> Value:
     )
 
 
-def _value_fields(value: Value, nimber: int | None) -> dict:
+def value_fields(value: Value, nimber: int | None = None) -> dict:
+    """A value as a record's ``positionValue`` and ``remoteness`` (and ``winby``, ``mex`` where there are)."""
     if value.outcome is DRAW:
         remoteness = REMOTENESS_INFINITE
     else:

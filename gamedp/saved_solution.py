@@ -689,14 +689,20 @@ class SavedSolution(Container):
             score = struct.unpack(self._score, self.span("scores", 8 * i, 8 * i + 8))[0]
         return Value(outcome, remoteness, score)
 
+    def known(self, position: Any) -> Value | None:
+        """The value of ``position`` for the player to move, or ``None`` if this save lacks it (as
+        :meth:`gamedp.solvers.database_answers.SavedSolution.known`: a depth-limited search's exact ends)."""
+        i = self.find(position)
+        return None if i is None else self.value_at(i)
+
     def value(self, position: Any) -> Value:
         """The value of ``position`` for the player to move; a :class:`GamedpError` if this save lacks it."""
-        i = self.find(position)
-        if i is None:
+        value = self.known(position)
+        if value is None:
             raise GamedpError(f"{_short_text(self, position)} is not in the saved solve {self.path}, which holds the "
                               f"{self.size:,} positions reachable from {self.start_text}; solve from that position "
                               "to save it (gamedp solve GAME POSITION)")
-        return self.value_at(i)
+        return value
 
     def analyze(self, position: Any) -> Analysis:
         """The position's value and every legal move's value, best first (as the engine that saved it gives)."""

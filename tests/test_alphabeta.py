@@ -173,13 +173,16 @@ def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
     assert type(analyst._engine()).__name__ == ("CompiledPrunedSolution" if compiled else "PrunedSolution")
 
 
-def test_compiled_pruned_search_grows_its_stack_and_table():
-    """A chain far deeper than the first stack (64 frames) and with more positions than the first table holds."""
+@pytest.mark.parametrize("plain", [False, True], ids=["numba", "prebuilt"])
+def test_compiled_pruned_search_grows_its_stack_and_table(plain):
+    """A chain far deeper than the first stack (64 frames) and with more positions than the first table holds;
+    by numba's search (an @njit kernel), and by the one built ahead of time (the same kernel, plain)."""
     from gamedp.compiled import CompiledGame
     from test_compiled import countdown
 
     n = 100_001
-    solution = pruned_solution(CompiledGame("chain", n, countdown, 1), remoteness=True)
+    solution = pruned_solution(CompiledGame("chain", n, countdown.py_func if plain else countdown, 1), remoteness=True)
+    assert type(solution._search).__name__ == ("NativeSearch" if plain else "NumbaSearch")
     v = solution.value(n)
     assert (v.outcome.name, v.remoteness) == ("WIN", n)
     assert len(solution) == n + 1

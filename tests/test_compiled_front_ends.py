@@ -46,7 +46,7 @@ def test_moves_of_a_compiled_game_have_names_both_ways():
     analyst = Analyst(game)
     analysis = analyst.analyze(10)
     assert sorted(analyst.move_name(10, mv.move) for mv in analysis.moves) == ["take 1", "take 3", "take 4"]
-    assert analyst.read_move(10, analysis, "TAKE 3") == 7
+    assert analyst.read_move(10, "TAKE 3") == 7
     plain = Analyst(CompiledGame("take-1-3-4", start=30, children=take_134, max_children=3))
     assert plain.move_name(10, 7) == "7"  # without the hook a move is its child's number
 
@@ -75,15 +75,19 @@ def test_playing_the_compiled_blockgame_example_by_cell_names():
 chain = CompiledGame("compiled-chain", start=3_000_000, children=countdown, max_children=1)
 
 
-@pytest.mark.parametrize("engine, values", [(CompiledSolution, ("WIN in 21", "LOSE in 20")),
-                                            (CompiledPrunedSolution, ("WIN", "LOSE"))])
-def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values):
+@pytest.mark.parametrize("engine, values, game", [
+    (CompiledSolution, ("WIN in 21", "LOSE in 20"), chain),
+    (CompiledPrunedSolution, ("WIN", "LOSE"), chain),
+    # the pruned search built ahead of time (plain kernels): its own table, the same guard
+    (CompiledPrunedSolution, ("WIN", "LOSE"), CompiledGame("compiled-chain", 3_000_000, countdown.py_func, 1)),
+], ids=["full", "pruned", "pruned-prebuilt"])
+def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values, game):
     import gamedp.memory
-    import gamedp.solvers.compiled
+    import gamedp.solvers.search_status
 
-    monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
+    monkeypatch.setattr(gamedp.solvers.search_status, "POLL_SECONDS", 0.0001)
     monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
-    solution = engine(chain)
+    solution = engine(game)
     with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions: only 0 bytes"):
         solution.value(3_000_000)
     monkeypatch.undo()

@@ -211,7 +211,7 @@ def test_format_matches_its_documentation(tmp_path):
     make(path, [0, 1, 2, 3, 1], [1, 2, 3, 4, 5])
     data = path.read_bytes()
     magic, version, length = struct.unpack_from("<8sII", data)
-    assert (magic, version) == (b"GAMEDPDB", 1)
+    assert (magic, version) == (b"GAMEDPDB", 2)
     meta = json.loads(data[16:16 + length])
     assert struct.unpack_from("<I", data, 16 + length)[0] == zlib.crc32(data[:16 + length])
     start = -(-(16 + length + 4) // 64) * 64
@@ -223,6 +223,34 @@ def test_format_matches_its_documentation(tmp_path):
     rem = sections["remoteness"]
     assert data[start + rem["offset"]:start + rem["offset"] + 5] == bytes([1, 2, 3, 4, 5])
     assert meta["encoding"] == {"outcome_bits": 2, "remoteness": "u8"}
+
+
+def test_a_version_1_file_without_a_reachable_section_reads_as_it_did(tmp_path, monkeypatch):
+    """Only version 1's separate reachability changed meaning; any other version-1 file is read as before."""
+    path = tmp_path / "x.gdb"
+    with monkeypatch.context() as m:
+        m.setattr(database, "FORMAT_VERSION", 1)
+        make(path, [0, 1, 2, 3, 1], [1, 2, 3, 4, 5])
+    with Reader(path) as db:
+        assert db.version == 1 and db.unreachable_code is None
+        assert [str(db.value(i)) for i in range(5)] == ["LOSE in 1", "WIN in 2", "TIE in 3", "DRAW", "WIN in 5"]
+        assert all(db.reachable(i) for i in range(5))
+
+
+def test_code_3_marks_unreachable_when_the_encoding_says_so(tmp_path):
+    path = tmp_path / "x.gdb"
+    meta = {"game_id": "g", "variant": {}, "size": 5, "encoding": {"outcome_bits": 2, "remoteness": None,
+                                                                   "unreachable": 3}}
+    database.write_container(path, meta, [("outcomes", pack([0, 1, 2, 3, 1], 2))])
+    with Reader(path) as db:
+        assert [db.reachable(i) for i in range(5)] == [True, True, True, False, True]
+        assert [db.outcome(i).name for i in range(5)] == ["LOSE", "WIN", "TIE", "LOSE", "WIN"]  # as version 1 read
+    for bad in ({"outcome_bits": 2, "unreachable": 2}, {"outcome_bits": 1, "unreachable": 3}):
+        outcomes = pack([0, 1, 1, 0, 1], bad["outcome_bits"])
+        database.write_container(path, {**meta, "encoding": bad}, [("outcomes", outcomes)])
+        with pytest.raises(DatabaseError, match="unreadable metadata") as caught:
+            Reader(path)
+        assert caught.value.damaged
 
 
 # -- through the command line ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from gamedp.cli.analyze import Analyst
+from gamedp.database import Reader
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers.memo import Solution
 from gamedp.solvers.database_answers import SavedSolution
@@ -88,7 +89,8 @@ def test_command_line_answers_are_the_same_with_and_without_the_database(db_dir,
 def test_a_damaged_database_is_refused_with_the_fix(db_dir, tmp_path):
     broken = tmp_path / "connect4_connect4_height4_width4.gdb"
     data = bytearray((db_dir / broken.name).read_bytes())
-    data[-5] ^= 0xFF
+    with Reader(db_dir / broken.name) as db:  # the outcomes' first block, which holds the start's tier
+        data[db._data + db._sections["outcomes"]["offset"]] ^= 0xFF
     broken.write_bytes(bytes(data))
     proc = gamedp("analyze", "connect4:4x4", "", db=str(tmp_path))
     assert proc.returncode == 2 and proc.stderr.startswith("gamedp: error: ") and "damaged" in proc.stderr, proc.stderr

@@ -85,3 +85,18 @@ def test_a_solved_database_answers_inside_the_search(tmp_path):
         assert m["value"] == flip[outcome], m
         if outcome != "TIE":
             assert m["remoteness"] == remoteness + 1, m
+
+
+@pytest.mark.parametrize("command, way_out", [
+    ("analyze", "analyze searches only D moves deep with --depth D (e.g. --depth 8)"),
+    ("play", "play searches only D moves deep with --depth D (e.g. --depth 8)"),
+    ("explain", "explain shows why each move has its exact value, which a search this big cannot give; "
+                "gamedp analyze connect4 POSITION --depth D judges every move by a search D moves deep (e.g. --depth 8)"),
+])
+def test_a_search_too_big_is_refused_with_the_way_out_the_command_offers(command, way_out):
+    """Connect-4 7x6 from the start: each command names only what it accepts (serve: tests/test_web_api.py)."""
+    result = CliRunner().invoke(cli, [command, "connect4"], input="")
+    message = str(result.exception)
+    assert isinstance(result.exception, GamedpError) and "bytes of memory" in message
+    assert message.endswith(way_out) and message.count("--depth D") == 1
+    assert all(f"{other} searches" not in message for other in ("analyze", "play", "serve") if other != command)

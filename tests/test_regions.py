@@ -111,6 +111,21 @@ def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
     assert heaped > 10
 
 
+def test_a_solver_moved_to_other_boards_answers_outcomes_in_their_frame():
+    """The outcome search caches canonical keys and splits of regions as they lie on the board: a solver moved
+    to another board size (for_board) must not read the old board's entries (with either, some of these boards
+    go wrong)."""
+    rng = random.Random(5)
+    for _ in range(6):
+        solver = RegionSolver(Blockgame(3, 4).rules, table=None)
+        for rows, cols in ((3, 4), (4, 3), (2, 6), (6, 2), (4, 4), (3, 4), (4, 3)):
+            solver = solver.for_board(Blockgame(rows, cols).rules)
+            brute = Brute(L_SHAPES + DOMINOES, rows, cols)
+            for _ in range(40):
+                board = sum(1 << i for i in range(rows * cols) if rng.random() < 0.2)
+                assert solver.wins(board) == (brute.nimber(board) != 0), (rows, cols, bin(board))
+
+
 def test_one_row_cram_is_dawsons_kayles():
     from gamedp.games.impartial import family
 

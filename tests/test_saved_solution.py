@@ -377,3 +377,28 @@ def test_command_line_errors_are_one_clear_line(tmp_path):
                     "damaged", "gamedp solve nim")
     fixed = gamedp("solve", "nim", "2 2", "--db", str(tmp_path / "n.gdb"), db_dir=tmp_path)
     assert fixed.returncode == 0 and "damaged" in fixed.stderr
+
+
+def restate(path: Path, remoteness: int) -> None:
+    """Rewrite every remoteness in the save at ``path`` as ``remoteness`` (checksums made anew): answers that no
+    search gives, so a front end shows them only if it read them from the file."""
+    from gamedp.database import Container, write_container
+
+    with Container(path) as original:
+        meta = {k: v for k, v in original.meta.items() if k not in ("sections", "block_size")}
+        sections = [(s["name"], bytes(original.section(s["name"]))) for s in original.meta["sections"]]
+    assert meta["encoding"]["remoteness"] == "u8"
+    write_container(path, meta, [(name, bytes([remoteness]) * len(data) if name == "remoteness" else data)
+                                 for name, data in sections])
+
+
+def test_a_depth_limited_search_takes_the_saves_values_as_ends(tmp_path):
+    """analyze --depth 1 from a save: every move's value is the save's (restated, so no search could give it)."""
+    solved = gamedp("solve", "nim", "2 3", "-r", "--json", db_dir=tmp_path)
+    restate(Path(json.loads(solved.stdout)["database"]), 40)
+    out = gamedp("analyze", "nim", "2 3", "--depth", "1", "--json", db_dir=tmp_path)
+    assert out.returncode == 0, out.stderr
+    moves = json.loads(out.stdout)["moves"]
+    assert len(moves) == 5 and {(m["value"], m["remoteness"]) for m in moves} == {("win", 41), ("lose", 41)}
+    searched = gamedp("analyze", "nim", "2 3", "--depth", "1", "--json", db_dir=tmp_path / "none")
+    assert all(m["value"] is None or m["remoteness"] < 6 for m in json.loads(searched.stdout)["moves"])

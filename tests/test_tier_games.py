@@ -114,7 +114,7 @@ def test_tictactoe_matches_memo_solver_on_every_reachable_board(ttt_solved):
 def test_subtraction_matches_brute_force(n, moves, misere, remoteness):
     game = subtraction_table(n=n, moves=sorted(moves), misere=misere)
     assert check_tiers(game).ok
-    outcomes, rem, _, stats = solve_small(game, remoteness)
+    outcomes, rem, stats = solve_small(game, remoteness)
     assert len(rem) == (n + 1 if remoteness else 0) and sum(s["positions"] for s in stats) == n + 1
     for stones in range(n + 1):
         outcome, r = subtraction_brute(stones, tuple(moves), misere)
@@ -145,7 +145,7 @@ def test_blockgame_words_match_the_plain_rules_on_every_small_board(tmp_path):
     for rows, cols in ((2, 3), (3, 3), (2, 5), (4, 3)):
         game = blockgame_table(rows, cols)
         assert check_tiers(game).ok
-        outcomes, rem, _, stats = solve_small(game, True)
+        outcomes, rem, stats = solve_small(game, True)
         for t in range(game.num_tiers):
             codes, words_rem, word_stats = game.shard_values(t, 0, game.sizes[t], True)
             at = game.offsets[t]
@@ -192,7 +192,7 @@ def test_description_errors_are_named(tmp_path):
         solve_tiered(Broken("primitive"), "broken", tmp_path / "b.gdb")
     with pytest.raises(GamedpError, match="more than a byte holds"):
         solve_small(subtraction_table(n=300, moves=[1]), True)
-    assert solve_small(subtraction_table(n=300, moves=[1]), False)[3][0]["WIN"] == 0  # 300 stones, taking 1: LOSE
+    assert solve_small(subtraction_table(n=300, moves=[1]), False)[2][0]["WIN"] == 0  # 300 stones, taking 1: LOSE
     assert not list(tmp_path.iterdir())
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import random
 import signal
@@ -68,27 +69,107 @@ def reachable(width: int, height: int, connect: int) -> dict[tuple[str, ...], st
     return seen
 
 
-def compare_all(width: int, height: int, connect: int, tmp_path: Path) -> None:
+def compare_all(width: int, height: int, connect: int, tmp_path: Path, remoteness: bool = True) -> None:
     game = connect4_table(width, height, connect)
-    stats = solve_tiered(game, "connect4", tmp_path / "c.gdb", remoteness=True)
+    stats = solve_tiered(game, "connect4", tmp_path / "c.gdb", remoteness=remoteness)
     positions = reachable(width, height, connect)
     value = plain_solver(height, connect)
     assert stats["positions"] == len(positions)
     with Reader(tmp_path / "c.gdb", "connect4", game.variant, game.size) as db:
-        reach = db.section("reachable")
-        assert sum(bin(b).count("1") for b in reach) == len(positions)
-        reach.release()
+        assert not db.has("reachable") and db.unreachable_code == 3  # reachability is in the 2-bit code
+        reached = set()
         for cols, played in positions.items():
             i = game.index(game.parse_position(played))
-            got = db.value(i)
-            assert (got.outcome.name, got.remoteness) == value(cols), played
-            assert db.byte("reachable", i >> 3) >> (i & 7) & 1
+            got, expected = db.value(i), value(cols)
+            assert (got.outcome.name, got.remoteness) == (expected if remoteness else (expected[0], None)), played
+            assert db.reachable(i)
+            reached.add(i)
+        unreached = [i for i in range(game.size) if i not in reached]
+        assert unreached and not any(db.reachable(i) for i in unreached)  # every other index reads unreachable
     assert not work_dir(tmp_path / "c.gdb").exists()
 
 
 @pytest.mark.parametrize("width,height,connect", [(3, 3, 3), (4, 3, 3), (4, 3, 4), (3, 4, 3)])
 def test_every_position_of_small_boards_matches_the_plain_solver(width, height, connect, tmp_path) -> None:
     compare_all(width, height, connect, tmp_path)
+
+
+@pytest.mark.parametrize("width,height,connect", [(4, 3, 3), (3, 4, 3)])
+def test_without_remoteness_too(width, height, connect, tmp_path, monkeypatch) -> None:
+    compare_all(width, height, connect, tmp_path)
+    monkeypatch.setenv(SHARD_ENV, "256")  # the sharded way, not the in-memory one
+    compare_all(width, height, connect, tmp_path / "sharded", remoteness=False)
+
+
+#: 4x3: X played last, yet O's stone is on top of column 1, so play never reaches this board.
+UNREACHED = "O... X... X..."
+
+
+@pytest.mark.parametrize("remoteness", [False, True])
+def test_an_unreachable_index_reads_unreachable_and_is_refused(remoteness, tmp_path) -> None:
+    """Code 3 marks an index play never reaches: the reader says so, and analyze's lookups and `gamedp query`
+    refuse it (no value is stored there)."""
+    from gamedp.errors import GamedpError
+    from gamedp.games.connect4 import Connect4
+    from gamedp.solvers.database_answers import SavedSolution
+
+    game = Connect4(4, 3)
+    tiered = game.tiered()
+    db = tmp_path / "c.gdb"
+    solve_tiered(tiered, "connect4", db, remoteness=remoteness)
+    unreached, played = tiered.parse_position(UNREACHED), tiered.parse_position("112")
+    expected = plain_solver(3, 4)(("XO", "X", "", ""))
+    with Reader(db, "connect4", tiered.variant, tiered.size) as reader:
+        i = tiered.index(unreached)
+        assert reader.code(i) == 3 and not reader.reachable(i)
+        assert reader.value(i) == Value(Outcome.LOSE, 0 if remoteness else None)
+        got = reader.value(tiered.index(played))
+        assert reader.reachable(tiered.index(played))
+        assert (got.outcome.name, got.remoteness) == (expected if remoteness else (expected[0], None))
+        saved = SavedSolution(game, tiered, reader, lambda key: key)
+        assert saved.known(unreached) is None and saved.known(played) == got
+        with pytest.raises(GamedpError, match="not a position play reaches from the start"):
+            saved.value(unreached)
+    # `gamedp query` answers the others, says on one line which it cannot answer, and exits 2
+    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), UNREACHED, "112")
+    assert out.returncode == 2 and out.stdout == f"112: {got}\n"
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert f"{UNREACHED}: not a position play reaches from the start" in out.stderr
+    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), "--json", UNREACHED)
+    assert out.returncode == 2 and json.loads(out.stdout) == {"position": UNREACHED, "reachable": False}
+
+
+def test_a_version_1_database_is_refused_with_the_command_that_solves_it_again(tmp_path, monkeypatch) -> None:
+    """Version 1 kept reachability in a section of its own and stored LOSE at unreachable indices: read as
+    version 2 its code 0 would pass for a value, so it is refused, and `gamedp solve` makes it again."""
+    from gamedp import database
+    from gamedp.database import DatabaseError
+
+    new, old = tmp_path / "new.gdb", tmp_path / "old.gdb"
+    board = ["-V", "width=4", "-V", "height=3"]
+    assert cli("solve", "connect4", *board, "--db", str(new)).returncode == 0
+    with Reader(new) as db:
+        size, meta = db.size, {k: v for k, v in db.meta.items() if k not in ("sections", "block_size")}
+        codes = [db.code(i) for i in range(size)]
+    outcomes, reach = bytearray(-(-size // 4)), bytearray(-(-size // 8))
+    for i, code in enumerate(codes):  # as version 1 wrote them
+        if code != 3:
+            outcomes[i >> 2] |= code << 2 * (i & 3)
+            reach[i >> 3] |= 1 << (i & 7)
+    meta["encoding"] = {"outcome_bits": 2, "remoteness": None}
+    with monkeypatch.context() as m:
+        m.setattr(database, "FORMAT_VERSION", 1)
+        database.write_container(old, meta, [("outcomes", outcomes), ("reachable", reach)])
+    with pytest.raises(DatabaseError, match="format version 1, written by an older gamedp") as caught:
+        Reader(old, "connect4", meta["variant"], size)
+    assert caught.value.damaged  # solving again is the fix
+    out = cli("query", "connect4", *board, "--db", str(old), "")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "older gamedp" in out.stderr and f"solve again: gamedp solve connect4 " in out.stderr, out.stderr
+    assert f"--db {old}" in out.stderr, out.stderr
+    fixed = cli("solve", "connect4", *board, "--db", str(old))
+    assert fixed.returncode == 0 and "is of an older format; solving" in fixed.stderr, fixed.stderr
+    assert old.read_bytes() == new.read_bytes()
 
 
 @pytest.mark.slow
@@ -187,12 +268,50 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not killed.exists()
+    tiers = connect4_table(4, 3).num_tiers
+    sealed = {t for t in range(tiers) if (work / f"tier{t}.values").exists()}
+    reach = {t for t in range(tiers) if (work / f"tier{t}.reach").exists()}
+    # A sealed tier's reach file goes (a kill may come between the two), the others' stay until they are sealed.
+    assert len(sealed & reach) <= 1 and sealed | reach == set(range(tiers)), (sealed, reach)
     again = cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(killed),
                 env={SHARD_ENV: "256"})
     assert again.returncode == 0, again.stderr
     assert "resumed" in again.stderr
     assert killed.read_bytes() == whole.read_bytes()
     assert not work.exists() and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_resume_takes_the_sealed_tiers_reachability_from_their_codes(tmp_path, monkeypatch) -> None:
+    """A sealed tier's reach file is gone: a resume reads its reachability in its codes (3) and does not redo the
+    forward pass; the database is the same bytes as one solved in one go."""
+    from gamedp.solvers import tier_solver
+
+    game = connect4_table(4, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "256")
+    db, real = tmp_path / "c.gdb", tier_solver.run_shard
+    last = game.num_tiers - 1
+
+    def killed_below_the_last_three_tiers(job):
+        if job.tier < last - 2:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(tier_solver, "run_shard", killed_below_the_last_three_tiers)
+    with pytest.raises(KeyboardInterrupt):
+        solve_tiered(game, "connect4", db)
+    work = work_dir(db)
+    assert sorted(p.name for p in work.glob("tier*.values")) == sorted(f"tier{t}.values" for t in range(last - 2,
+                                                                                                        last + 1))
+    assert sorted(p.name for p in work.glob("tier*.reach")) == sorted(f"tier{t}.reach" for t in range(last - 2))
+
+    def no_forward_pass(job):
+        raise AssertionError("the forward pass ran again")
+
+    monkeypatch.setattr(tier_solver, "run_shard", real)
+    monkeypatch.setattr(tier_solver, "run_marks", no_forward_pass)
+    assert solve_tiered(game, "connect4", db)["resumed_shards"] > 0
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes() and not work.exists()
 
 
 def test_query_answers_from_the_tiered_database(tmp_path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -271,3 +272,193 @@ def test_serve_prints_its_url_and_serves_the_game_named():
         server.send_signal(signal.SIGINT)  # Ctrl-C
         assert server.wait(30) in (0, 130)
     assert "Traceback" not in server.stderr.read()
+
+
+# -- saved solves and --depth ----------------------------------------------------------------------------------
+def served(url: str, path: str, **params: str) -> dict:
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    try:
+        return json.loads(urllib.request.urlopen(f"{url}{path}?{urllib.parse.urlencode(params)}", timeout=60).read())
+    except urllib.error.HTTPError as e:
+        return {"status": e.code, **json.loads(e.read())}
+
+
+def start_server(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    server = subprocess.Popen([sys.executable, "-m", "gamedp", "serve", *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+    line = server.stdout.readline()
+    assert line.startswith("gamedp board at "), server.stderr.read()
+    return server, line.split()[3]
+
+
+def stop_server(server: subprocess.Popen) -> str:
+    server.send_signal(signal.SIGINT)
+    assert server.wait(30) in (0, 130)
+    return server.stderr.read()
+
+
+def test_the_board_answers_from_the_save_where_it_holds_the_position(tmp_path):
+    """The real server on a loopback port, nim's save restated (remoteness 40: no search says that), once in the
+    default place (every game served reads its own) and once named by --db."""
+    import os
+
+    from test_play import saved_nim
+
+    path = saved_nim(tmp_path, "2", "3")
+    env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path)}
+    for args in (["nim", "2 3"], ["tictactoe"], ["nim", "--db", str(path)]):  # nim as GAME, as a built-in
+        server, url = start_server(*args, env=env)
+        try:
+            record = served(url, "api/position", game="nim", position="2 3")
+            assert (record["positionValue"], record["remoteness"]) == ("win", 40), record
+            assert {(m["moveValue"], m["remoteness"]) for m in record["moves"]} == {("win", 40), ("lose", 40)}
+            child = served(url, "api/move", game="nim", position="2 3", move=record["moves"][0]["moveName"])
+            assert child["position"] == "2 2" and child["remoteness"] == 40
+            searched = served(url, "api/position", game="nim", position="3 3")  # not in the save: searched
+            if "--db" in args:  # the file alone answers
+                assert searched["status"] == 400 and "'3 3' is not in the saved solve" in searched["error"]
+            else:
+                assert (searched["positionValue"], searched["remoteness"]) == ("lose", 6)
+        finally:
+            assert "Traceback" not in stop_server(server)
+
+
+def test_serve_refuses_a_damaged_or_foreign_save_at_start_up(tmp_path):
+    from test_database import one_clear_error
+    from test_play import gamedp_run, saved_nim
+
+    path = saved_nim(tmp_path, "2", "3")
+    foreign = tmp_path / "misere.gdb"
+    assert gamedp_run("solve", "misere-nim", "2 3", "--db", str(foreign), db_dir=tmp_path).returncode == 0
+    one_clear_error(gamedp_run("serve", "nim", "--db", str(foreign), db_dir=tmp_path),
+                    "is the saved solve of misere-nim")
+    one_clear_error(gamedp_run("serve", "nim", "--db", str(tmp_path / "none.gdb"), db_dir=tmp_path),
+                    "no saved solve of nim", "gamedp solve nim --db")
+    one_clear_error(gamedp_run("serve", "--db", str(path), db_dir=tmp_path), "--db is for the game named")
+    one_clear_error(gamedp_run("serve", "cards", "--depth", "3", db_dir=tmp_path), "win/lose/tie games")
+
+
+def test_serve_depth_shows_estimates_where_the_search_proves_nothing():
+    """Connect-4 7x6 from the start, a search 2 moves deep: every move an estimate, as analyze --depth sees it."""
+    from gamedp.cli.main import main
+
+    with TestClient(create_app(["connect4"], options={"connect4": {"depth": 2}})) as c:
+        record = c.get("/api/position", params={"game": "connect4"}).json()
+        assert record["depth"] == 2 and record["positionValue"] is None and record["remoteness"] == -100
+        out = io.StringIO()
+        with redirect_stdout(out):
+            main(["analyze", "connect4", "--depth", "2", "--json"])
+        judged = json.loads(out.getvalue())
+        assert [(m["moveName"], m["moveValue"], m["moveEstimate"]) for m in record["moves"]] == \
+            [(m["move"], m["value"], m["estimate"]) for m in judged["moves"]]
+        assert record["estimate"] == judged["moves"][0]["estimate"]
+        assert all(m["cells"] for m in record["moves"]) and record["board"].startswith("<svg")
+        child = c.get("/api/move", params={"game": "connect4", "move": record["moves"][0]["moveName"],
+                                            "position": record["position"]}).json()
+        assert child["position"] == record["moves"][0]["position"] and child["depth"] == 2
+
+
+def test_serve_depth_deep_enough_is_exact_as_the_full_analysis():
+    """Tic-tac-toe searched 9 deep reaches every end: values (not remoteness of ties) as analyze --json gives."""
+    with TestClient(create_app(["tictactoe"], options={"tictactoe": {"depth": 9}})) as c:
+        for position in ("XX.OO....", "X...O....", "XO.X.O..."):
+            record = c.get("/api/position", params={"game": "tictactoe", "position": position}).json()
+            exact = analyze_json("tictactoe", position)
+            assert record["positionValue"] == exact["positionValue"] and record["estimate"] is None
+            assert sorted((m["moveName"], m["moveValue"]) for m in record["moves"]) == \
+                sorted((m["moveName"], m["moveValue"]) for m in exact["moves"])
+            assert all(m["moveEstimate"] is None for m in record["moves"])
+
+
+def test_a_search_too_big_is_refused_with_the_way_serve_offers():
+    with TestClient(create_app(["connect4"])) as c:
+        response = c.get("/api/position", params={"game": "connect4"})
+    assert response.status_code == 400
+    assert "gamedp serve connect4 --depth D serves it by a search D moves deep" in response.json()["error"]
+    assert "analyze" not in response.json()["error"] and "play" not in response.json()["error"]
+
+
+# The page's own script run by node on a stand-in for the few DOM calls it makes: each record drawn, then what
+# the status line, the mode menu, the move list and the chart show.
+PAGE_HARNESS = r"""
+const fs = require("fs"), vm = require("vm");
+const [script, recordsFile] = process.argv.slice(2);
+class El {
+  constructor() { this.children = []; this.dataset = {}; this.style = {}; this.textContent = ""; this.html = "";
+    this.options = [{}, {}]; this.classList = { toggle() {} }; this.value = "human-first"; this.checked = true; }
+  set innerHTML(html) { this.html = html; this.children = []; }
+  get innerHTML() { return this.html; }
+  append(...items) { this.children.push(...items); }
+  appendChild(item) { this.children.push(item); }
+  addEventListener() {}
+  querySelectorAll() { return []; }
+  setAttribute() {}
+}
+const text = (el) => typeof el === "string" ? el : el.textContent + el.children.map(text).join("");
+const elements = {};
+const document = { body: new El(), createElement: () => new El(),
+  getElementById: (id) => (elements[id] = elements[id] || new El()) };
+const context = vm.createContext({ document, fetch: () => new Promise(() => {}), setTimeout, URLSearchParams });
+vm.runInContext(fs.readFileSync(script, "utf8"), context);
+const shown = [];
+for (const record of JSON.parse(fs.readFileSync(recordsFile, "utf8"))) {
+  context.record = record;
+  vm.runInContext("state.history = [record]; state.index = 0; render();", context);
+  shown.push({ status: elements.status.textContent, value: elements.status.dataset.value,
+    mode: elements.mode.options.map((o) => o.textContent),
+    moves: elements.moves.children.map((b) => ({ text: text(b), value: b.dataset.value, color: b.dataset.color })),
+    chart: elements.chart.innerHTML });
+}
+console.log(JSON.stringify(shown));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
+def test_the_page_draws_estimates_and_proven_values(tmp_path):
+    from gamedp.solvers.lookahead import SCALE, score_text
+
+    with TestClient(create_app(["connect4", "tictactoe"], options={"connect4": {"depth": 2}})) as c:
+        records = [c.get("/api/position", params={"game": "connect4"}).json(),
+                   c.get("/api/position", params={"game": "tictactoe", "position": "XX.OO...."}).json()]
+    (tmp_path / "records.json").write_text(json.dumps(records))
+    (tmp_path / "harness.js").write_text(PAGE_HARNESS)
+    script = Path(__file__).resolve().parents[1] / "gamedp" / "web" / "static" / "app.js"
+    done = subprocess.run(["node", str(tmp_path / "harness.js"), str(script), str(tmp_path / "records.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    judged, exact = json.loads(done.stdout)
+    def words(estimate: float) -> str:  # as the command line writes it
+        return score_text(round(estimate * SCALE))
+
+    assert judged["status"] == f"you to move: {words(records[0]['estimate'])} for the player to move " \
+                               "(a search 2 moves deep)"
+    assert judged["value"] == "estimate" and judged["mode"][0] == "against a search 2 moves deep, you first"
+    assert [m["text"] for m in judged["moves"]] == \
+        [f"{m['moveName']} {words(m['moveEstimate'])}" for m in records[0]["moves"]]
+    assert all(m["value"] == "estimate" and m["color"].endswith(", 66%)") for m in judged["moves"])
+    assert 'data-value="estimate"' in judged["chart"]
+    assert exact["status"] == "you to move: WIN in 1 for the player to move"
+    assert exact["mode"][0] == "against the perfect opponent, you first"
+    assert exact["moves"][0] == {"text": "3 WIN in 1", "value": "win", "color": "hsl(130, 65%, 27.5%)"}
+
+
+def test_a_foreign_save_in_the_default_place_is_one_warning_and_the_game_is_searched(tmp_path):
+    import os
+
+    from test_play import gamedp_run, saved_nim
+
+    path = saved_nim(tmp_path, "2", "3")
+    assert gamedp_run("solve", "misere-nim", "2 3", "--db", str(tmp_path / "m.gdb"), db_dir=tmp_path).returncode == 0
+    path.write_bytes((tmp_path / "m.gdb").read_bytes())
+    for args in (["nim"], ["tictactoe"]):  # nim as GAME (checked at start-up), as a built-in (by its worker)
+        server, url = start_server(*args, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+        try:
+            record = served(url, "api/position", game="nim", position="2 3")
+            assert (record["positionValue"], record["remoteness"]) == ("win", 5)  # searched
+        finally:
+            errors = stop_server(server)
+        assert errors.startswith(f"gamedp: not answering from {path}: ") and errors.count("not answering") == 1
+        assert "is the saved solve of misere-nim" in errors

@@ -51,16 +51,21 @@ def broken_game(tmp_path_factory) -> str:
     return str(path)
 
 
-@pytest.fixture(scope="module")
-def server_url(broken_game):
+def served(app):
+    """The real server on a loopback port, serving ``app``: yields its address, then stops it."""
     socket = listen("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(GAMES + [broken_game], time_limit=60), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [socket]}, daemon=True)
     thread.start()
     host, port = socket.getsockname()[:2]
     yield f"http://{host}:{port}/"
     server.should_exit = True
     thread.join(20)
+
+
+@pytest.fixture(scope="module")
+def server_url(broken_game):
+    yield from served(create_app(GAMES + [broken_game], time_limit=60))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -264,3 +269,31 @@ def test_a_game_without_a_drawing_shows_its_text_and_one_that_raises_its_message
     assert page.inner_text("#board pre") == "1"  # the board stays as it was
     pick(page, "nim")
     assert shown_position(page) == "3 4 5" and page.is_hidden("#message")
+
+
+@pytest.fixture(scope="module")
+def depth_server_url():
+    """Connect-4 7x6 served by a search 2 moves deep (gamedp serve connect4 --depth 2)."""
+    yield from served(create_app(["connect4"], options={"connect4": {"depth": 2}}, time_limit=60))
+
+
+def test_a_depth_limited_board_shows_estimates_and_plays_its_best_judged_move(browser, depth_server_url):
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(depth_server_url)
+    settle(page)
+    assert re.fullmatch(r"you to move: estimate [+-]?\d\.\d\d for the player to move \(a search 2 moves deep\)",
+                        page.inner_text("#status"))
+    assert page.eval_on_selector("#mode", "m => m.options[0].textContent") == \
+        "against a search 2 moves deep, you first"
+    buttons = page.eval_on_selector_all("#moves button", "bs => bs.map(b => [b.dataset.value, b.textContent])")
+    assert len(buttons) == 7 and all(v == "estimate" and " estimate " in t for v, t in buttons)
+    page.click("#moves button[data-move='4']")
+    settle(page)  # the computer's reply: the first move of the record it was shown
+    assert len(page.eval_on_selector_all("#chart circle", "cs => cs.map(c => c.dataset.value)")) == 3
+    assert page.get_attribute("#board", "data-position").count("X") + \
+        page.get_attribute("#board", "data-position").count("O") == 2
+    context.close()
+    assert errors == []

@@ -1,8 +1,9 @@
 """``gamedp analyze GAME [POSITION]``: a position's value and every move's value, best first.
 
-:class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``) share: its text
-notation and an engine that values positions on demand. A saved solve (:mod:`gamedp.saved_solution`), when given,
-answers every position it holds; the others go to an engine, in this order:
+:class:`Analyst` is the one view of a game that the front ends (``analyze``, ``play``, ``serve``, ``explain``)
+share: its text notation and an engine that values positions on demand; :func:`load_analyst` makes it for each of
+them the same way. A saved solve (:mod:`gamedp.saved_solution`), when given, answers every position it holds;
+the others go to an engine, in this order:
 
 1. the game's own ``analyze(position) -> Analysis``, if it has one (a fast built-in solver);
 2. else the game's own ``solution()``, an object with ``analyze(position) -> Analysis`` (and, if it can,
@@ -18,8 +19,8 @@ Impartial games (``impartial = True``) that offer ``nimber(position)`` also show
 
 With a search depth (``--depth D``), games too big to solve are judged instead by a depth-limited search
 (:mod:`gamedp.solvers.lookahead`): :meth:`Analyst.judge` scores each move by the ends the search reaches,
-the game's ``heuristic`` at its horizon, and the game's solved database where there is one (``gamedp solve``
-made it: every position it answers is exact).
+the game's ``heuristic`` at its horizon, and the saved solve given or else the game's solved database where
+there is one (``gamedp solve`` made it: every position it answers is exact).
 
 What a game gives the front ends, beyond its rules: ``parse_position`` for what people type, and a
 ``format_position`` whose drawing ``parse_position`` reads back (else ``str(position)`` must read back: the JSON
@@ -46,7 +47,7 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, depth_option, joined, position_argument
+from gamedp.cli.arguments import NumbersCommand, depth_option, joined, position_argument, saved_option
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -55,7 +56,7 @@ class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
-                 saved_only: bool = False):
+                 saved_only: bool = False, too_big: str | None = None):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -75,6 +76,12 @@ class Analyst:
         #: the depth of a depth-limited search (None: values are exact, from a whole search)
         self.depth = depth
         self._lookahead: Any = None
+        if depth is not None:  # made now, so that a game it cannot search (a scored one) is refused up front
+            from gamedp.solvers.lookahead import Lookahead
+
+            self._lookahead = Lookahead(self.rules, depth, known=self._database_values())
+        #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
+        self._too_big = too_big
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
@@ -91,16 +98,14 @@ class Analyst:
         """The moves of ``position`` scored by the search ``depth`` moves deep, best first (a
         :class:`~gamedp.solvers.lookahead.Judgement`; ``every=False``: only the best move is searched)."""
         if self._lookahead is None:
-            from gamedp.solvers.lookahead import Lookahead
-
-            if self.depth is None:
-                raise GamedpError("judging moves needs a search depth (--depth D)")
-            self._lookahead = Lookahead(self.rules, self.depth, known=self._database_values())
+            raise GamedpError("judging moves needs a search depth (--depth D)")
         return self._lookahead.judge(position, every)
 
     def _database_values(self) -> Any:
-        """A lookup of exact values in the game's solved database, if there is one (its ``saved_solution`` hook);
-        positions play never reaches have no stored value and are searched."""
+        """A lookup of exact values: the saved solve given, else the game's solved database, if there is one (its
+        ``saved_solution`` hook); positions neither holds are searched."""
+        if self.saved is not None:
+            return self.saved.known
         saved = getattr(self.game, "saved_solution", None)
         stored = saved(True) if callable(saved) else None  # values without remoteness are exact ends too
         return None if stored is None else stored.known
@@ -177,10 +182,9 @@ class Analyst:
                                         f"than the {WORK_LIMIT:,} a search does in a couple of minutes; try a "
                                         "smaller position")
         except ResourceError as e:
-            if self.scored:  # depth-limited search is for win/lose/tie games
+            if self.scored or self._too_big is None:  # depth-limited search is for win/lose/tie games
                 raise
-            raise ResourceError(f"{e}; analyze and play search only D moves deep with --depth D "
-                                "(e.g. --depth 8)") from None
+            raise ResourceError(f"{e}; {self._too_big}") from None
         self._estimated = True
 
     def _engine(self) -> Any:
@@ -251,9 +255,9 @@ class Analyst:
     def move_name(self, position: Any, move: Any) -> str:
         return self.rules.format_move(position, move)
 
-    def read_move(self, position: Any, analysis: Analysis, text: str) -> Any:
+    def read_move(self, position: Any, text: str) -> Any:
         """The legal move written as ``text``; a :class:`GamedpError` listing the legal moves otherwise."""
-        legal = [mv.move for mv in analysis.moves]
+        legal = [move for move, _ in self.rules.move_list(position)]
         try:
             move = self.rules.parse_move(position, text)
         except GamedpError:
@@ -264,6 +268,36 @@ class Analyst:
             shown = ", ".join(self.move_name(position, m) for m in legal) or "none"
             raise GamedpError(f"{text.strip()!r} is not a legal move here; legal moves: {shown}")
         return move
+
+
+def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
+                 depth: int | None = None, warn: bool = True) -> Analyst:
+    """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
+
+    Its saved solve (:func:`gamedp.cli.saved.open_for_game`: ``db``, else the default place) answers every
+    position it holds and the engines the others; with ``db``, the save must be there and usable and answers
+    alone (a depth-limited search still searches what it lacks); a save that cannot be used is a warning
+    (``warn=False``: already given) and the engines answer. A search too big to finish is refused with the way
+    out ``command`` offers.
+    """
+    import shlex
+
+    from gamedp.cli.saved import open_for_game
+    from gamedp.loader import load_game
+
+    game = load_game(spec)
+    # A depth-limited search takes exact values without remoteness as ends too.
+    saved = open_for_game(spec, game, db, required=db is not None, remoteness=not outcomes_only and depth is None,
+                          warn=warn)
+    name = shlex.quote(spec)
+    too_big = {
+        "serve": f"gamedp serve {name} --depth D serves it by a search D moves deep (e.g. --depth 8)",
+        "explain": "explain shows why each move has its exact value, which a search this big cannot give; "
+                   f"gamedp analyze {name} POSITION --depth D judges every move by a search D moves deep "
+                   "(e.g. --depth 8)",
+    }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
+    return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
+                   too_big=too_big)
 
 
 def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None) -> Any:
@@ -286,9 +320,7 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
               help="Win/lose/tie only, no remoteness: pruned alpha-beta searches, far fewer positions on big games.")
-@click.option("--db", type=click.Path(dir_okay=True), default=None,
-              help="Answer from this saved solve (`gamedp solve GAME --db ...`) only. Without it, a saved solve in "
-                   "the default place answers the positions it holds.")
+@saved_option
 @depth_option
 def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
             db: str | None, depth: int | None) -> None:
@@ -299,13 +331,9 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
     under perfect play), the score in scored games and the nimber where the game gives one.
     """
-    from gamedp.cli.saved import open_for_game
-    from gamedp.loader import load_game
     from gamedp.render import analysis_lines, console
 
-    rules = load_game(game)
-    saved = open_for_game(game, rules, db, required=db is not None, remoteness=not outcomes_only)
-    analyst = Analyst(rules, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None)
+    analyst = load_analyst(game, "analyze", db=db, outcomes_only=outcomes_only, depth=depth)
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

@@ -30,7 +30,13 @@ _NUMBER = re.compile(r"-\d[\d,.]*")
 #: POSITION as the commands take it: any number of words, joined with spaces (none: the start)
 position_argument = click.argument("position", nargs=-1)
 
-#: ``--depth D``: a depth-limited search instead of an exact one (analyze, play)
+#: ``--db FILE``: the saved solve that answers (analyze, play, serve); without it, the one in the default place
+saved_option = click.option(
+    "--db", type=click.Path(dir_okay=True), metavar="FILE", default=None,
+    help="Answer from this saved solve (`gamedp solve GAME --db ...`) only. Without it, a saved solve in "
+         "the default place answers the positions it holds.")
+
+#: ``--depth D``: a depth-limited search instead of an exact one (analyze, play, serve)
 depth_option = click.option(
     "--depth", type=click.IntRange(min=1), metavar="D",
     help="For games too big to solve: search only D moves ahead (alpha-beta), judging the positions there by "

@@ -29,10 +29,9 @@ def explain(game: str, position: str | None, k: int | None, as_json: bool) -> No
       gamedp explain blockgame "#####/#####/#..#./####./....." (rows may also be separate lines)
       gamedp explain grid --k 1 "o./.."
     """
-    from gamedp.cli.analyze import Analyst, read_position_argument
+    from gamedp.cli.analyze import load_analyst, read_position_argument
     from gamedp.explain import explain as explain_position
     from gamedp.explain import explain_blockgame, explain_cards, explain_grid
-    from gamedp.loader import load_game
 
     text = _read(position)
     if k is not None:
@@ -52,7 +51,7 @@ def explain(game: str, position: str | None, k: int | None, as_json: bool) -> No
     elif game == "blockgame":
         result = explain_blockgame("\n".join(["....."] * 5) if text is None else text.replace("/", "\n"))
     else:
-        analyst = Analyst(load_game(game))
+        analyst = load_analyst(game, "explain")
         result = explain_position(analyst, read_position_argument(analyst, text))
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.text())
 

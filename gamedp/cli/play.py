@@ -13,6 +13,9 @@ the game.
 With ``--depth D`` the opponent is a search D moves deep instead (:meth:`Analyst.judge`), for games too big to
 solve: it plays perfectly wherever its search reaches the end or the game's database answers, and says what it
 judged each move it makes; ``hint`` then shows every move's score by the same search.
+
+A saved solve of the game (``gamedp solve GAME [POSITION]``; ``--db FILE`` names one) answers every position it
+holds, as in ``analyze``: the opponent plays from it, and a ``--depth`` search takes its values as exact ends.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from typing import Any, TextIO
 
 import click
 
-from gamedp.cli.analyze import Analyst, read_position_argument
-from gamedp.cli.arguments import NumbersCommand, depth_option, position_argument
+from gamedp.cli.analyze import Analyst, load_analyst, read_position_argument
+from gamedp.cli.arguments import NumbersCommand, depth_option, position_argument, saved_option
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, MoveValue
 
@@ -119,7 +122,7 @@ class Match:
                 return True
             else:
                 try:
-                    move = self.analyst.read_move(self.position, analysis, text)
+                    move = self.analyst.read_move(self.position, text)
                 except GamedpError as e:
                     self.out.print(f"{str(e).rstrip('.')}. Try again (or 'help').")
                     continue
@@ -213,8 +216,9 @@ class Match:
 @click.option("--hints", is_flag=True, help="Show every move's value at each of your turns.")
 @click.option("--outcomes-only", is_flag=True,
               help="Solve win/lose/tie only (faster on big games); the computer then wins, but not fastest.")
+@saved_option
 @depth_option
-def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool,
+def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool, db: str | None,
          depth: int | None) -> None:
     """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
 
@@ -222,12 +226,10 @@ def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes
     board; 'hint' shows every move's value, 'undo' takes your last move back, 'quit' stops. Moves can be piped
     in, one per line.
     """
-    from gamedp.loader import load_game
-
     if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
-    analyst = Analyst(load_game(game), outcomes_only=outcomes_only, depth=depth)
+    analyst = load_analyst(game, "play", db=db, outcomes_only=outcomes_only, depth=depth)
     start = read_position_argument(analyst, position)
     typed = sys.stdin.isatty()
     Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,

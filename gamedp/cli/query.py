@@ -9,6 +9,7 @@ import click
 
 from gamedp.cli.arguments import NumbersCommand
 from gamedp.cli.solve import db_option, variant_option
+from gamedp.errors import InputError
 
 
 @click.command(cls=NumbersCommand)
@@ -33,9 +34,19 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
         refuse_options(game, bool(variant))
         return query_saved(game, positions, db, as_json)
     spec = table_spec(game, **parse_variant(variant))
+    unreached = []
     with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:
         for text in positions:
-            print_answer(text, reader.value(spec.index(spec.parse_position(text))), as_json)
+            index = spec.index(spec.parse_position(text))
+            if reader.reachable(index):
+                print_answer(text, reader.value(index), as_json)
+            else:  # the file stores no value there: the other positions are still answered, then exit 2
+                unreached.append(" ".join(text.split()))
+                if as_json:
+                    click.echo(json.dumps({"position": text, "reachable": False}))
+    if unreached:
+        raise InputError(f"{', '.join(unreached)}: not a position play reaches from the start of "
+                         f"{label(game, spec)}, so the database has no value for it")
 
 
 def print_answer(text: str, value: Any, as_json: bool) -> None:

@@ -91,11 +91,13 @@ def _engine(game: Any, outcomes_only: bool) -> Any:
     return Solution(game.as_python_game() if isinstance(game, CompiledGame) else game, outcomes_only=outcomes_only)
 
 
-def open_for_game(spec: str, game: Any, db: str | None, required: bool, remoteness: bool = False) -> Any:
+def open_for_game(spec: str, game: Any, db: str | None, required: bool, remoteness: bool = False,
+                  warn: bool = True) -> Any:
     """GAME's save (at ``db``, else the default place), or ``None`` when there is none and none is ``required``.
 
     A save that is there but cannot be used (damaged, stale, another game's) is an error when ``required``, else
-    a one-line warning, and the caller answers by searching; so is one without the ``remoteness`` asked for.
+    a one-line warning (unless not to ``warn``: it was given already), and the caller answers by searching; so is
+    one without the ``remoteness`` asked for.
     """
     from gamedp.database import DatabaseError
     from gamedp.saved_solution import default_path, open_saved
@@ -111,7 +113,8 @@ def open_for_game(spec: str, game: Any, db: str | None, required: bool, remotene
     except DatabaseError as e:
         if required:
             raise
-        click.echo(f"gamedp: not answering from {path}: {e}", err=True)
+        if warn:
+            click.echo(f"gamedp: not answering from {path}: {e}", err=True)
         return None
     if remoteness and not saved.has_remoteness and not required:
         saved.close()  # solved for outcomes only: the search gives what is asked

@@ -6,6 +6,7 @@ import socket
 
 import click
 
+from gamedp.cli.arguments import depth_option, saved_option
 from gamedp.errors import GamedpError
 
 
@@ -19,22 +20,32 @@ from gamedp.errors import GamedpError
 @click.option("--open", "open_browser", is_flag=True, help="Open the board in a web browser.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
               help="Seconds one request may spend solving before it is stopped with a message.")
+@saved_option
+@depth_option
 def serve(game: str | None, position: str | None, host: str, port: int, open_browser: bool,
-          time_limit: float) -> None:
+          time_limit: float, db: str | None, depth: int | None) -> None:
     """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
     by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
 
     Every built-in game is offered; GAME (a built-in name, module:attribute or path/to/file.py[:attribute])
-    is added and shown first, from POSITION (in its notation) if given. Stop with Ctrl-C.
+    is added and shown first, from POSITION (in its notation) if given. A game's saved solve (`gamedp solve`)
+    answers the positions it holds; --db and --depth are GAME's, as `analyze` takes them. Stop with Ctrl-C.
     """
     import uvicorn
 
     from gamedp.web.app import builtin_games, create_app
 
+    options = {"db": db, "depth": depth}
+    if game is None and (db is not None or depth is not None):
+        given = " and ".join(f"--{k}" for k, v in options.items() if v is not None)
+        raise GamedpError(f"{given} {'are' if ' and ' in given else 'is'} for the game named on the command line; "
+                          "name it: e.g. gamedp serve connect4 --depth 8")
     if game is not None:
-        _check_game(game, position)
+        _check_game(game, position, options)
     games = ([game] if game else []) + builtin_games()
-    app = create_app(games, start=(game or games[0], position), time_limit=time_limit)
+    # GAME's worker opens its save again: what was wrong with it has been said once already, here
+    app = create_app(games, start=(game or games[0], position), time_limit=time_limit,
+                     options={game: {**options, "warn": False}} if game else None)
     listener = listen(host, port)
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
@@ -48,14 +59,18 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
     uvicorn.Server(config).run(sockets=[listener])
 
 
-def _check_game(game: str, position: str | None) -> None:
-    """Load GAME and read POSITION here, so that a mistake is one line at start-up, not an error page."""
-    from gamedp.cli.analyze import Analyst
-    from gamedp.loader import load_game
+def _check_game(game: str, position: str | None, options: dict) -> None:
+    """Load GAME (with its saved solve, as its worker will) and read POSITION here, so that a mistake is one line
+    at start-up, not an error page."""
+    from gamedp.cli.analyze import load_analyst
 
-    analyst = Analyst(load_game(game))
-    if position is not None:
-        analyst.read_position(position)
+    analyst = load_analyst(game, "serve", **options)
+    try:
+        if position is not None:
+            analyst.read_position(position)
+    finally:
+        if analyst.saved is not None:
+            analyst.saved.close()
 
 
 def listen(host: str, port: int) -> socket.socket:

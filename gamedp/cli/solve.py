@@ -73,7 +73,7 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
         except DatabaseError as e:
             if not e.damaged:  # another game's or a newer gamedp's file: not ours to replace
                 raise GamedpError(f"{e} (or --force to replace it)") from None
-            click.echo(f"gamedp: {path} is damaged; solving {what} again", err=True)
+            click.echo(f"gamedp: {path} is {e.why}; solving {what} again", err=True)
 
     from gamedp.cli.tiered import solve_tiers
 

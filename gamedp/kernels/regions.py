@@ -32,9 +32,10 @@ TOP, USED, SOLVED, BUDGET, BIGGEST = 0, 1, 2, 3, 4
 RESOLVED, SEARCH, UNKNOWN = 4, 5, 6
 #: what :func:`outcome_search` returns besides WIN_CODE and LOSE_CODE
 NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1, -2, -3, -4, -5
-#: helpers inlined where they are called (see gamedp.aot.jit_functions): a call that passes arrays costs two
-#: atomic reference counts per array, which made up a quarter of the outcome search's time
-INLINE = ("cached", "reduce", "lookup", "slot", "store", "split", "fitting", "remember_outcome")
+#: helpers that borrow the arrays they are passed (see gamedp.aot.jit_functions): compiled without reference
+#: counts, which (two atomic operations per array passed, inlined or not) took half the outcome search's time
+BORROW = ("fitting", "split", "placements", "region_key", "spread", "slot", "lookup", "cached", "store", "reduce",
+          "remember_outcome", "bit_index", "canonical")
 #: ``ostate`` slots shared with the caller
 MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
 
@@ -119,10 +120,11 @@ def live_simple(empty, e0, e1, e2, e3, stride):
 
 def grow(comp, rest, e0, e1, e2, e3, stride):
     """The 4-connected component of the cells ``rest`` that holds ``comp``."""
-    while True:
+    while True:  # two steps a round: half the tests and branches; done at once when it holds them all
         grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
-        if grown == comp:
-            return comp
+        grown = (grown | neighbours(grown, e0, e1, e2, e3, stride)) & rest
+        if grown == comp or grown == rest:
+            return grown
         comp = grown
 
 
@@ -355,15 +357,14 @@ def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
     return DONE
 
 
-def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack, state, solve):
+def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, biggest):
     """The Lemoine-Viennot reduction of the sum of the regions of ``mask`` and a Nim heap: the nimbers of all
     regions but the largest go into the heap. Returns (code, region, heap):
 
     - (RESOLVED, 0, x): every nimber is known; the sum is worth x (lost for the player to move iff x == 0);
-    - (SEARCH, region, x): the largest region's nimber is unknown;
-    - (UNKNOWN, 0, 0): a smaller region's nimber is unknown and ``solve`` is off;
-    - (TABLE_FULL or STACK_FULL, 0, 0): solving a smaller region's nimber (``solve`` on) needs a bigger table or
-      stack; what it solved so far is kept.
+    - (SEARCH, region, x): the largest region's nimber is unknown (none in the table is larger than
+      ``biggest`` cells);
+    - (UNKNOWN, region, 0): the nimber of ``region``, a smaller one, is unknown.
     """
     n = split(mask, orient, fits, edges, parts)
     if n == 0:
@@ -381,21 +382,30 @@ def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, ke
             continue
         v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
         if v < 0:
-            if not solve:
-                return UNKNOWN, ZERO, 0
-            stack[0] = parts[p]
-            state[TOP] = 1
-            state[BUDGET] = 1 << 62
-            status = mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
-            if status != DONE:
-                return status, ZERO, 0
-            v = cached(parts[p], cols, syms, k0, k1, vals, ck, cv, key)
+            return UNKNOWN, parts[p], 0
         x ^= v
-    if most <= state[BIGGEST]:
+    if most <= biggest:
         v = cached(parts[big], cols, syms, k0, k1, vals, ck, cv, key)
         if v >= 0:
             return RESOLVED, ZERO, x ^ v
     return SEARCH, parts[big], x
+
+
+def reduce_solving(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack, state):
+    """:func:`reduce`, solving by the mex search the nimbers of the smaller regions it needs: returns (RESOLVED
+    or SEARCH, region, heap) as it does, or (TABLE_FULL or STACK_FULL, 0, 0) if the mex search needs a bigger
+    table or stack (what it solved so far is kept)."""
+    while True:
+        code, r, x = reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
+                            state[BIGGEST])
+        if code != UNKNOWN:
+            return code, r, x
+        stack[0] = r
+        state[TOP] = 1
+        state[BUDGET] = 1 << 62
+        status = mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+        if status != DONE:
+            return status, ZERO, 0
 
 
 def cells_in(region):
@@ -419,23 +429,39 @@ def remember_outcome(region, heap, outcome, ocr, ocv):
     ocv[s] = (heap << 2) | outcome
 
 
-def outcome_key(key, heap):
+def outcome_key(dims, heap):
     """The word the outcome memo files (region, heap) under, with the region's cells: dims below, heap above."""
-    return key[0] | (np.uint64(heap) << np.uint64(16))
+    return dims | (np.uint64(heap) << np.uint64(16))
+
+
+def canonical(region, cols, syms, kr, kd, kc, key):
+    """The slot of the cache ``kr``/``kd``/``kc`` (region as it lies on the board -> canonical dims, cells) that
+    holds ``region``'s key, made if it was not there: the search asks for the key of a region when it descends
+    into it, when it stores it, and when it asks the table for its nimber."""
+    s = nimber_slot(region, np.uint64(kr.shape[0] - 1))
+    if kr[s] != region:
+        region_key(region, cols, syms, key)
+        kr[s] = region
+        kd[s] = key[0]
+        kc[s] = key[1]
+    return s
 
 
 def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state,
-                   o0, o1, ov, ocr, ocv, fr, fh, fc, fs, fn, fi, ostate):
+                   o0, o1, ov, ocr, ocv, kr, kd, kc, sc, fr, fh, fc, fx, fs, fn, fi, ostate):
     """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
     of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
+    ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
+    rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
 
     Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
     again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
     MEMO_FULL (the outcome memo o0/o1/ov holds 3/4 of its slots), FRAMES_FULL (the frames fr/fh/fn/fi, and
-    ``fc`` with ``children_bound(orient)`` entries per frame), or OUT_OF_BUDGET (``ostate[NODES]`` reached
-    ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]`` counts the memo's entries.
+    ``fc``/``fx``/``fs`` with as many entries per frame as the board has placements), or OUT_OF_BUDGET
+    (``ostate[NODES]`` reached ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]``
+    counts the memo's entries.
     """
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
@@ -444,20 +470,21 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     simple = edges[5] != ZERO
     e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
     cache_mask = np.uint64(ocr.shape[0] - 1)
+    split_mask = np.uint64(sc.shape[0] - 1)
     nimber_mask = np.uint64(ck.shape[0] - 1)
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
     limit = o0.shape[0] * 3 // 4
-    code, r, x = reduce(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack,
-                        state, True)
+    code, r, x = reduce_solving(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
+                                stack, state)
     if code == TABLE_FULL:
         return NIMBER_TABLE_FULL
     if code == STACK_FULL:
         return NIMBER_STACK_FULL
     if code == RESOLVED:
         return WIN_CODE if x != 0 else LOSE_CODE
-    region_key(r, cols, syms, key)
-    m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+    e = canonical(r, cols, syms, kr, kd, kc, key)
+    m = lookup(o0, o1, ov, outcome_key(kd[e], x), kc[e])
     if m > 0:
         return m
     d = 0
@@ -475,47 +502,71 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             n = 0
             for k in range(placements(region, orient, moves)):
                 child = region & ~moves[k]
-                # the common cases first, without calls that pass arrays (each costs atomic reference counts):
-                # every region but the largest has its nimber in the cache in front of the table, and the
-                # largest is too big to have one in the table, or has it in the cache
+                # the common case first, in place: every region but the largest has its nimber in the cache in
+                # front of the table, and the largest is too big to have one in the table, or has it there
                 code = np.int64(UNKNOWN)
                 if simple:
-                    rest = live_simple(child, e0, e1, e2, e3, stride)
-                    n_parts = 0
-                    big = 0
-                    most = 0
-                    while rest != ZERO:
-                        comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
-                        rest &= ~comp
-                        size = cells_in(comp)
-                        if size > most:
-                            most = size
-                            big = n_parts
-                        parts[n_parts] = comp
-                        n_parts += 1
-                    x = h
-                    code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
-                    for p in range(n_parts):
-                        if p != big or most <= state[BIGGEST]:
-                            s = nimber_slot(parts[p], nimber_mask)
-                            if ck[s] == parts[p]:
+                    # a child met before (as the child of another node) has its split in the cache: its largest
+                    # region and the XOR of the others' nimbers
+                    t = nimber_slot(child, split_mask)
+                    if sc[t, 0] == child:
+                        r = sc[t, 1]
+                        x = h ^ np.int64(sc[t, 2])
+                        most = cells_in(r)
+                        code = np.int64(SEARCH if r != ZERO else RESOLVED)
+                    else:
+                        rest = live_simple(child, e0, e1, e2, e3, stride)
+                        n_parts = 0
+                        big = 0
+                        most = 0
+                        while rest != ZERO:
+                            comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                            rest &= ~comp
+                            size = cells_in(comp)
+                            if size > most:
+                                most = size
+                                big = n_parts
+                            parts[n_parts] = comp
+                            n_parts += 1
+                        x = h
+                        code = np.int64(SEARCH if n_parts > 0 else RESOLVED)
+                        for p in range(n_parts):
+                            if p != big:
+                                s = nimber_slot(parts[p], nimber_mask)
+                                if ck[s] != parts[p]:
+                                    code = np.int64(UNKNOWN)
+                                    break
                                 x ^= cv[s]
-                                if p == big:
-                                    code = np.int64(RESOLVED)
-                            elif p != big:
-                                code = np.int64(UNKNOWN)
-                                break
-                    if code == SEARCH and most <= state[BIGGEST]:
-                        code = np.int64(UNKNOWN)  # the table may know the largest region: ask it
-                    r = parts[big]
+                        r = parts[big] if n_parts > 0 else ZERO
+                        if code != UNKNOWN:
+                            sc[t, 0] = child
+                            sc[t, 1] = r
+                            sc[t, 2] = np.uint64(x ^ h)
+                    if code == SEARCH and most <= state[BIGGEST]:  # the table may know the largest region
+                        s = nimber_slot(r, nimber_mask)
+                        if ck[s] != r:
+                            e = canonical(r, cols, syms, kr, kd, kc, key)
+                            v = lookup(k0, k1, vals, kd[e], kc[e])
+                            if v >= 0:
+                                ck[s] = r
+                                cv[s] = v
+                        if ck[s] == r:
+                            x ^= cv[s]
+                            code = np.int64(RESOLVED)
                 if code == UNKNOWN:
                     code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
-                                        parts, stack, state, False)
+                                        parts, state[BIGGEST])
                 if code == RESOLVED:
                     if x == 0:
                         result = WIN_CODE
                         break
                     continue
+                # a child kept as (region, heap) is searched as it is; one with a smaller region of unknown
+                # nimber (heap -1) is reduced again, solving those nimbers, when its turn comes
+                b = d * nmax + n
+                fc[b] = child
+                fx[b] = -1
+                mob = 0
                 if code == SEARCH:
                     s = outcome_slot(r, x, cache_mask)
                     if ocr[s] == r and ocv[s] >> 2 == x:
@@ -523,17 +574,16 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                             result = WIN_CODE
                             break
                         continue
-                fc[d * nmax + n] = child
-                # the search tries first the children that leave the fewest placements: a lost position
-                # is likelier among them, and quicker to prove
-                mob = 0
-                if code == SEARCH:
+                    fc[b] = r
+                    fx[b] = x
+                    # the search tries first the children that leave the fewest placements: a lost position
+                    # is likelier among them, and quicker to prove
                     for q in range(orient.shape[0]):
                         f = orient[q, ANCHORS]
                         for c in range(orient[q, NCELLS]):
                             f &= r >> orient[q, OFFSETS + c]
                         mob += cells_in(f)
-                fs[d * nmax + n] = mob
+                fs[b] = mob
                 n += 1
             fn[d] = n
             fi[d] = 0
@@ -551,22 +601,38 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 break
             fi[d] = i + 1
             if i < fn[d]:
-                best = i
-                for j in range(i + 1, fn[d]):
-                    if fs[d * nmax + j] < fs[d * nmax + best]:
+                b = d * nmax + i
+                best = b
+                for j in range(b + 1, d * nmax + fn[d]):
+                    if fs[j] < fs[best]:
                         best = j
-                if best != i:
-                    c = fc[d * nmax + i]
-                    fc[d * nmax + i] = fc[d * nmax + best]
-                    fc[d * nmax + best] = c
-                    g = fs[d * nmax + i]
-                    fs[d * nmax + i] = fs[d * nmax + best]
-                    fs[d * nmax + best] = g
-                code, r, x = reduce(fc[d * nmax + i], fh[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv,
-                                    key, parts, stack, state, True)
+                if best != b:
+                    c = fc[b]
+                    fc[b] = fc[best]
+                    fc[best] = c
+                    g = fx[b]
+                    fx[b] = fx[best]
+                    fx[best] = g
+                    g = fs[b]
+                    fs[b] = fs[best]
+                    fs[best] = g
+                mask = fc[b]
+                g = fx[b]
+                hh = fh[d]
             else:  # the heap's moves come last: each asks for a whole search of the region with a smaller heap
-                code, r, x = reduce(fr[d], i - fn[d], orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
-                                    parts, stack, state, True)
+                mask = fr[d]
+                g = -1
+                hh = i - fn[d]
+            if g >= 0:
+                code = np.int64(SEARCH)
+                r = mask
+                x = g
+            else:
+                code, r, x = reduce(mask, hh, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
+                                    state[BIGGEST])
+                if code == UNKNOWN:
+                    code, r, x = reduce_solving(mask, hh, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv,
+                                                key, parts, stack, state)
             if code == TABLE_FULL:
                 return NIMBER_TABLE_FULL
             if code == STACK_FULL:
@@ -575,8 +641,8 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 if x == 0:
                     result = WIN_CODE
                 continue
-            region_key(r, cols, syms, key)
-            m = lookup(o0, o1, ov, outcome_key(key, x), key[1])
+            e = canonical(r, cols, syms, kr, kd, kc, key)
+            m = lookup(o0, o1, ov, outcome_key(kd[e], x), kc[e])
             if m > 0:
                 remember_outcome(r, x, m, ocr, ocv)
                 if m == LOSE_CODE:
@@ -595,8 +661,8 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
         while True:
             if ostate[MEMO_USED] >= limit:
                 return MEMO_FULL
-            region_key(fr[d], cols, syms, key)
-            store(o0, o1, ov, outcome_key(key, fh[d]), key[1], result)
+            e = canonical(fr[d], cols, syms, kr, kd, kc, key)
+            store(o0, o1, ov, outcome_key(kd[e], fh[d]), kc[e], result)
             remember_outcome(fr[d], fh[d], result, ocr, ocv)
             ostate[MEMO_USED] += 1
             if d == 0:
@@ -659,7 +725,7 @@ EXPORTS = {
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
     "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], "
-                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], "
-                      "i8[::1])",
+                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], u8[:,::1], u8[::1], "
+                      "i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

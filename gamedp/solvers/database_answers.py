@@ -30,12 +30,11 @@ class SavedSolution:
 
     def __init__(self, game: Any, tiered: Any, reader: Any, key: Callable[[Any], int]):
         self.game, self.tiered, self.reader, self.key = game, tiered, reader, key
-        self._reachable = reader.has("reachable")
 
     def known(self, position: Any) -> Value | None:
         """The position's stored value, or None when play from the start never reaches it (no value stored)."""
         index = self.tiered.index(self.key(position))
-        if self._reachable and not (self.reader.byte("reachable", index >> 3) >> (index & 7)) & 1:
+        if not self.reader.reachable(index):
             return None
         return self.reader.value(index)
 

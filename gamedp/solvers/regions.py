@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import copy
+import functools
 import os
 from pathlib import Path
 from typing import Any, Callable, Hashable
@@ -37,6 +38,9 @@ MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpo
 SLOT_BYTES = 28
 #: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its cache slot in front
 OUTCOME_SLOT_BYTES = 34
+#: most slots of the outcome search's caches of canonical keys and splits of regions as they lie on the board
+#: (48 bytes a slot): the search asks again for what it met a few nodes before
+NEAR_SLOTS = 1 << 16
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
 #: nodes the kernel finishes between two progress reports
@@ -94,6 +98,21 @@ def _connected(cells: tuple[tuple[int, int], ...]) -> bool:
     return len(seen) == len(cells)
 
 
+@functools.lru_cache(maxsize=64)
+def kernel_frame(rules: Any) -> tuple:
+    """(orientations, edges, symmetry flags): the arrays the region kernels take for a board, which only read
+    them; made once per ruleset object, as the whole-board search's symmetry tables are (``Rules.sym_table``)."""
+    import numpy as np
+
+    shapes = rules.orientations[0]
+    connected = all(_connected(o) for o in shapes)
+    # then a cell is live iff it has an empty neighbour: a domino fits there, and any piece on it has one
+    simple = all(len(o) > 1 for o in shapes) and {((0, 0), (0, 1)), ((0, 0), (1, 0))} <= set(shapes)
+    edges = np.array(neighbour_masks(rules) + [int(simple)] if connected else [0] * 6, np.uint64)
+    names = region_symmetries(rules)
+    return rules.orient_array(), edges, np.array([name in names for name in MAP_ORDER], np.uint8)
+
+
 def table_variant(rules: Any) -> dict:
     """What the region table of ``rules`` depends on: the pieces (region keys carry no board size)."""
     return {"game": rules.name, "pieces": rules.variant()["pieces"]}
@@ -126,8 +145,6 @@ class RegionSolver:
         self.k = load_kernels("gamedp.kernels.regions")
         self.np = np
         self._frame(rules)
-        names = region_symmetries(rules)
-        self.syms = np.array([name in names for name in MAP_ORDER], np.uint8)
         self.progress = progress
         self.memory = memory
         self.path = default_table_path(rules) if table is True else (Path(table) if table else None)
@@ -144,17 +161,11 @@ class RegionSolver:
             self._load()
 
     def _frame(self, rules: Any) -> None:
-        """What the kernels need of the board: its pieces' placements, cells, and neighbours."""
-        np = self.np
+        """What the kernels need of the board: its pieces' placements, cells, neighbours and symmetries."""
         self.rules = rules
-        self.orient = rules.orient_array()
-        self.full = np.uint64(rules.full)
-        self.cols = np.uint64(rules.cols)
-        shapes = rules.orientations[0]
-        connected = all(_connected(o) for o in shapes)
-        # then a cell is live iff it has an empty neighbour: a domino fits there, and any piece on it has one
-        simple = all(len(o) > 1 for o in shapes) and {((0, 0), (0, 1)), ((0, 0), (1, 0))} <= set(shapes)
-        self.edges = np.array(neighbour_masks(rules) + [int(simple)] if connected else [0] * 6, np.uint64)
+        self.orient, self.edges, self.syms = kernel_frame(rules)
+        self.full = self.np.uint64(rules.full)
+        self.cols = self.np.uint64(rules.cols)
 
     def for_board(self, rules: Any) -> RegionSolver:
         """A solver for another board size of the same pieces that takes over this one's table (use it instead of
@@ -188,7 +199,12 @@ class RegionSolver:
         self.ck, self.cv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int16)
 
     def _new_outcome_cache(self, slots: int) -> None:
+        """The caches in front of the outcome memo, of regions as they lie on this board: their outcomes with a
+        heap (``ocr``/``ocv``), their canonical keys (``kr``/``kd``/``kc``) and how children split (``sc``)."""
         self.ocr, self.ocv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int64)
+        near = min(slots, NEAR_SLOTS)
+        self.kr, self.kd, self.kc = (self.np.zeros(near, self.np.uint64) for _ in range(3))
+        self.sc = self.np.zeros((near, 3), self.np.uint64)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
@@ -322,18 +338,19 @@ class RegionSolver:
         if self.outcomes is None:
             self.outcomes = (np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.int16))
         frames = 2 * self.rules.n + 2
+        per_frame = len(self.rules.placements[0])  # a node's placements are some of the board's
         ostate = np.array([self.memo_used, 0, STEP], np.int64)
         while True:
-            fc = np.empty(frames * 64 * len(self.orient), np.uint64)
-            fs = np.empty(frames * 64 * len(self.orient), np.int64)
+            fc = np.empty(frames * per_frame, np.uint64)
+            fs, fx = np.empty(frames * per_frame, np.int64), np.empty(frames * per_frame, np.int64)
             fr, fh = np.empty(frames, np.uint64), np.empty(frames, np.int64)
             fn, fi = np.empty(frames, np.int64), np.empty(frames, np.int64)
             before = int(self.state[2])
             try:
                 code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
                                         self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
-                                        self.stack, self.state, *self.outcomes, self.ocr, self.ocv, fr, fh, fc, fs, fn, fi,
-                                        ostate)
+                                        self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr, self.kd,
+                                        self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
             finally:
                 self.solved += int(self.state[2]) - before
                 self.memo_used = int(ostate[0])

@@ -34,7 +34,8 @@ def pack_codes(codes: Any) -> Any:
 
 
 def compact(outcomes: Any, size: int) -> tuple[Any, int]:
-    """The outcome section of a database: 1 bit per position when all are WIN or LOSE, else the 2-bit packing.
+    """The outcome section of a database: 1 bit per position when all are WIN or LOSE, else the 2-bit packing
+    (a TIE, DRAW or unreachable index: codes 2 and 3).
 
     >>> import numpy as np
     >>> data, bits = compact(pack_codes(np.array([1, 0, 1, 1, 0, 0, 0, 0, 1], dtype=np.uint8)), 9)
@@ -43,7 +44,8 @@ def compact(outcomes: Any, size: int) -> tuple[Any, int]:
     """
     import numpy as np
 
-    if np.any(outcomes & 0b10101010):
+    step = 1 << 24  # a piece at a time: a test of the whole would be a copy as big as the outcomes
+    if any(np.any(outcomes[at:at + step] & 0b10101010) for at in range(0, len(outcomes), step)):
         return outcomes, 2
     nibble = np.zeros(256, dtype=np.uint8)  # bits 0, 2, 4, 6 of a byte -> bits 0..3
     for b in range(256):

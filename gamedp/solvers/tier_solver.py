@@ -1,8 +1,9 @@
 """The tier solver: a strong solve of a :class:`~gamedp.tiers.TieredGame`, tier by tier, shard by shard, on disk.
 
 1. **Reachability, forward.** Tier by tier from the start's, one bit per index: a position is reachable when a
-   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own. A game
-   whose every index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
+   reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own, kept
+   until the tier's values are sealed (they hold its reachability from then on, as code 3). A game whose every
+   index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
 2. **Values, backward.** From the last tier down; a tier is cut into shards of :data:`SHARD` indices, which are
    independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
    (temporary file, rename; a CRC per block, checked when read, so a working file torn by a machine crash is
@@ -10,14 +11,18 @@
    and a solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel
    of its own (``shard_values(tier, lo, hi, remoteness) -> (codes, remoteness, stats)``, a byte per code, e.g.
    64 boards per machine word); everything else stays the same. The executor decides where shards run (see
-   :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed.
+   :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed,
+   and so is the tier's reach file: the working files stay near 2 bits per index (plus the remoteness byte), the
+   values of the tiers solved and the reach bits of those still to solve, and one tier's shards twice while it is
+   sealed.
    Values are two bits per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable; index i at bits
    2(i%4) of byte i//4), remoteness a byte when asked. Positions come to the kernels by index, through the
    game's :meth:`~gamedp.tiers.TieredGame.expansion`.
 3. **The database** (same family as :mod:`gamedp.database`: header, CRC per block, answered without numba):
-   outcomes at 2 bits per index of the whole index space, or 1 when there is no TIE (tiers in order; an
-   unreachable index reads LOSE), the remoteness, a ``reachable`` section (bit i%8 of byte i//8; not for
-   ``every_index`` games), and per-tier statistics in its metadata.
+   the tier files' codes end to end, 2 bits per index of the whole index space with code 3 for an index play
+   never reaches (``encoding.unreachable``; or 1 bit when every index is a WIN or LOSE), the remoteness, and
+   per-tier statistics in its metadata. While it is written the tier files are still there (a solve killed then
+   writes it again from them): the peak disk of a solve is about 4 bits per index, plus twice the remoteness.
 
 Everything is deterministic, so the database comes out byte-identical however the shards were run. An index
 space of at most :data:`SMALL` solved in this process skips the files and numba alike: :func:`solve_small`
@@ -80,10 +85,10 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
     return values
 
 
-def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list[dict]]:
-    """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes,
-    remoteness (or an empty array) and reach bits of the whole index space, and each tier's statistics, exactly
-    as the sharded solve makes them. A child is looked up by its key among the positions already solved, so
+def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict]]:
+    """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes
+    (3: unreachable) and remoteness (or an empty array) of the whole index space, and each tier's statistics,
+    exactly as the sharded solve makes them. A child is looked up by its key among the positions already solved, so
     only each position's own rank is computed."""
     import numpy as np
 
@@ -146,11 +151,9 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, Any, list
             counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
         counts[0] = sum(counts[1:4])
         tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
-    flat = np.frombuffer(b"".join(codes), dtype=np.uint8)
-    reached_bits = flat != 3
-    outcomes = pack_codes(np.where(reached_bits, flat, 0).astype(np.uint8))
+    outcomes = pack_codes(np.frombuffer(b"".join(codes), dtype=np.uint8))
     rem = np.frombuffer(b"".join(rems), dtype=np.uint8) if remoteness else np.zeros(0, dtype=np.uint8)
-    return outcomes, rem, np.packbits(reached_bits, bitorder="little"), tier_stats
+    return outcomes, rem, tier_stats
 
 
 def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
@@ -373,18 +376,6 @@ def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c
                 rem[i - lo] = r
 
 
-def assemble(codes, rem, size, at, want_rem, outcomes, all_rem, all_reach):  # pragma: no cover
-    """A tier's values into the whole index space from index ``at``: 2-bit outcomes, reach bits, remoteness."""
-    for i in range(size):
-        code = (codes[i >> 2] >> ((i & 3) << 1)) & 3
-        g = at + i
-        if code != 3:
-            outcomes[g >> 2] |= code << ((g & 3) << 1)
-            all_reach[g >> 3] |= 1 << (g & 7)
-        if want_rem:
-            all_rem[g] = rem[i]
-
-
 @functools.lru_cache(maxsize=None)
 def _kernels() -> Any:
     """The solver's numba kernels, compiled once per machine (cached on disk); the game's expansion comes in as a
@@ -406,7 +397,6 @@ def _kernels() -> Any:
         mark_children: types.void(fn, a64, i64, i64, i64, ro, a64, a64, rw, rw, rw, rw, a64, a64, a64),
         solve_shard: types.void(fn, a64, i64, i64, i64, ro, a64, a64, ro, ro, ro, ro, ro, ro, ro, ro, types.boolean,
                                 rw, rw, a64, a64, a64, a64),
-        assemble: types.void(ro, ro, i64, i64, types.boolean, rw, rw, rw),
     }
     helper = njit(types.UniTuple(i64, 2)(a64, a64, i64, i64, a64, i64, a64), cache=True, nogil=True,
                   inline="always")(child_slot)
@@ -419,24 +409,31 @@ def _kernels() -> Any:
     return pytypes.SimpleNamespace(**{f.__name__: jit(f, sig) for f, sig in signatures.items()})
 
 
-def _assemble_aligned(codes: Any, rem: Any, at: int, outcomes: Any, all_rem: Any, reach_all: Any) -> None:
-    """The kernels' ``assemble`` by numpy, for a tier starting at ``at``, a multiple of 8."""
+def place_codes(outcomes: Any, at: int, packed: Any, size: int) -> None:
+    """Put ``size`` packed codes (index i at bits 2(i%4) of byte i//4; what follows them ignored) into
+    ``outcomes`` from index ``at``, where every code is still 0, by whole bytes: shifted when ``at`` is not a
+    multiple of 4.
+
+    >>> import numpy as np
+    >>> out = np.zeros(3, dtype=np.uint8)
+    >>> place_codes(out, 3, pack_codes(np.array([1, 2, 3, 1, 2, 3], dtype=np.uint8)), 5)
+    >>> [(int(out[g >> 2]) >> 2 * (g & 3)) & 3 for g in range(10)]
+    [0, 0, 0, 1, 2, 3, 1, 2, 0, 0]
+    """
     import numpy as np
 
-    reached = codes != 3
-    packed = pack_codes(np.where(reached, codes, 0).astype(np.uint8))
-    outcomes[at >> 2:(at >> 2) + len(packed)] = packed
-    bits = np.packbits(reached, bitorder="little")
-    reach_all[at >> 3:(at >> 3) + len(bits)] = bits
-    if len(rem):
-        all_rem[at:at + len(rem)] = rem
-
-
-def _unpack_codes(packed: Any, size: int) -> Any:
-    """A tier file's 2-bit codes, one byte each."""
-    import numpy as np
-
-    return ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).reshape(-1)[:size]
+    whole = size >> 2
+    first, shift = at >> 2, (at & 3) << 1
+    full = packed[:whole]
+    if shift == 0:
+        np.bitwise_or(outcomes[first:first + whole], full, out=outcomes[first:first + whole])
+    else:  # each byte's codes straddle two bytes of the whole space
+        np.bitwise_or(outcomes[first:first + whole], np.left_shift(full, shift), out=outcomes[first:first + whole])
+        np.bitwise_or(outcomes[first + 1:first + 1 + whole], np.right_shift(full, 8 - shift),
+                      out=outcomes[first + 1:first + 1 + whole])
+    for i in range(whole << 2, size):
+        g = at + i
+        outcomes[g >> 2] |= ((int(packed[i >> 2]) >> ((i & 3) << 1)) & 3) << ((g & 3) << 1)
 
 
 def _four(arrays: list, writable: bool = False) -> list:
@@ -640,10 +637,11 @@ class TierSolve:
 
         total = self.game.index_space
         rem = total if self.want_rem else 0
-        # tier files and reach files, then the database (outcomes, reach bits, remoteness)
-        disk_need = total // 4 + rem + total // 8 + total // 4 + total // 8 + rem
         biggest = max(self.game.sizes)
-        memory_need = biggest // 8 * 2 + self.shard * (1 + (4 if self.want_rem else 0)) // 2 + total // 4 + total // 8
+        # The backward pass (values so far, reach bits still to use, one tier's shards twice), then the database
+        # beside the tier files.
+        disk_need = max(total // 4 + total // 8 + biggest // 2 + rem + biggest, 2 * (total // 4 + rem))
+        memory_need = biggest // 8 * 2 + self.shard * (1 + (4 if self.want_rem else 0)) // 2 + total // 4
         have = available_memory()
         if memory_need > have:
             raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
@@ -694,7 +692,9 @@ class TierSolve:
         from gamedp.database import write_container
 
         game, work = self.game, self.work
-        whole = [_open(_reach_file(work, t), self.ident) for t in range(game.num_tiers)]
+        # A tier whose values are sealed keeps its reachability in them (code 3), and its reach file is gone.
+        whole = [_open(_reach_file(work, t), self.ident) or _open(_tier_file(work, t), self.ident)
+                 for t in range(game.num_tiers)]
         for f in whole:
             if f is not None:
                 f.close()
@@ -757,6 +757,7 @@ class TierSolve:
                 tier_stats[t] = sealed.c.meta["stats"]
                 self.resumed_shards += int(sealed.c.meta["shards"])
                 sealed.close()
+                _reach_file(self.work, t).unlink(missing_ok=True)  # a solve killed between sealing and this
                 done_before += size
                 continue
             jobs = [Job(self.name, self.variant, str(self.work),
@@ -793,6 +794,7 @@ class TierSolve:
                 f.close()
         for j in jobs:
             _shard_file(self.work, t, j.shard).unlink(missing_ok=True)
+        _reach_file(self.work, t).unlink(missing_ok=True)  # its codes say which indices are reachable now
         return stats
 
     def database(self, tier_stats: list[dict]) -> dict:
@@ -801,37 +803,29 @@ class TierSolve:
 
         game = self.game
         total = game.index_space
-        # Tiers that start on a byte of reach bits are copied in by numpy; others need the kernel's bit shifts.
-        k = None if all(at % 8 == 0 for at in game.offsets) else _kernels()
         outcomes = np.zeros((total + 3) >> 2, dtype=np.uint8)
-        reach_all = np.zeros((total + 7) >> 3, dtype=np.uint8)
         rem_path = self.work / "remoteness.tmp"
         # Remoteness, a byte per index, goes through a mapped file: the page cache holds it, not this process.
         all_rem = (np.memmap(rem_path, mode="w+", dtype=np.uint8, shape=(total,)) if self.want_rem
                    else np.zeros(0, dtype=np.uint8))
-        empty = np.zeros(0, dtype=np.uint8)
         for t in range(game.num_tiers):
             f = _File(_tier_file(self.work, t), self.ident)
             try:
-                n = f.c.meta["shards"]
+                n, at = f.c.meta["shards"], game.offsets[t]
                 codes = np.frombuffer(f.span("codes", n), dtype=np.uint8)
-                rem = np.frombuffer(f.span("remoteness", n), dtype=np.uint8) if self.want_rem else _frozen(empty)
-                if k is not None:
-                    k.assemble(codes, rem, game.sizes[t], game.offsets[t], self.want_rem, outcomes,
-                               np.asarray(all_rem), reach_all)
-                else:
-                    _assemble_aligned(_unpack_codes(codes, game.sizes[t]), rem, game.offsets[t], outcomes, all_rem,
-                                      reach_all)
-                del codes, rem
+                place_codes(outcomes, at, codes, game.sizes[t])
+                if self.want_rem:
+                    all_rem[at:at + game.sizes[t]] = np.frombuffer(f.span("remoteness", n), dtype=np.uint8)
+                del codes
             finally:
                 f.close()
         try:
-            return self._write(outcomes, all_rem, reach_all, tier_stats)
+            return self._write(outcomes, all_rem, tier_stats)
         finally:
             del all_rem
 
-    def _write(self, outcomes: Any, all_rem: Any, reach_all: Any, tier_stats: list[dict]) -> dict:
-        """Write the database: 2-bit ``outcomes``, remoteness and reach bits of the whole index space."""
+    def _write(self, outcomes: Any, all_rem: Any, tier_stats: list[dict]) -> dict:
+        """Write the database: 2-bit ``outcomes`` (3: unreachable) and remoteness of the whole index space."""
         import numpy as np
 
         from gamedp.database import write_container
@@ -851,12 +845,13 @@ class TierSolve:
         if game.every_index and self.want_rem:  # every index a position: counts by remoteness, longest win/loss
             whole = table_stats(outcomes, np.asarray(all_rem), total)
             stats["remoteness"], stats["longest"] = whole["remoteness"], whole["longest"]
-        outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE
+        outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE and none unreachable
+        encoding = {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None}
+        if bits == 2 and not game.every_index:
+            encoding["unreachable"] = UNREACHABLE
         meta = {"game_id": game.game_id, "variant": game.variant, "size": total, "stats": stats,
-                "encoding": {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None},
-                "tiers": {"sizes": game.sizes}}
-        sections = [("outcomes", outcomes)] + ([("remoteness", all_rem)] if self.want_rem else []) + \
-            ([] if game.every_index else [("reachable", reach_all)])
+                "encoding": encoding, "tiers": {"sizes": game.sizes}}
+        sections = [("outcomes", outcomes)] + ([("remoteness", all_rem)] if self.want_rem else [])
         write_container(self.path, meta, sections)
         return stats
 

@@ -8,7 +8,8 @@ API (every answer JSON; errors are ``{"error": message}`` with a 4xx status, or 
 
 - ``GET /api/games``: the games served, and the one the page starts with;
 - ``GET /api/position?game=ID[&position=TEXT]``: the position's record (the start without ``position``):
-  GamesmanUni's ``analyze --json`` shape plus ``board`` (SVG), ``text`` and each move's ``cells``;
+  GamesmanUni's ``analyze --json`` shape plus ``board`` (SVG), ``text`` and each move's ``cells`` (a game served
+  with a search depth: :func:`gamedp.web.record.judgement_json`'s, estimates where nothing is proven);
 - ``GET /api/move?game=ID&position=TEXT&move=NAME``: the record of the position the move leads to.
 
 >>> from starlette.testclient import TestClient
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from importlib.resources import files
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Mapping, Sequence
 
 import anyio
 from starlette.applications import Starlette
@@ -53,10 +54,11 @@ def builtin_games() -> list[str]:
 class Games:
     """The games served, by id, each with its worker process and a lock that queues its requests."""
 
-    def __init__(self, specs: Sequence[str], time_limit: float):
+    def __init__(self, specs: Sequence[str], time_limit: float, options: Mapping[str, dict] | None = None):
         self.specs = list(dict.fromkeys(specs))
         self.time_limit = time_limit
-        self._workers = {spec: GameWorker(spec, time_limit) for spec in self.specs}
+        options = options or {}
+        self._workers = {spec: GameWorker(spec, time_limit, options.get(spec)) for spec in self.specs}
         self._locks: dict[str, anyio.Lock] = {}
 
     async def ask(self, spec: str, request: dict) -> dict:
@@ -81,12 +83,14 @@ class Games:
 
 
 def create_app(games: Sequence[str], *, start: tuple[str, str | None] | None = None,
-               time_limit: float = 20.0) -> LimitBody:
+               time_limit: float = 20.0, options: Mapping[str, dict] | None = None) -> LimitBody:
     """The web board serving ``games`` (ids the loader knows); the page opens ``start`` (game, position).
+    ``options`` gives a game's ``db`` (its saved solve) and ``depth`` (a depth-limited search), by id, as
+    :func:`gamedp.cli.analyze.load_analyst` takes them.
 
     Worker processes end when the app shuts down.
     """
-    served = Games(games, time_limit)
+    served = Games(games, time_limit, options)
     first_game, first_position = start or (served.specs[0], None)
     static = files("gamedp.web") / "static"
 

@@ -22,11 +22,58 @@ from gamedp.gamesman import gamesman_json
 
 
 def position_record(analyst: Any, position: Any) -> dict:
-    """Everything a board shows of ``position`` (an :class:`~gamedp.cli.analyze.Analyst`'s game), as JSON data."""
-    analysis = analyst.analyze(position)
-    doc = gamesman_json(analysis, lambda m: analyst.move_name(position, m), analyst.position_name,
-                        nimber=analyst.nimber(position), child_values=analyst.child_values(analysis),
-                        child_nimbers=analyst.child_nimbers(analysis))
-    for entry, mv in zip(doc["moves"], analysis.moves):
+    """Everything a board shows of ``position`` (an :class:`~gamedp.cli.analyze.Analyst`'s game), as JSON data;
+    with a search depth (``analyst.depth``), as :func:`judgement_json` gives it."""
+    if analyst.depth is not None:
+        judgement = analyst.judge(position)
+        doc, moves = judgement_json(analyst, judgement), judgement.moves
+    else:
+        analysis = analyst.analyze(position)
+        doc = gamesman_json(analysis, lambda m: analyst.move_name(position, m), analyst.position_name,
+                            nimber=analyst.nimber(position), child_values=analyst.child_values(analysis),
+                            child_nimbers=analyst.child_nimbers(analysis))
+        moves = analysis.moves
+    for entry, mv in zip(doc["moves"], moves):
         entry["cells"] = move_cells(analyst.rules, position, mv.move)
     return {"game": analyst.name, **doc, "text": analyst.draw(position), "board": board_svg(analyst.rules, position)}
+
+
+def judgement_json(analyst: Any, judgement: Any) -> dict:
+    """A depth-limited search's view of a position (a :class:`~gamedp.solvers.lookahead.Judgement`) in the shape
+    of :func:`~gamedp.gamesman.gamesman_json`, plus ``depth``: a value the search did not prove is ``null``
+    (``positionValue``, ``moveValue``; its remoteness -100), and its estimate (-1..1, for the player to move or
+    the player making the move) is ``estimate`` or ``moveEstimate``; both are ``null`` where proven.
+
+    >>> from gamedp.cli.analyze import Analyst
+    >>> from gamedp.games.tictactoe import TicTacToe
+    >>> analyst = Analyst(TicTacToe(), depth=2)
+    >>> doc = judgement_json(analyst, analyst.judge(analyst.read_position("XX.OO....")))
+    >>> doc["positionValue"], doc["remoteness"], doc["estimate"], doc["depth"]
+    ('win', 1, None, 2)
+    >>> [(m["moveName"], m["moveValue"], m["moveEstimate"], m["positionValue"]) for m in doc["moves"]][:3]
+    [('3', 'win', None, 'lose'), ('6', None, 0.0, None), ('7', 'lose', None, 'win')]
+    """
+    from gamedp.gamesman import REMOTENESS_UNKNOWN, child_value, delta_remoteness, value_fields
+    from gamedp.solvers.lookahead import SCALE
+
+    def fields(value: Any, score: int | None) -> dict:
+        if value is not None:
+            return {**value_fields(value), "estimate": None}
+        return {"positionValue": None, "remoteness": REMOTENESS_UNKNOWN,
+                "estimate": None if score is None else score / SCALE}
+
+    position = judgement.position
+    best = judgement.best
+    doc = {"position": analyst.position_name(position), "depth": judgement.depth,
+           **fields(judgement.value, None if best is None else best.score)}
+    values = [j.value for j in judgement.moves]
+    doc["moves"] = []
+    for j, value, delta in zip(judgement.moves, values, delta_remoteness(values)):
+        name = analyst.move_name(position, j.move)
+        mover = fields(value, j.score)
+        there = fields(None if value is None else child_value(value), None)  # for the player to move there
+        doc["moves"].append({"move": name, "moveName": name,
+                             "moveValue": mover["positionValue"], "moveEstimate": mover["estimate"],
+                             "deltaRemoteness": delta, "position": analyst.position_name(j.child),
+                             "positionValue": there["positionValue"], "remoteness": there["remoteness"]})
+    return doc

@@ -41,18 +41,20 @@ def answer(analyst: Any, request: dict) -> dict:
     position = analyst.start() if text is None else analyst.read_position(text)
     name = request.get("move")
     if name is not None:
-        analysis = analyst.analyze(position)
-        named = [mv for mv in analysis.moves if analyst.move_name(position, mv.move) == name]
-        move = named[0].move if named else analyst.read_move(position, analysis, name)
-        position = next(mv.child for mv in analysis.moves if mv.move == move)
+        # The move by its name (else as typed), without valuing the position it is made from: only the
+        # position it leads to is shown.
+        moves = analyst.rules.move_list(position)
+        named = [move for move, _ in moves if analyst.move_name(position, move) == name]
+        move = named[0] if named else analyst.read_move(position, name)
+        position = next(child for m, child in moves if m == move)
     return position_record(analyst, position)
 
 
-def serve_game(spec: str, conn: Any) -> None:
-    """The worker process: load ``spec``, say so, then answer requests until the pipe closes."""
-    from gamedp.cli.analyze import Analyst
+def serve_game(spec: str, conn: Any, options: dict) -> None:
+    """The worker process: load ``spec`` as :func:`gamedp.cli.analyze.load_analyst` does for ``gamedp serve``
+    (``options``: its ``db``, ``depth`` and ``warn``), say so, then answer requests until the pipe closes."""
+    from gamedp.cli.analyze import load_analyst
     from gamedp.errors import GamedpError
-    from gamedp.loader import load_game
 
     def reply(work: Any) -> tuple:
         try:
@@ -62,7 +64,7 @@ def serve_game(spec: str, conn: Any) -> None:
         except Exception as e:  # the game's own code failed: say where, and keep serving
             return ("error", GAME_FAILED, f"the game's own code failed: {type(e).__name__}: {e}")
 
-    status = reply(lambda: Analyst(load_game(spec)))
+    status = reply(lambda: load_analyst(spec, "serve", **options))
     conn.send(status if status[0] == "error" else ("ok", status[1].name))
     if status[0] == "error":
         return
@@ -78,8 +80,8 @@ def serve_game(spec: str, conn: Any) -> None:
 class GameWorker:
     """The worker process of one game; :meth:`ask` is called from one thread at a time (the caller's lock)."""
 
-    def __init__(self, spec: str, time_limit: float):
-        self.spec, self.time_limit = spec, time_limit
+    def __init__(self, spec: str, time_limit: float, options: dict | None = None):
+        self.spec, self.time_limit, self.options = spec, time_limit, options or {}
         self._process: Any = None
         self._conn: Any = None
         self._guard = threading.Lock()  # close() may come from another thread than ask()
@@ -96,7 +98,7 @@ class GameWorker:
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        process = context.Process(target=serve_game, args=(self.spec, child), daemon=True,
+        process = context.Process(target=serve_game, args=(self.spec, child, self.options), daemon=True,
                                   name=f"gamedp serve {self.spec}")
         process.start()
         child.close()

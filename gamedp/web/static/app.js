@@ -15,14 +15,23 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
-// A value's colour: green win, yellow tie, red lose, blue draw; the sooner the end, the darker.
-function valueColor(value, remoteness) {
+// A value's colour: green win, yellow tie, red lose, blue draw; the sooner the end, the darker. A value a
+// search (gamedp serve --depth) did not prove is null: pale, leaning green or red as its estimate (-1..1) does.
+function valueColor(value, remoteness, estimate) {
+  if (value === null) {
+    const [hue] = HUES[estimate > 0 ? "win" : estimate < 0 ? "lose" : "tie"];
+    return `hsl(${hue}, ${Math.round(10 + 40 * Math.min(Math.abs(estimate), 1))}%, 66%)`;
+  }
   const [hue, saturation] = HUES[value] || [0, 0];
   const steps = remoteness < 0 ? 8 : Math.min(remoteness, 12);
   return `hsl(${hue}, ${saturation}%, ${24 + steps * 3.5}%)`;
 }
 
-function valueText(value, remoteness, winby) {
+function valueText(value, remoteness, winby, estimate) {
+  if (value === null) {  // as the command line writes it (lookahead.score_text): never "-0.00"
+    const shown = Math.round(estimate * 100) / 100;
+    return shown === 0 ? "estimate 0.00" : `estimate ${shown > 0 ? "+" : ""}${shown.toFixed(2)}`;
+  }
   let text = value.toUpperCase();
   if (remoteness >= 0 && value !== "draw") text += ` in ${remoteness}`;
   if (winby !== undefined) text += ` by ${winby}`;
@@ -137,12 +146,18 @@ function render(letComputerMove = true) {
   if (letComputerMove) scheduleComputer();
 }
 
+// The opponent: perfect, or a search some moves deep (records then carry the depth).
+function opponentName(record) {
+  return record.depth ? `a search ${record.depth} moves deep` : "the perfect opponent";
+}
+
 function renderStatus(record) {
-  const value = valueText(record.positionValue, record.remoteness, record.winby);
+  const value = valueText(record.positionValue, record.remoteness, record.winby, record.estimate);
   let text;
   if (record.moves.length > 0) {
     const who = mode() === "two" ? `player ${state.index % 2 + 1}` : computerToMove(state.index) ? "the computer" : "you";
-    text = `${who} to move: ${value} for the player to move`;
+    const how = record.depth ? ` (${record.positionValue === null ? "" : "proven by "}a search ${record.depth} moves deep)` : "";
+    text = `${who} to move: ${value} for the player to move${how}`;
   } else if (mode() === "two") {
     text = `Game over: ${value} for the player to move`;
   } else {
@@ -151,7 +166,9 @@ function renderStatus(record) {
     text = `Game over: ${{ win: "you win", lose: "you lose", tie: "a tie", draw: "a draw" }[mine]}`;
   }
   $("status").textContent = text;
-  $("status").dataset.value = record.positionValue;
+  $("status").dataset.value = record.positionValue ?? "estimate";
+  $("mode").options[0].textContent = `against ${opponentName(record)}, you first`;
+  $("mode").options[1].textContent = `against ${opponentName(record)}, it first`;
 }
 
 function renderBoard(record) {
@@ -207,8 +224,8 @@ function paintBoard(record) {
     const best = candidates(record, new Set([...state.selection, cell]))[0];
     el.classList.toggle("selected", state.selection.has(cell));
     const paint = show && best && !state.selection.has(cell);
-    el.setAttribute("fill", paint ? valueColor(best.moveValue, moveRemoteness(best)) : el.dataset.fill);
-    if (best) el.dataset.value = best.moveValue; else delete el.dataset.value;
+    el.setAttribute("fill", paint ? valueColor(best.moveValue, moveRemoteness(best), best.moveEstimate) : el.dataset.fill);
+    if (best) el.dataset.value = best.moveValue ?? "estimate"; else delete el.dataset.value;
   }
 }
 
@@ -221,15 +238,15 @@ function renderMoves(record) {
     const button = document.createElement("button");
     const remoteness = moveRemoteness(move);
     button.dataset.move = move.moveName;
-    button.dataset.value = move.moveValue;
+    button.dataset.value = move.moveValue ?? "estimate";
     button.dataset.remoteness = remoteness;
-    button.dataset.color = valueColor(move.moveValue, remoteness);
+    button.dataset.color = valueColor(move.moveValue, remoteness, move.moveEstimate);
     button.style.background = button.dataset.color;
-    button.style.color = move.moveValue === "tie" ? "#222" : "#fff";
+    button.style.color = move.moveValue === "tie" || move.moveValue === null ? "#222" : "#fff";
     button.append(move.moveName + " ");
     const value = document.createElement("span");
     value.className = "v";
-    value.textContent = valueText(move.moveValue, remoteness);
+    value.textContent = valueText(move.moveValue, remoteness, undefined, move.moveEstimate);
     button.appendChild(value);
     button.addEventListener("click", () => { if (!computerToMove(state.index)) play(move.moveName); });
     list.appendChild(button);
@@ -237,7 +254,7 @@ function renderMoves(record) {
 }
 
 // Remoteness after each move, for the player who moved first: up when winning, down when losing, on the
-// middle line for ties and draws (as GamesmanUni's value history).
+// middle line for ties and draws (as GamesmanUni's value history); an estimate as far up or down as it leans.
 function renderChart() {
   const records = state.history;
   const w = 560, h = 220, left = 36, top = 14, bottom = 30;
@@ -247,7 +264,12 @@ function renderChart() {
   const y = (signed) => mid - (signed * (h - top - bottom) / 2) / most;
   const flip = { win: "lose", lose: "win", tie: "tie", draw: "draw" };
   const points = records.map((r, i) => {
-    const value = i % 2 === 0 ? r.positionValue : flip[r.positionValue];
+    const sign = i % 2 === 0 ? 1 : -1;
+    if (r.positionValue === null) {
+      const estimate = sign * r.estimate;
+      return { i, value: null, estimate, signed: estimate * most, r };
+    }
+    const value = sign === 1 ? r.positionValue : flip[r.positionValue];
     const size = r.remoteness >= 0 ? r.remoteness : most;
     return { i, value, signed: value === "win" ? size : value === "lose" ? -size : 0, r };
   });
@@ -260,9 +282,9 @@ function renderChart() {
   ];
   for (const p of points) {
     const ring = p.i === state.index ? ` stroke="#26324a" stroke-width="3"` : "";
-    parts.push(`<circle class="point" data-value="${p.value}" cx="${x(p.i)}" cy="${y(p.signed)}" r="5" ` +
-      `fill="${valueColor(p.value, p.r.remoteness)}"${ring}><title>after ${p.i} moves: ` +
-      `${valueText(p.r.positionValue, p.r.remoteness)} for the player to move</title></circle>`);
+    parts.push(`<circle class="point" data-value="${p.value ?? "estimate"}" cx="${x(p.i)}" cy="${y(p.signed)}" r="5" ` +
+      `fill="${valueColor(p.value, p.r.remoteness, p.estimate)}"${ring}><title>after ${p.i} moves: ` +
+      `${valueText(p.r.positionValue, p.r.remoteness, undefined, p.r.estimate)} for the player to move</title></circle>`);
   }
   $("chart").innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}">${parts.join("")}</svg>`;
 }
