@@ -34,10 +34,6 @@ S_HEIGHTS, S_AT, S_CHILD, S_CORRECTION, S_ADDS, S_MOVES, S_STEPS = 8, 24, 40, 56
 STATE = 216
 #: Consecutive indices closer than this are stepped to (Gosper's next combination), not decoded.
 STEPS = 8
-#: Helpers inlined where they are called (see gamedp.aot.jit_functions): a call that passes arrays costs atomic
-#: reference counts per array.
-INLINE = ("lowest_bit_index", "bit_length", "next_colouring", "colouring", "mover_of", "has_line", "rank_children",
-          "child_at")
 
 
 def lowest_bit_index(params, bit):

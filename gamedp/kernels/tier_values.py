@@ -10,9 +10,6 @@ where r is the child's remoteness and B is above any remoteness.
 """
 
 BASE = 1 << 20
-#: Inlined where they are called (see gamedp.aot.jit_functions): once per position, and a call that passes arrays
-#: costs atomic reference counts per array.
-INLINE = ("option", "settle", "record")
 
 
 def option(code, remoteness):
