@@ -25,7 +25,7 @@ from typing import Any
 
 from gamedp.errors import GamedpError
 from gamedp.games.connect4 import Connect4, children_into, column_top, primitive_code
-from gamedp.kernels.connect4_tiers import DEBRUIJN, P_BINOM, P_BITS, P_CONNECT, P_HEIGHT, P_WAYS, P_WIDTH, ROW, STATE
+from gamedp.kernels.connect4_tiers import P_BINOM, P_CONNECT, P_HEIGHT, P_WAYS, P_WIDTH, ROW, STATE
 from gamedp.tiers import Expansion, Passes, TieredGame, TierFunctions, expansion_signature
 
 
@@ -208,9 +208,7 @@ def _params(width: int, height: int, connect: int) -> Any:
 
     params = np.zeros(P_WAYS + (width + 1) * ROW, dtype=np.int64)
     params[P_WIDTH], params[P_HEIGHT], params[P_CONNECT] = width, height, connect
-    params[P_BINOM:P_BITS] = binomials()
-    for i in range(64):
-        params[P_BITS + (((1 << i) * DEBRUIJN % 2**64) >> 58)] = i
+    params[P_BINOM:P_WAYS] = binomials()
     params[P_WAYS:] = height_ways(width, height)
     return params
 

@@ -22,9 +22,7 @@ from gamedp.kernels import tier_values
 ROW = 64  # tables are flat: binom[n * ROW + k], ways[c * ROW + s]
 #: params: the board, then the tables (flat, as above)
 P_WIDTH, P_HEIGHT, P_CONNECT, P_BINOM = 0, 1, 2, 8
-P_BITS = P_BINOM + ROW * ROW  # the index of a lone bit b: params[P_BITS + ((b * DEBRUIJN) >> 58 & 63)]
-P_WAYS = P_BITS + 64
-DEBRUIJN = 0x03F79D71B4CB0A89
+P_WAYS = P_BINOM + ROW * ROW
 #: state: the height vector last decoded (its tier, first index, occupied cells; per column its height, where its
 #: stones start in the sequence, where the child dropping there starts its block in tier n + 1), the last index
 #: and its mover's stones (as sequence bits); the colouring whose children were last ranked (S_DONE), with its
@@ -36,25 +34,26 @@ STATE = 216
 STEPS = 8
 
 
-def lowest_bit_index(params, bit):
-    """b, for ``bit`` = 2^b."""
-    return params[P_BITS + ((bit * DEBRUIJN) >> 58 & 63)]
+def popcount(x):
+    """The bits set in ``x`` >= 0 (LLVM compiles these steps to one instruction where the CPU has it)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
-def bit_length(params, x):
+def bit_length(x):
     """The bits ``x`` >= 0 takes."""
-    if x == 0:
-        return 0
     for s in (1, 2, 4, 8, 16, 32):
         x |= x >> s
-    return lowest_bit_index(params, x ^ (x >> 1)) + 1
+    return popcount(x)
 
 
-def next_colouring(params, mask):
+def next_colouring(mask):
     """The next number with as many bits as ``mask`` (> 0)."""
     low = mask & -mask
     ripple = mask + low
-    return (((ripple ^ mask) >> 2) >> lowest_bit_index(params, low)) | ripple
+    return (((ripple ^ mask) >> 2) >> popcount(low - 1)) | ripple
 
 
 def colouring(params, n, colour):
@@ -162,7 +161,7 @@ def rank_children(params, n, mask, done, moved_up, state):
         for p in range(n):
             state[S_ADDS + p] = state[S_MOVES + p] = 0
     else:
-        changed = bit_length(params, done ^ mask)
+        changed = bit_length(done ^ mask)
     members = 0
     correction = 0
     delta_correction = 0
@@ -208,7 +207,7 @@ def expand_board(params, tier, index, state, out):
     if previous >= 0 and 0 < index - previous <= STEPS:
         mask = state[S_MASK]
         for _ in range(index - previous):
-            mask = next_colouring(params, mask)
+            mask = next_colouring(mask)
     else:
         mask = colouring(params, n, index - state[S_BLOCK])
     state[S_INDEX], state[S_MASK] = index, mask
@@ -250,7 +249,7 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
         moved_up = 0
         for i in range(first, min(hi, block + colourings)):
             if i > first:
-                mask = next_colouring(params, mask)
+                mask = next_colouring(mask)
             if not (reach[i >> 3] >> (i & 7)) & 1:
                 continue
             ended = has_line(occupied ^ mover_of(mask, state, width, stride), state)
