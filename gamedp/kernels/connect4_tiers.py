@@ -291,11 +291,11 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
                 code, r = tier_values.settle(best)
             else:  # a lost child makes a WIN, else a tied one a TIE
                 code, r = 1 if seen & 1 else 2 if seen & 4 else 0, 0
+            if want_rem and r > 255:
+                err[0], err[1], err[2], err[3] = 5, tier, i, r
+                return
             tier_values.record(i - lo, code, codes, stats)
             if want_rem:
-                if r > 255:
-                    err[0], err[1], err[2], err[3] = 5, tier, i, r
-                    return
                 rem[i - lo] = r
 
 
