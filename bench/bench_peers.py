@@ -12,7 +12,9 @@ from the start and after 4453 (gamedp's Lookahead; easyAI's Negamax with a table
 every horizon scored by the same formula (gamedp's Connect4 heuristic); the moves may differ (tie-breaks, how ends
 are scored), so only their legality is compared. ``--saved``: Connect-4 4x4 solved and saved, then the start's
 value answered from the file (gamedp's positions save and ``gamedp query``; easyAI's table ``to_file`` /
-``from_file``; OpenSpiel saves no solve): the first table's answers are "saved", the second's the value. Without any of these three flags every group runs; with some, only those.
+``from_file``; OpenSpiel saves no solve): the first table's answers are "saved", the second's the value.
+With some of these three flags only those groups run; with none, every group (``--start-only``: the start-value
+rows alone).
 The peers are installed only in the bench environment (``pip install open-spiel==2.0.2 easyai==2.0.12``; easyAI
 2.1 needs Python 3.12); a missing peer is skipped with a line saying so. The first contender is the baseline.
 """
@@ -95,11 +97,12 @@ def main() -> None:
                      ("--depth", "the depth-limited Connect-4 7x6 rows"),
                      ("--saved", "the solve-and-save and answer-from-the-file rows"))
     groups = args.small or args.depth or args.saved
-    if args.small or not groups:
+    everything = not (groups or args.start_only)
+    if args.small or everything:
         small_solves(args.rounds)
-    if args.depth or not groups:
+    if args.depth or everything:
         depth_limited(args.rounds, [6] if args.quick else [6, 8])
-    if args.saved or not groups:
+    if args.saved or everything:
         saved(args.rounds)
     if groups:
         return

@@ -2,12 +2,12 @@
 move by a search D plies deep from the position after MOVES (columns from 1, as gamedp writes them; "" for the
 start): ``python easyai_connect4.py W H D MOVES``.
 
-The game (``ConnectFour``, imported by easyai_solve.py) is written the way easyAI's own examples write Connect-4 (a
-board of rows, moves are columns), and solved with easyAI's ``solve_with_iterative_deepening`` and a transposition table, as its documentation
-suggests. Prints the start's outcome for the first player (win/tie/lose). The depth-limited move is easyAI's
-``Negamax(D, tt=TranspositionTable())`` scoring the horizon by gamedp's Connect4 heuristic (open_lines.py); it
-prints "ok" once the move is checked legal, and the move on standard error (heuristics and tie-breaks differ
-between the searches, so the moves are not compared).
+The game (``ConnectFour``, imported by easyai_solve.py) is written the way easyAI's own examples write Connect-4
+(a board of rows, moves are columns), and solved with easyAI's ``solve_with_iterative_deepening`` and a
+transposition table, as its documentation suggests. Prints the start's outcome for the first player
+(win/tie/lose). The depth-limited move is easyAI's ``Negamax(D, tt=TranspositionTable())`` scoring the horizon by
+gamedp's Connect4 heuristic (open_lines.py); it prints "ok" once the move is checked legal, and the move on
+standard error (tie-breaks and the scores of ends differ between the searches, so the moves are not compared).
 """
 
 import contextlib

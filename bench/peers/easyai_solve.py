@@ -2,10 +2,10 @@
 ``python easyai_solve.py GAME [save FILE | query FILE]``. GAME: ``tictactoe`` (easyAI's own example game) or
 ``connect4:WxH`` (easyai_connect4.py's). Prints the start's outcome for the first player (win/tie/lose).
 
-``save FILE`` instead writes the table with its ``to_file`` (a pickle) and prints "saved"; ``query FILE`` solves nothing: it reads the
-table back with ``from_file`` and answers the start from it. The depth-first search stops at a position's first
-winning move, so the table holds the positions that search visited, not every reachable one (the start is
-always there).
+``save FILE`` also writes the table with its ``to_file`` (a pickle) and prints "saved" instead; ``query FILE``
+solves nothing: it reads the table back with ``from_file`` and answers the start from it. The depth-first search
+stops at a position's first winning move, so the table holds the positions that search visited, not every
+reachable one (the start is always there).
 """
 
 import sys
