@@ -88,10 +88,8 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
 def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict]]:
     """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes
     (3: unreachable) and remoteness (or an empty array) of the whole index space, and each tier's statistics,
-    exactly as the sharded solve makes them. A child is looked up by its key among the positions already solved, so
-    only each position's own rank is computed."""
-    import numpy as np
-
+    exactly as the sharded solve makes them, as ``bytes``: nothing here imports numpy. A child is looked up by its
+    key among the positions already solved, so only each position's own rank is computed."""
     f = game.functions()
     sizes, out = game.sizes, [0] * (game.max_children + 64)
     declared = [set(game.child_tiers(t)) for t in range(game.num_tiers)]
@@ -151,9 +149,7 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict
             counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
         counts[0] = sum(counts[1:4])
         tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
-    outcomes = pack_codes(np.frombuffer(b"".join(codes), dtype=np.uint8))
-    rem = np.frombuffer(b"".join(rems), dtype=np.uint8) if remoteness else np.zeros(0, dtype=np.uint8)
-    return outcomes, rem, tier_stats
+    return pack_codes(b"".join(codes)), b"".join(rems) if remoteness else b"", tier_stats
 
 
 def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
@@ -825,9 +821,8 @@ class TierSolve:
             del all_rem
 
     def _write(self, outcomes: Any, all_rem: Any, tier_stats: list[dict]) -> dict:
-        """Write the database: 2-bit ``outcomes`` (3: unreachable) and remoteness of the whole index space."""
-        import numpy as np
-
+        """Write the database: 2-bit ``outcomes`` (3: unreachable) and remoteness of the whole index space (numpy
+        arrays, or bytes from :func:`solve_small`)."""
         from gamedp.database import write_container
 
         game, total = self.game, self.game.index_space
@@ -843,7 +838,7 @@ class TierSolve:
             "tiers": per_tier,
         }
         if game.every_index and self.want_rem:  # every index a position: counts by remoteness, longest win/loss
-            whole = table_stats(outcomes, np.asarray(all_rem), total)
+            whole = table_stats(outcomes, all_rem, total)
             stats["remoteness"], stats["longest"] = whole["remoteness"], whole["longest"]
         outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE and none unreachable
         encoding = {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None}
