@@ -147,7 +147,7 @@ def mover_of(mask, state, width, stride):
     """The mover's stones on the board, from their sequence bits."""
     mover = 0
     for c in range(width):
-        mover |= ((mask >> state[S_AT + c]) & ((1 << state[S_HEIGHTS + c]) - 1)) << (c * stride)
+        mover |= ((mask >> state[np.uint64(S_AT + c)]) & ((1 << state[np.uint64(S_HEIGHTS + c)]) - 1)) << (c * stride)
     return mover
 
 
@@ -192,8 +192,8 @@ def rank_children(params, n, mask, done, moved_up, state):
 
 def child_at(state, c, moved_up):
     """The index in tier n + 1 of the child dropping into column c, once ranked (-1: the column is full)."""
-    base = state[S_CHILD + c]
-    return base + moved_up - state[S_CORRECTION + c] if base >= 0 else -1
+    base = state[np.uint64(S_CHILD + c)]
+    return base + moved_up - state[np.uint64(S_CORRECTION + c)] if base >= 0 else -1
 
 
 def expand_board(params, tier, index, state, out):
@@ -253,7 +253,7 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
         for i in range(first, min(hi, block + colourings)):
             if i > first:
                 mask = next_colouring(mask)
-            if not (reach[i >> 3] >> (i & 7)) & 1:
+            if not (reach[np.uint64(i >> 3)] >> (i & 7)) & 1:
                 continue
             ended = has_line(occupied ^ mover_of(mask, state, width, stride), state)
             if ended or full:
@@ -275,13 +275,13 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
                     err[0], err[1], err[2], err[3], err[4] = 2, tier, i, n + 1, ci
                     return
                 if not solving:
-                    marks[ci >> 3] |= 1 << (ci & 7)
+                    marks[np.uint64(ci >> 3)] |= 1 << (ci & 7)
                 elif want_rem:
                     v = (values[ci >> 2] >> ((ci & 3) << 1)) & 3
                     seen |= 1 << v
                     best = max(best, tier_values.option(v, rems[ci]))
                 else:
-                    seen |= 1 << ((values[ci >> 2] >> ((ci & 3) << 1)) & 3)
+                    seen |= 1 << ((values[np.uint64(ci >> 2)] >> ((ci & 3) << 1)) & 3)
             if not solving:
                 continue
             if seen & 8:  # a child the forward pass did not reach: which
