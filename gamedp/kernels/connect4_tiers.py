@@ -34,6 +34,12 @@ STATE = 216
 STEPS = 8
 
 
+def known(k):
+    """Index ``k`` (>= 0) with its sign bit cleared: LLVM then knows it is not negative and drops numba's test for
+    Python's negative indexing, a compare and a select per load and store of the hot loops."""
+    return k & 0x7FFFFFFFFFFFFFFF
+
+
 def popcount(x):
     """The bits set in ``x`` >= 0 (LLVM compiles these steps to one instruction where the CPU has it)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -145,7 +151,7 @@ def mover_of(mask, state, width, stride):
     """The mover's stones on the board, from their sequence bits."""
     mover = 0
     for c in range(width):
-        mover |= ((mask >> state[S_AT + c]) & ((1 << state[S_HEIGHTS + c]) - 1)) << (c * stride)
+        mover |= ((mask >> state[known(S_AT + c)]) & ((1 << state[known(S_HEIGHTS + c)]) - 1)) << (c * stride)
     return mover
 
 
@@ -173,11 +179,12 @@ def rank_children(params, n, mask, done, moved_up, state):
             # without a branch: whose stone is at p is a coin toss, and a mispredicted branch costs more
             bit = (theirs >> p) & 1
             members += bit
-            add = bit * params[P_BINOM + p * ROW + members - 1]
-            moved = bit * params[P_BINOM + (p + 1) * ROW + members]
-            delta_correction += add - state[S_ADDS + p]
-            delta_moved += moved - state[S_MOVES + p]
-            state[S_ADDS + p], state[S_MOVES + p] = add, moved
+            # (indices through known: see there)
+            add = bit * params[known(P_BINOM + p * ROW + members - 1)]
+            moved = bit * params[known(P_BINOM + (p + 1) * ROW + members)]
+            delta_correction += add - state[known(S_ADDS + p)]
+            delta_moved += moved - state[known(S_MOVES + p)]
+            state[known(S_ADDS + p)], state[known(S_MOVES + p)] = add, moved
             correction += add
             p += 1
         if p == top:
@@ -189,8 +196,8 @@ def rank_children(params, n, mask, done, moved_up, state):
 
 def child_at(state, c, moved_up):
     """The index in tier n + 1 of the child dropping into column c, once ranked (-1: the column is full)."""
-    base = state[S_CHILD + c]
-    return base + moved_up - state[S_CORRECTION + c] if base >= 0 else -1
+    base = state[known(S_CHILD + c)]
+    return base + moved_up - state[known(S_CORRECTION + c)] if base >= 0 else -1
 
 
 def expand_board(params, tier, index, state, out):
@@ -250,7 +257,7 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
         for i in range(first, min(hi, block + colourings)):
             if i > first:
                 mask = next_colouring(mask)
-            if not (reach[i >> 3] >> (i & 7)) & 1:
+            if not (reach[known(i >> 3)] >> (i & 7)) & 1:
                 continue
             ended = has_line(occupied ^ mover_of(mask, state, width, stride), state)
             if ended or full:
@@ -272,13 +279,13 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
                     err[0], err[1], err[2], err[3], err[4] = 2, tier, i, n + 1, ci
                     return
                 if not solving:
-                    marks[ci >> 3] |= 1 << (ci & 7)
+                    marks[known(ci >> 3)] |= 1 << (ci & 7)
                 elif want_rem:
                     v = (values[ci >> 2] >> ((ci & 3) << 1)) & 3
                     seen |= 1 << v
                     best = max(best, tier_values.option(v, rems[ci]))
                 else:
-                    seen |= 1 << ((values[ci >> 2] >> ((ci & 3) << 1)) & 3)
+                    seen |= 1 << ((values[known(ci >> 2)] >> ((ci & 3) << 1)) & 3)
             if not solving:
                 continue
             if seen & 8:  # a child the forward pass did not reach: which
