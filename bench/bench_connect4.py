@@ -2,7 +2,7 @@
 workers, CPU seconds and peak memory.
 
     python bench/bench_connect4.py --rounds 3                      # 5x4: in this process, --workers 1 and 2
-    python bench/bench_connect4.py --rounds 3 --boards 5x4,6x4 --bdd-dir ~/src/Connect4-Strong-Solver
+    python bench/bench_connect4.py --rounds 3 --boards 5x4,6x4,5x5 --workers '' --bdd-dir ~/src/Connect4-Strong-Solver
     python bench/bench_connect4.py --rounds 1 --boards 6x4 --workers 1,2
 
 Each gamedp run is `gamedp solve connect4 -V width=W -V height=H --force --json` into bench/build/db. With

@@ -6,9 +6,11 @@ with an ``EXPORTS`` dict naming the entry points and their numba signatures. :fu
 kernel module once with ``numba.pycc`` into an extension module in the user's cache directory; later runs
 import that extension directly, with numpy but without numba.
 
-Every other function of a kernel module is a helper: it is jitted when the module is compiled. Where ahead-of-time
-compilation is not available (no C compiler, a numba without pycc) or ``GAMEDP_JIT=1`` is set, the same
-functions run as ``njit(cache=True, nogil=True)`` kernels instead. The results are the same either way.
+Every other function of a kernel module is a helper: it is jitted when the module is compiled, and so are those
+of the kernel modules it calls into (imported as modules: ``from gamedp.kernels import tier_values``), whose
+sources are part of its cache key. Where ahead-of-time compilation is not available (no C compiler, a numba
+without pycc) or ``GAMEDP_JIT=1`` is set, the same functions run as ``njit(cache=True, nogil=True)`` kernels
+instead. The results are the same either way.
 """
 
 from __future__ import annotations
@@ -39,9 +41,10 @@ def _load(module_name: str) -> types.SimpleNamespace:
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.origin is None:
         raise ImportError(f"no kernel module {module_name}")
-    source = Path(spec.origin).read_bytes()
     if os.environ.get("GAMEDP_JIT") == "1":
         return _jitted(module_name)
+    module = importlib.import_module(module_name)
+    source = b"".join(Path(m.__file__).read_bytes() for m in [module, *_kernel_modules_used(module)])
     ext_name = "_k_" + module_name.rsplit(".", 1)[-1]
     tag = hashlib.sha256(source + machine_tag().encode()).hexdigest()[:16]
     folder = Path(kernel_folder(tag))
@@ -55,7 +58,6 @@ def _load(module_name: str) -> types.SimpleNamespace:
         ext = _open(ext_name, folder)
         if ext is None:
             return _jit_instead(module_name, f"the ahead-of-time build of {module_name} cannot be loaded")
-    module = importlib.import_module(module_name)
     return types.SimpleNamespace(**{name: getattr(ext, name) for name in module.EXPORTS}, compiled="aot")
 
 
@@ -97,11 +99,23 @@ def jit_functions(module: types.ModuleType, skip=()) -> None:
             setattr(module, name, njit(cache=True, nogil=True, **({"_nrt": False} if name in borrow else {}))(fn))
 
 
+def _kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:
+    """The other kernel modules whose helpers ``module``'s kernels call."""
+    return [m for m in vars(module).values()
+            if isinstance(m, types.ModuleType) and m.__name__.startswith("gamedp.kernels.") and m is not module]
+
+
+def _jit_all(module: types.ModuleType) -> None:
+    """``module``'s helpers and those of the kernel modules it uses as numba kernels (not their entry points)."""
+    for m in [module, *_kernel_modules_used(module)]:
+        jit_functions(m, skip=getattr(m, "EXPORTS", ()))
+
+
 def _jitted(module_name: str) -> types.SimpleNamespace:
     from numba import njit
 
     module = importlib.import_module(module_name)
-    jit_functions(module, skip=module.EXPORTS)
+    _jit_all(module)
     return types.SimpleNamespace(
         **{name: njit(sig, cache=True, nogil=True)(getattr(module, name)) for name, sig in module.EXPORTS.items()},
         compiled="jit",
@@ -120,7 +134,7 @@ def _build(module_name: str, ext_name: str, folder: Path) -> None:
         from numba.pycc import CC
 
     module = importlib.import_module(module_name)
-    jit_functions(module, skip=module.EXPORTS)
+    _jit_all(module)
     make_private_dir(str(folder.parent))
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     try:

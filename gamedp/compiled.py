@@ -11,6 +11,12 @@ around your kernel, so the whole search is one machine-code loop. You write two 
 - optionally, for an impartial game, ``split(position, out) -> count``: its independent parts (positions of the
   game whose sum it is) into ``out``, as :meth:`gamedp.game.Game.split` (the Grundy solver then stores parts).
 
+The kernels may be ``@njit`` functions or plain Python functions that numba can compile (module-level
+functions, or closures over a few constants, calling other plain functions of their module). With plain ones, the
+pruned search (:func:`gamedp.solvers.alphabeta.value_of`) is compiled with them ahead of time, once per machine
+and per source, and later runs load it without importing numba or numpy
+(:mod:`gamedp.solvers.prebuilt_search`); the other engines make numba kernels of them (:func:`jit_kernel`).
+
 Positions are non-negative integers (a bitboard, or a rank in an index); give ``num_positions`` when they
 are below a known bound and the engine will refuse any child outside it that it looks at. (A search for
 outcomes only stops reading a position's children at the first one known to be lost, so a bad child after it

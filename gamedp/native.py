@@ -27,6 +27,7 @@ import importlib.util
 import os
 import sys
 import zlib
+from typing import Any, Callable
 
 from gamedp.kernel_cache import CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
 
@@ -127,9 +128,30 @@ def _sources_unchanged(deps: str) -> bool:
         return False
 
 
-def _remember_failure(marker: str, reason: list[str]) -> None:
-    sys.stderr.write(f"gamedp: warning: could not build the native kernels, so runs take the slower numpy path "
-                     f"(same answers). Why: {reason[-1]} (kept in {marker}; delete it to try again)\n")
+def load_built(stem: str, build: Callable[[], None], what: str, instead: str) -> ctypes.CDLL | None:
+    """The library ``stem``.so with its entry points typed, built first in this process by ``build()`` (see
+    :func:`build_library`) where it is not there whole; or None, quietly, where a build of it failed before. A
+    build that fails is reported once (``what`` it was for, and the path taken ``instead``) and remembered."""
+    failed = stem + ".failed"
+    if read_trusted(failed) is not None:
+        return None
+    lib, why = _open(stem)
+    if lib is None:  # missing, stale, damaged or refused by the loader: built once more, never run as it is
+        try:
+            with CompilingNotice():
+                build()
+            lib, why = _open(stem)
+        except Exception as e:  # no compiler, no AOT code generator, code that needs numba's runtime
+            why = f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"
+        if lib is None:
+            _remember_failure(failed, [why], what, instead)
+    return lib
+
+
+def _remember_failure(marker: str, reason: list[str], what: str = "the native kernels",
+                      instead: str = "the slower numpy path") -> None:
+    sys.stderr.write(f"gamedp: warning: could not build {what}, so runs take {instead} (same answers). "
+                     f"Why: {reason[-1]} (kept in {marker}; delete it to try again)\n")
     try:
         os.makedirs(os.path.dirname(marker), exist_ok=True)
         with open(marker, "w") as f:
@@ -139,9 +161,23 @@ def _remember_failure(marker: str, reason: list[str]) -> None:
 
 
 def build(module_name: str, folder: str) -> None:
-    """Compile ``module_name``'s NATIVE entry points into ``folder``/lib<name>.so (atomically: temp dir, then
-    rename), with ``lib<name>.sig`` naming each entry point's argument types for the loader, after a first line
-    with the checksum of the library, its ``.deps`` and those entry points (the loader runs nothing damaged)."""
+    """Compile ``module_name``'s NATIVE entry points into ``folder``/lib<name>.so (see :func:`build_library`),
+    listing every gamedp source the build read in its ``.deps``."""
+    from gamedp.aot import jit_functions
+
+    module = importlib.import_module(module_name)
+    for name, mod in list(sys.modules.items()):  # the kernel modules the entry points call into, exports and all
+        if name.startswith("gamedp.kernels.") and mod is not None:
+            jit_functions(mod, skip=module.NATIVE if mod is module else ())
+    entries = {name: (getattr(module, name), signature) for name, signature in module.NATIVE.items()}
+    build_library("lib" + module_name.rsplit(".", 1)[-1], entries, folder, track_sources=True)
+
+
+def build_library(stem: str, entries: dict[str, tuple[Callable, Any]], folder: str, track_sources: bool) -> None:
+    """Compile ``entries`` (name: (function, signature)) into ``folder``/``stem``.so (atomically: temp dir, then
+    rename), with ``stem``.sig naming each entry point's argument types for the loader, after a first line with
+    the checksum of the library, its ``.deps`` and those entry points (the loader runs nothing damaged). The
+    ``.deps`` list the gamedp sources the build read when ``track_sources`` (else the folder's name must)."""
     import shutil
     import subprocess
     import tempfile
@@ -153,14 +189,6 @@ def build(module_name: str, folder: str) -> None:
     from numba.core.registry import cpu_target
     from numba.core.runtime import nrtdynmod
 
-    from gamedp.aot import jit_functions
-
-    module = importlib.import_module(module_name)
-    for name, mod in list(sys.modules.items()):  # the kernel modules the entry points call into, exports and all
-        if name.startswith("gamedp.kernels.") and mod is not None:
-            jit_functions(mod, skip=module.NATIVE if mod is module else ())
-
-    stem = "lib" + module_name.rsplit(".", 1)[-1]
     context = cpu_target.target_context.with_aot_codegen(stem, cpu_name="host")
     flags = Flags()
     flags.no_compile = True
@@ -171,21 +199,21 @@ def build(module_name: str, folder: str) -> None:
     with global_compiler_lock:
         library = context.codegen().create_library(stem)
         library.add_ir_module(nrtdynmod.create_nrt_module(context)[0])
-        for name, signature in module.NATIVE.items():
+        for name, (function, signature) in entries.items():
             args, result = sigutils.normalize_signature(signature)
             if result != types.int64:
-                raise TypeError(f"{module_name}.{name} must return i8, not {result}")
+                raise TypeError(f"{stem}.{name} must return i8, not {result}")
             kinds = ["p" if isinstance(a, (types.CPointer, types.RawPointer)) else "i8" if a == types.int64 else "?"
                      for a in args]
             if any(kind not in _CTYPES for kind in kinds):
-                raise TypeError(f"{module_name}.{name}: arguments must be i8 or pointers, not {signature}")
-            compiled = compile_extra(cpu_target.typing_context, context, getattr(module, name), args, result, flags,
+                raise TypeError(f"{stem}.{name}: arguments must be i8 or pointers, not {signature}")
+            compiled = compile_extra(cpu_target.typing_context, context, function, args, result, flags,
                                      locals={}, library=library)
             compiled.library.get_function(compiled.fndesc.llvm_cfunc_wrapper_name).name = name
             signatures.append(" ".join([name, *kinds]))
         library.finalize()
         for fn in library.get_defined_functions():
-            if fn.name not in module.NATIVE and fn.linkage.name not in ("private", "internal"):
+            if fn.name not in entries and fn.linkage.name not in ("private", "internal"):
                 fn.visibility = "hidden"
         code = library.emit_native_object()
 
@@ -201,12 +229,15 @@ def build(module_name: str, folder: str) -> None:
         if linked.returncode != 0:
             raise RuntimeError(f"{compiler} failed: {linked.stderr.strip()}")
         sources = sorted({m.__file__ for name, m in list(sys.modules.items())
-                          if (name == "gamedp" or name.startswith("gamedp.")) and getattr(m, "__file__", None)})
+                          if (name == "gamedp" or name.startswith("gamedp.")) and getattr(m, "__file__", None)}
+                         if track_sources else ())
         deps = "".join(f"{_crc(path):08x} {path}\n" for path in sources).encode()
         entry_points = ("\n".join(signatures) + "\n").encode()
         crc = checksum((tmp / (stem + ".so")).read_bytes(), deps, entry_points)
         (tmp / (stem + ".deps")).write_bytes(deps)
         (tmp / (stem + ".sig")).write_bytes(b"crc32 " + crc.encode() + b"\n" + entry_points)
+        for ext, mode in ((".so", 0o700), (".deps", 0o600), (".sig", 0o600)):  # this user's alone, whatever the
+            os.chmod(tmp / (stem + ext), mode)  # umask of a build in the caller's process (see read_trusted)
         make_private_dir(str(final))
         os.replace(tmp / (stem + ".deps"), final / (stem + ".deps"))
         os.replace(tmp / (stem + ".sig"), final / (stem + ".sig"))

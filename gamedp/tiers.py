@@ -15,8 +15,11 @@ on indices, through one kernel per game, :meth:`TieredGame.expansion`: ``expand(
 gives the position's primitive code (negated) or its children as (tier, index) pairs. By default it is built
 from the five functions (unrank, then rank each child); a game with a faster way (children's indices by rank
 arithmetic, consecutive indices decoded incrementally through ``state``) gives its own, a module-level kernel
-taking its constants in ``params``, so numba caches it on disk and no process compiles it twice. Not every
-index needs to be a position reachable from the start: the solver finds the reachable ones tier by tier.
+taking its constants in ``params``, so numba caches it on disk and no process compiles it twice. A game may
+go further and give the solver's two passes whole (:meth:`TieredGame.passes`: loops over a range of indices,
+compiled ahead of time, so a solve need not even import numba); :func:`check_tiers` still checks its expansion,
+and the game's tests that its passes agree with the solver's loops over it. Not every index needs to be a
+position reachable from the start: the solver finds the reachable ones tier by tier.
 
 A worked example: two piles of at most ``n`` stones; a move takes one stone from either pile; the player who
 cannot move loses. The tier is the number of stones taken; within tier ``t`` the first pile ``a`` runs from
@@ -100,6 +103,21 @@ class Expansion:
     out_size: int
 
 
+@dataclass(frozen=True)
+class Passes:
+    """A tiered game's own kernels for the tier solver's two passes, each over a range of a tier's indices, in
+    place of its generic loops that call the :class:`Expansion` index by index (e.g. a sweep that decodes a block
+    of indices once and keeps what it needs in registers): ``mark_children`` and ``solve_shard`` take the
+    arguments of :func:`gamedp.solvers.tier_solver.mark_children` and :func:`~gamedp.solvers.tier_solver.solve_shard`
+    but the first (the expansion kernel), and must do the same. ``params``, ``state_size`` and ``out_size`` as in
+    :class:`Expansion`."""
+    mark_children: Callable
+    solve_shard: Callable
+    params: Any
+    state_size: int
+    out_size: int
+
+
 def expansion_signature() -> Any:
     """The numba signature of :attr:`Expansion.kernel` (imports numba)."""
     from numba import types
@@ -178,6 +196,11 @@ class TieredGame:
     def expansion(self) -> Expansion:
         """The kernel the solver runs (see :class:`Expansion`); by default built from :meth:`compiled`."""
         return _generic_expansion(self)
+
+    def passes(self) -> Passes | None:
+        """The game's own kernels for the solver's passes (see :class:`Passes`), or None: the solver's loops over
+        :meth:`expansion`."""
+        return None
 
     # -- what `gamedp query` and the database need (plain Python: no numba) --------------------------------------
     @property

@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamedp import Value, solve
+from gamedp import Game, Value, solve
 from gamedp.games.connect4 import Connect4
 from gamedp.games.tictactoe import TicTacToe
 from gamedp.solvers.alphabeta import PrunedSolution, pruned_solution, value_of
 
 from oracle import minimax, with_draws
 from test_engine import GraphGame, as_tuple, graphs
+
+BENCH_PEERS = Path(__file__).resolve().parent.parent / "bench" / "peers"
+
+
+class NamedMovesGraph(GraphGame):
+    """The graph game naming its moves (moves + do_move, no children of its own): the history is per move."""
+
+    children = Game.children
+
+    def __init__(self, children, leaf, *, misere=False, use_primitive=True, primitive_first=False,
+                 hashable=True):
+        super().__init__(children, leaf, misere=misere, use_primitive=use_primitive)
+        self.primitive_first, self.hashable = primitive_first, hashable
+
+    def moves(self, node):
+        return [("to", c) if self.hashable else ["to", c] for c in self.kids[node]]
+
+    def do_move(self, node, move):
+        return move[1]
 
 
 @settings(max_examples=400, deadline=None)
@@ -34,11 +55,11 @@ def test_acyclic_values_match_minimax(graph, remoteness, misere):
 
 
 @settings(max_examples=300, deadline=None)
-@given(graphs(cyclic=True), st.booleans())
-def test_cycles_fall_back_to_the_full_engine(graph, remoteness):
+@given(graphs(cyclic=True), st.booleans(), st.booleans())
+def test_cycles_fall_back_to_the_full_engine(graph, remoteness, named_moves):
     children, leaf = graph
     expected = with_draws(children, leaf)
-    solution = PrunedSolution(GraphGame(children, leaf), remoteness=remoteness)
+    solution = PrunedSolution((NamedMovesGraph if named_moves else GraphGame)(children, leaf), remoteness=remoteness)
     for node in range(len(children)):
         v = solution.value(node)
         assert v.outcome.value == expected[node][0]
@@ -94,6 +115,61 @@ def test_only_value_prunes():
     solution = PrunedSolution(game)
     assert str(solution.value(game.start())) == "TIE"  # 4x4 Connect-4 is a draw
     assert len(solution) < 161_029 // 4  # far fewer than the positions the full engine would value
+
+
+@settings(max_examples=400, deadline=None)
+@given(graphs(cyclic=False), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+def test_games_naming_their_moves_match_minimax(graph, remoteness, misere, primitive_first, hashable):
+    children, leaf = graph
+    game = NamedMovesGraph(children, leaf, misere=misere, use_primitive=not misere, primitive_first=primitive_first,
+                           hashable=hashable)
+    expected = solve(game)
+    solution = PrunedSolution(game, remoteness=remoteness)
+    for node in random.Random(len(children)).sample(range(len(children)), len(children)):
+        v = solution.value(node)
+        assert as_tuple(v) == (as_tuple(expected.value(node)) if remoteness else (expected.value(node).outcome.value,
+                                                                                  None))
+        if not misere:
+            assert v.outcome.value == minimax(children, leaf, node)[0]
+
+
+class CountedGraph(NamedMovesGraph):
+    def __init__(self, children, leaf):
+        super().__init__(children, leaf)
+        self.asked = []
+
+    def primitive(self, node):
+        self.asked.append(node)
+        return super().primitive(node)
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs(cyclic=False), st.booleans())
+def test_primitive_is_asked_only_where_there_are_no_moves_and_once(graph, remoteness):
+    # A game without primitive_first promises that an ended position has no moves, so its primitive (often its
+    # most expensive hook, and tested again inside its moves) is needed only there, and a value once known is kept.
+    children, leaf = graph
+    game = CountedGraph(children, leaf)
+    solution = PrunedSolution(game, remoteness=remoteness)
+    for node in range(len(children)):
+        solution.value(node)
+    assert all(not children[n] for n in game.asked)
+    assert len(game.asked) == len(set(game.asked))
+
+
+@pytest.mark.parametrize("once", [False, True], ids=["plain", "primitive-first"])
+@pytest.mark.parametrize("size", [(4, 3), (4, 4)], ids=["4x3", "4x4"])
+def test_a_plainly_written_connect4_matches_the_full_engine(size, once):
+    # the benchmark's Connect-4 written as a user would (a tuple of columns, the end tested again in moves)
+    spec = importlib.util.spec_from_file_location("plain_connect4", BENCH_PEERS / "plain_connect4.py")
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    game = (plain.PlainConnect4Once if once else plain.PlainConnect4)(*size)
+    full = solve(game)
+    shared = PrunedSolution(game, remoteness=True)
+    for p in random_positions(game, 40, seed=11):
+        assert shared.value(p) == full.value(p)
+        assert value_of(game, p).outcome is full.value(p).outcome
 
 
 # -- the compiled engine ------------------------------------------------------------------------------------------
@@ -173,13 +249,16 @@ def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
     assert type(analyst._engine()).__name__ == ("CompiledPrunedSolution" if compiled else "PrunedSolution")
 
 
-def test_compiled_pruned_search_grows_its_stack_and_table():
-    """A chain far deeper than the first stack (64 frames) and with more positions than the first table holds."""
+@pytest.mark.parametrize("plain", [False, True], ids=["numba", "prebuilt"])
+def test_compiled_pruned_search_grows_its_stack_and_table(plain):
+    """A chain far deeper than the first stack (64 frames) and with more positions than the first table holds;
+    by numba's search (an @njit kernel), and by the one built ahead of time (the same kernel, plain)."""
     from gamedp.compiled import CompiledGame
     from test_compiled import countdown
 
     n = 100_001
-    solution = pruned_solution(CompiledGame("chain", n, countdown, 1), remoteness=True)
+    solution = pruned_solution(CompiledGame("chain", n, countdown.py_func if plain else countdown, 1), remoteness=True)
+    assert type(solution._search).__name__ == ("NativeSearch" if plain else "NumbaSearch")
     v = solution.value(n)
     assert (v.outcome.name, v.remoteness) == ("WIN", n)
     assert len(solution) == n + 1

@@ -75,15 +75,19 @@ def test_playing_the_compiled_blockgame_example_by_cell_names():
 chain = CompiledGame("compiled-chain", start=3_000_000, children=countdown, max_children=1)
 
 
-@pytest.mark.parametrize("engine, values", [(CompiledSolution, ("WIN in 21", "LOSE in 20")),
-                                            (CompiledPrunedSolution, ("WIN", "LOSE"))])
-def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values):
+@pytest.mark.parametrize("engine, values, game", [
+    (CompiledSolution, ("WIN in 21", "LOSE in 20"), chain),
+    (CompiledPrunedSolution, ("WIN", "LOSE"), chain),
+    # the pruned search built ahead of time (plain kernels): its own table, the same guard
+    (CompiledPrunedSolution, ("WIN", "LOSE"), CompiledGame("compiled-chain", 3_000_000, countdown.py_func, 1)),
+], ids=["full", "pruned", "pruned-prebuilt"])
+def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values, game):
     import gamedp.memory
-    import gamedp.solvers.compiled
+    import gamedp.solvers.search_status
 
-    monkeypatch.setattr(gamedp.solvers.compiled, "POLL_SECONDS", 0.0001)
+    monkeypatch.setattr(gamedp.solvers.search_status, "POLL_SECONDS", 0.0001)
     monkeypatch.setattr(gamedp.memory, "available_memory", lambda: 0)
-    solution = engine(chain)
+    solution = engine(game)
     with pytest.raises(ResourceError, match=r"searching compiled-chain stopped after [\d,]+ positions: only 0 bytes"):
         solution.value(3_000_000)
     monkeypatch.undo()

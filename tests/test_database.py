@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from gamedp import database
 from gamedp.database import DatabaseError, Reader, find, open_database, write_database
 from gamedp.errors import GamedpError
+from gamedp.values import Outcome
 
 NAMES = ("LOSE", "WIN", "TIE", "DRAW")
 settings.register_profile("db", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -284,6 +285,30 @@ def test_query_answers_without_numba_or_numpy(tictactoe_db):
             "print('numba' in sys.modules, 'numpy' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code, str(tictactoe_db)], capture_output=True, text=True)
     assert proc.stdout.split("\n") == [".........: TIE in 9", "XX.OO....: WIN in 1", "X.XOO....: WIN in 1", "False False", ""], proc.stderr
+
+
+@pytest.mark.parametrize("remoteness", [[], ["-r"]])
+def test_a_small_solve_imports_neither_numba_nor_numpy_and_writes_the_same_bytes(tictactoe_db, tmp_path, remoteness):
+    """An index space small enough for the plain functions is solved and written without numpy (its import is
+    most of such a run); the file is the one the fixture's run wrote (with -r), or its outcomes alone."""
+    path = tmp_path / "ttt.gdb"
+    code = ("import sys; from gamedp.cli.main import main\n"
+            "try: main(['solve', 'tictactoe', '--db', sys.argv[1], *sys.argv[2:]])\n"
+            "except SystemExit: pass\n"
+            "print('numba' in sys.modules, 'numpy' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code, str(path), *remoteness], capture_output=True, text=True)
+    assert proc.stdout.splitlines()[-1] == "False False", proc.stderr
+    if remoteness:
+        assert path.read_bytes() == tictactoe_db.read_bytes()
+    else:
+        from gamedp.games.tictactoe_tiers import tictactoe_table
+
+        game = tictactoe_table()
+        opened = [Reader(p, game.game_id, game.variant, game.size) for p in (path, tictactoe_db)]
+        with opened[0] as db, opened[1] as full:
+            assert not db.has_remoteness
+            assert all(db.outcome(i) == full.outcome(i) for i in range(0, 3 ** 9, 7))
+            assert db.outcome(game.index(game.parse_position("XX.OO...."))) is Outcome.WIN
 
 
 def test_query_json_agrees_with_the_memo_solver(tictactoe_db):

@@ -111,6 +111,35 @@ def test_outcomes_of_boards_with_a_heap_left_agree_with_the_nimbers():
     assert heaped > 10
 
 
+def test_nimbers_the_outcome_search_records_from_lost_positions_equal_the_mex_search():
+    """A position (region, heap h) the outcome search proves lost gives the region's nimber, h: it goes into the
+    table. Every entry of a table filled by outcome searches alone must be the region's nimber by the mex search."""
+    rng = random.Random(11)
+    for game in (Cram(4, 4), Blockgame(3, 5), Cram(3, 5)):
+        rules = game.rules
+        searched = RegionSolver(rules, table=None)
+        for _ in range(60):
+            board = sum(1 << i for i in range(rules.n) if rng.random() < 0.2)
+            searched.wins(board, rng.randrange(4))
+        if game.rules.name == "cram" and rules.rows == rules.cols:
+            assert not searched.wins(0)  # so the whole empty board's nimber, 0, is in the table
+            (dims, cells), = searched.keys([rules.full])
+            assert (dims, cells, 0) in set(zip(*(a.tolist() for a in searched.entries())))
+        mex = RegionSolver(rules, table=None)
+        recorded = 0
+        for dims, cells, v in zip(*searched.entries()):
+            h, w = int(dims) >> 8, int(dims) & 255
+            region = sum(1 << (i // w * rules.cols + i % w) for i in range(h * w) if int(cells) >> i & 1)
+            if h <= rules.rows and w <= rules.cols:
+                assert mex.nimber(rules.full & ~region) == v, (h, w, bin(int(cells)))
+            else:  # a turned region: solve it on the turned board
+                turned = mex.for_board(type(game)(rules.cols, rules.rows).rules)
+                region = sum(1 << (i // w * rules.rows + i % w) for i in range(h * w) if int(cells) >> i & 1)
+                assert turned.nimber(turned.rules.full & ~region) == v, (h, w, bin(int(cells)))
+            recorded += 1
+        assert recorded > 20
+
+
 def test_a_solver_moved_to_other_boards_answers_outcomes_in_their_frame():
     """The outcome search caches canonical keys and splits of regions as they lie on the board: a solver moved
     to another board size (for_board) must not read the old board's entries (with either, some of these boards

@@ -150,7 +150,7 @@ def test_blockgame_words_match_the_plain_rules_on_every_small_board(tmp_path):
             codes, words_rem, word_stats = game.shard_values(t, 0, game.sizes[t], True)
             at = game.offsets[t]
             plain = [(outcomes[(at + i) >> 2] >> 2 * ((at + i) & 3)) & 3 for i in range(game.sizes[t])]
-            assert codes.tolist() == plain and words_rem.tolist() == rem[at:at + game.sizes[t]].tolist()
+            assert codes.tolist() == plain and words_rem.tolist() == list(rem[at:at + game.sizes[t]])
             assert word_stats == stats[t], (rows, cols, t)
 
 

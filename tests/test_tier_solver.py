@@ -178,6 +178,27 @@ def test_every_position_of_4x4_matches_the_plain_solver(connect, tmp_path) -> No
     compare_all(4, 4, connect, tmp_path)
 
 
+@pytest.mark.parametrize("width,height,connect,remoteness", [(3, 3, 3, True), (4, 3, 3, False), (4, 3, 4, True),
+                                                              (3, 4, 3, False), (4, 4, 4, True), (2, 3, 1, True)])
+def test_connect4s_own_passes_give_the_bytes_of_the_generic_loops_and_the_plain_solve(width, height, connect, remoteness,
+                                                                                     tmp_path, monkeypatch) -> None:
+    """The game's sweeps (gamedp.kernels.connect4_tiers), in shards of 256 that cut height-vector blocks, against
+    the solver's loops over its per-index expansion, and against the plain functions in memory."""
+    from gamedp.games.connect4_tiers import Connect4Tiers
+
+    game = connect4_table(width, height, connect)
+    if game.index_space <= 1 << 15:
+        solve_tiered(game, "connect4", tmp_path / "plain.gdb", remoteness=remoteness)
+    monkeypatch.setenv(SHARD_ENV, "256")
+    own = solve_tiered(game, "connect4", tmp_path / "own.gdb", remoteness=remoteness)
+    monkeypatch.setattr(Connect4Tiers, "passes", lambda self: None)
+    generic = solve_tiered(game, "connect4", tmp_path / "generic.gdb", remoteness=remoteness)
+    assert own["positions"] == generic["positions"] == len(reachable(width, height, connect))
+    assert (tmp_path / "own.gdb").read_bytes() == (tmp_path / "generic.gdb").read_bytes()
+    if (tmp_path / "plain.gdb").exists():
+        assert (tmp_path / "own.gdb").read_bytes() == (tmp_path / "plain.gdb").read_bytes()
+
+
 @pytest.mark.parametrize("width,height,connect", [(3, 3, 3), (4, 4, 4), (5, 4, 4), (6, 5, 4), (7, 6, 4)])
 def test_rank_and_unrank_are_inverse_and_children_land_in_the_next_tier(width, height, connect) -> None:
     report = check_tiers(connect4_table(width, height, connect), limit=4000, compiled=True)

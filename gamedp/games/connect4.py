@@ -429,33 +429,23 @@ class Connect4(Game):
 
     # -- compiled ------------------------------------------------------------------------------------------------
     def compiled(self) -> Any:
-        """The same rules as a :class:`~gamedp.compiled.CompiledGame` (numba kernels over the same keys)."""
-        from numba import njit
-
+        """The same rules as a :class:`~gamedp.compiled.CompiledGame`: kernels over the same keys, written as
+        plain functions, so that the pruned search is built with them ahead of time and runs without numba or
+        numpy (:mod:`gamedp.solvers.prebuilt_search`); the other compiled engines make numba kernels of them."""
         from gamedp.compiled import CompiledGame
-        from gamedp.compiled import jit_kernel as _jit
 
-        global _children_kernel, _primitive_kernel
-        if _children_kernel is None:
-            _children_kernel, _primitive_kernel = _jit(children_into), _jit(primitive_code)
         width, height, connect = self.width, self.height, self.connect
 
-        # Closures over the board's three numbers only (the rules are globals), so that numba can cache them on
-        # disk, one entry per board: a later process loads them instead of compiling.
-        @njit(nogil=True, cache=True)
+        # Closures over the board's three numbers only (the rules are globals): each board's kernels have their
+        # own fingerprint, and numba can cache them on disk, one entry per board.
         def kernel_children(key, out):
-            return _children_kernel(key, width, height, connect, out)
+            return children_into(key, width, height, connect, out)
 
-        @njit(nogil=True, cache=True)
         def kernel_primitive(key):
-            return _primitive_kernel(key, width, height, connect)
+            return primitive_code(key, width, height, connect)
 
         return CompiledGame(self.name, self.start(), kernel_children, self.width, primitive=kernel_primitive,
                             format_position=self.format_position, parse_position=self.parse_position)
-
-
-#: The rules as numba kernels, made by the first :meth:`Connect4.compiled` (numba is not imported before).
-_children_kernel = _primitive_kernel = None
 
 
 def from_spec(parameters: str) -> Connect4:

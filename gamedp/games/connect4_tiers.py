@@ -25,9 +25,8 @@ from typing import Any
 
 from gamedp.errors import GamedpError
 from gamedp.games.connect4 import Connect4, children_into, column_top, primitive_code
-from gamedp.tiers import Expansion, TieredGame, TierFunctions, expansion_signature
-
-ROW = 64  # tables are flat: binom[n * ROW + k], ways[c * ROW + s]
+from gamedp.kernels.connect4_tiers import P_BINOM, P_CONNECT, P_HEIGHT, P_WAYS, P_WIDTH, ROW, STATE
+from gamedp.tiers import Expansion, Passes, TieredGame, TierFunctions, expansion_signature
 
 
 def binomials() -> list[int]:
@@ -114,154 +113,6 @@ def unrank_key(n: int, index: int, width: int, height: int, binom: Any, ways: An
     return key
 
 
-# -- the solver's kernel: a position by index, its children's indices by rank arithmetic ----------------------
-#: params: the board, then the tables (flat, as above)
-P_WIDTH, P_HEIGHT, P_CONNECT, P_BINOM = 0, 1, 2, 8
-P_BITS = P_BINOM + ROW * ROW  # the index of a lone bit b: params[P_BITS + ((b * DEBRUIJN) >> 58 & 63)]
-P_WAYS = P_BITS + 64
-DEBRUIJN = 0x03F79D71B4CB0A89
-#: state: the height vector last decoded (its tier, first index, occupied cells; per column its height, where its
-#: stones start in the sequence, where the child dropping there starts its block in tier n + 1), the last index
-#: and its mover's stones (as sequence bits); the colouring whose children were last ranked (S_DONE), with its
-#: moved_up, per column the child's rank correction and per stone what it added to them (see expand_board).
-S_TIER, S_BLOCK, S_OCCUPIED, S_INDEX, S_MASK, S_DONE, S_MOVED = range(7)
-S_HEIGHTS, S_AT, S_CHILD, S_CORRECTION, S_ADDS, S_MOVES = 8, 24, 40, 56, 72, 136
-STATE = 200
-#: Consecutive reachable indices closer than this are stepped to (Gosper's next combination), not decoded.
-STEPS = 8
-
-
-def expand_board(params: Any, tier: int, index: int, state: Any, out: Any) -> int:
-    """The :class:`~gamedp.tiers.Expansion` kernel of Connect-N: the board at ``index`` of ``tier``, and its
-    children's indices in tier ``tier + 1`` without building them.
-
-    Indices of one height vector are a block of C(n, n // 2) colourings, and the combinadic order of the mover's
-    stones is the numeric order of their sequence bits, so the next index is the next number with as many bits.
-    A child drops a stone of the mover's into column c, at sequence position p (the stones of columns <= c lie
-    below it); the child's mover is the other player, whose stones q_1 < q_2 < ... move up one from p on, so
-    its colouring ranks sum C(q_i, i) below p plus sum C(q_i + 1, i) from p on, which is
-    sum C(q_i + 1, i) - sum over q_i < p of C(q_i, i - 1): one pass over the stones serves every child.
-    """
-    width, height, connect = params[P_WIDTH], params[P_HEIGHT], params[P_CONNECT]
-    stride = height + 1
-    n = tier
-    colourings = params[P_BINOM + n * ROW + n // 2]
-    block = state[S_BLOCK]
-    if state[S_TIER] != tier or index < block or index >= block + colourings:
-        height_rank = index // colourings
-        block = height_rank * colourings
-        left = n
-        at = 0
-        occupied = 0
-        for c in range(width):
-            h = 0
-            while height_rank >= params[P_WAYS + (c + 1) * ROW + left - h]:
-                height_rank -= params[P_WAYS + (c + 1) * ROW + left - h]
-                h += 1
-            left -= h
-            state[S_HEIGHTS + c] = h
-            state[S_AT + c] = at
-            at += h
-            occupied |= ((1 << h) - 1) << (c * stride)
-        child_colourings = params[P_BINOM + (n + 1) * ROW + (n + 1) // 2] if n < width * height else 0
-        for c in range(width):
-            child_rank = -1
-            if state[S_HEIGHTS + c] < height:
-                child_rank = 0
-                left = n + 1
-                for d in range(width):
-                    h = state[S_HEIGHTS + d] + (1 if d == c else 0)
-                    for v in range(h):
-                        child_rank += params[P_WAYS + (d + 1) * ROW + left - v]
-                    left -= h
-                child_rank *= child_colourings
-            state[S_CHILD + c] = child_rank
-        state[S_TIER], state[S_BLOCK], state[S_OCCUPIED] = tier, block, occupied
-        state[S_INDEX] = state[S_DONE] = -1
-    previous = state[S_INDEX]
-    if previous >= block and 0 < index - previous <= STEPS:
-        mask = state[S_MASK]
-        for _ in range(index - previous):
-            low = mask & -mask
-            ripple = mask + low
-            mask = (((ripple ^ mask) >> 2) >> params[P_BITS + ((low * DEBRUIJN) >> 58 & 63)]) | ripple
-    else:
-        colour = index - block
-        mask = 0
-        p = n - 1
-        for j in range(n // 2, 0, -1):
-            while params[P_BINOM + p * ROW + j] > colour:
-                p -= 1
-            colour -= params[P_BINOM + p * ROW + j]
-            mask |= 1 << p
-            p -= 1
-    state[S_INDEX], state[S_MASK] = index, mask
-    mover = 0
-    for c in range(width):
-        mover |= ((mask >> state[S_AT + c]) & ((1 << state[S_HEIGHTS + c]) - 1)) << (c * stride)
-    last = state[S_OCCUPIED] ^ mover  # the stones of the player who just moved
-    for shift in (1, stride - 1, stride, stride + 1):
-        if (connect - 1) * shift < 63:
-            run = last  # the starts of runs of `have` stones, doubling: 4 in a row takes two steps
-            have = 1
-            while 2 * have <= connect:
-                run &= run >> (have * shift)
-                have *= 2
-            if have < connect:
-                run &= run >> ((connect - have) * shift)
-            if run != 0:
-                return -1
-    if n == width * height:
-        return -3
-    # Each stone of theirs at p adds C(p, i - 1) to the corrections of the columns above it and C(p + 1, i) to
-    # moved_up. Only the stones below the highest bit that differs from the colouring last done change (the count
-    # below it is the same, so the stones above keep their i): redo those, shift the rest by the difference.
-    theirs = ~mask & ((1 << n) - 1)
-    done = state[S_DONE]
-    changed = 0
-    if done < 0:  # nothing done in this block yet: every stone from nothing
-        changed = n
-        state[S_MOVED] = 0
-        for p in range(n):
-            state[S_ADDS + p] = state[S_MOVES + p] = 0
-    else:
-        diff = done ^ mask
-        while diff >> changed:
-            changed += 1
-    state[S_DONE] = mask
-    members = 0
-    correction = 0
-    delta_correction = 0
-    delta_moved = 0
-    p = 0
-    for c in range(width):
-        top = state[S_AT + c] + state[S_HEIGHTS + c]
-        while p < top and p < changed:
-            # without a branch: whose stone is at p is a coin toss, and a mispredicted branch costs more
-            bit = (theirs >> p) & 1
-            members += bit
-            add = bit * params[P_BINOM + p * ROW + members - 1]
-            moved = bit * params[P_BINOM + (p + 1) * ROW + members]
-            delta_correction += add - state[S_ADDS + p]
-            delta_moved += moved - state[S_MOVES + p]
-            state[S_ADDS + p], state[S_MOVES + p] = add, moved
-            correction += add
-            p += 1
-        if p == top:
-            state[S_CORRECTION + c] = correction
-        else:
-            state[S_CORRECTION + c] += delta_correction
-    moved_up = state[S_MOVED] + delta_moved
-    state[S_MOVED] = moved_up
-    count = 0
-    for c in range(width):
-        if state[S_CHILD + c] >= 0:
-            out[2 * count] = n + 1
-            out[2 * count + 1] = state[S_CHILD + c] + moved_up - state[S_CORRECTION + c]
-            count += 1
-    return count
-
-
 class Connect4Tiers(TieredGame):
     """Connect-N on a ``width`` x ``height`` board as a tiered game (tier = stones on the board)."""
 
@@ -299,7 +150,14 @@ class Connect4Tiers(TieredGame):
                               np.array(self.binom, dtype=np.int64), np.array(self.ways, dtype=np.int64))
 
     def expansion(self) -> Expansion:
-        return _expansion(self.width, self.height, self.connect)
+        return Expansion(_kernel(), _params(self.width, self.height, self.connect), STATE, 2 * self.width)
+
+    def passes(self) -> Passes:
+        from gamedp.aot import load_kernels
+
+        k = load_kernels("gamedp.kernels.connect4_tiers")
+        return Passes(k.mark_children, k.solve_shard, _params(self.width, self.height, self.connect), STATE,
+                      2 * self.width)
 
     def _closures(self, stones, rank_of, unrank_of, children_of, primitive_of, binom, ways) -> TierFunctions:
         width, height, connect = self.width, self.height, self.connect
@@ -331,23 +189,28 @@ class Connect4Tiers(TieredGame):
 
 @functools.lru_cache(maxsize=None)
 def _kernel() -> Any:
-    """:func:`expand_board` compiled (a module-level function of constants only, so numba keeps it on disk)."""
+    """:func:`~gamedp.kernels.connect4_tiers.expand_board` compiled (a module-level function of constants only, so
+    numba keeps it on disk)."""
     from numba import njit
 
-    return njit(expansion_signature(), nogil=True, cache=True, error_model="numpy")(expand_board)
+    from gamedp.aot import jit_functions
+    from gamedp.kernels import connect4_tiers as k
+
+    jit_functions(k, skip=(*k.EXPORTS, "expand_board"))  # its helpers, as numba kernels
+    expand = getattr(k.expand_board, "py_func", k.expand_board)
+    return njit(expansion_signature(), nogil=True, cache=True, error_model="numpy")(expand)
 
 
 @functools.lru_cache(maxsize=None)
-def _expansion(width: int, height: int, connect: int) -> Expansion:
+def _params(width: int, height: int, connect: int) -> Any:
+    """The kernels' constants (see :mod:`gamedp.kernels.connect4_tiers`)."""
     import numpy as np
 
     params = np.zeros(P_WAYS + (width + 1) * ROW, dtype=np.int64)
     params[P_WIDTH], params[P_HEIGHT], params[P_CONNECT] = width, height, connect
-    params[P_BINOM:P_BITS] = binomials()
-    for i in range(64):
-        params[P_BITS + (((1 << i) * DEBRUIJN % 2**64) >> 58)] = i
+    params[P_BINOM:P_WAYS] = binomials()
     params[P_WAYS:] = height_ways(width, height)
-    return Expansion(_kernel(), params, STATE, 2 * width)
+    return params
 
 
 def connect4_table(width: int = 7, height: int = 6, connect: int = 4) -> Connect4Tiers:

@@ -453,6 +453,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
     of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
+    A node (region, h) found lost gives the region's nimber, h: it goes into the table (counted as solved).
     ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
     rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
 
@@ -475,6 +476,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
     limit = o0.shape[0] * 3 // 4
+    limit_nimbers = k0.shape[0] * 3 // 4
     code, r, x = reduce_solving(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
                                 stack, state)
     if code == TABLE_FULL:
@@ -641,6 +643,11 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 if x == 0:
                     result = WIN_CODE
                 continue
+            s = nimber_slot(r, nimber_mask)
+            if ck[s] == r:  # its nimber was found since the node was expanded (a sibling's subtree lost with it)
+                if cv[s] == x:
+                    result = WIN_CODE
+                continue
             e = canonical(r, cols, syms, kr, kd, kc, key)
             m = lookup(o0, o1, ov, outcome_key(kd[e], x), kc[e])
             if m > 0:
@@ -665,6 +672,19 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             store(o0, o1, ov, outcome_key(kd[e], fh[d]), kc[e], result)
             remember_outcome(fr[d], fh[d], result, ocr, ocv)
             ostate[MEMO_USED] += 1
+            if result == LOSE_CODE and state[USED] < limit_nimbers:
+                # region + *h is lost iff the region's nimber is h: a true nimber, which answers the region with
+                # any heap wherever it comes again, as the largest region of a child or a smaller one
+                s = slot(k0, k1, kd[e], kc[e])
+                state[USED] += k0[s] == ZERO
+                state[SOLVED] += k0[s] == ZERO
+                k0[s] = kd[e]
+                k1[s] = kc[e]
+                vals[s] = fh[d]
+                s = nimber_slot(fr[d], nimber_mask)
+                ck[s] = fr[d]
+                cv[s] = fh[d]
+                state[BIGGEST] = max(state[BIGGEST], cells_in(fr[d]))
             if d == 0:
                 return result
             d -= 1

@@ -9,11 +9,14 @@ alpha-beta pruning, so a move that cannot change the answer is never searched to
   order of moves, or by a later query: one :class:`PrunedSolution` serves many) is not searched again unless
   its bounds do not settle the question.
 - Moves are ordered by what the table already knows (a child known to be lost is a win at once), then by a
-  history of which child slots caused cut-offs before, then in the game's own order. A game may give that own
-  order with an optional ``ordered_children(position)`` hook (best guesses first, e.g. Connect-4's centre
-  columns); otherwise ``children``.
-- A position that :meth:`~gamedp.game.Game.primitive` ends is not asked for its moves: the terminal check is
-  given once.
+  relative history (the share of a move's searches that caused a cut-off; the moves themselves when the game
+  names them with ``moves`` + ``do_move``, else the child slots), then in the game's own order. A game may give
+  that own order with an optional ``ordered_children(position)`` hook (best guesses first, e.g. Connect-4's
+  centre columns); otherwise ``children``.
+- The user's hooks are asked as little as the rules allow: a game that sets ``primitive_first`` has
+  :meth:`~gamedp.game.Game.primitive` asked first and an ended position is not asked for its moves; any other
+  game promises that an ended position has no moves, so its ``primitive`` is asked only where there are none
+  (a game breaking that promise, which ``gamedp check`` reports, would have an ended position searched on).
 - Loopy games: the search keeps the positions on its path; meeting one again means a cycle, where the outcome
   order alone is not enough (a DRAW needs the whole graph), so the question goes to the full engine.
 - Scored games are valued by the full engine too (their margins are not an outcome order).
@@ -76,10 +79,18 @@ class PrunedSolution:
         self.table: dict[Hashable, tuple[int, int]] = {}
         self._full: Any = None  # the memo engine, once a cycle or a scored game needs it
         self._tie_remoteness: dict[Hashable, int] = {}
+        #: move (or child slot, the i-th child) -> [cut-offs it caused + 1, times searched + 1]: the order after
+        #: the table's
+        self._history: dict[Any, list[int]] = {}
         canon = game.canonical if overrides(game, "canonical") else None
         key = game.key if overrides(game, "key") else None
         self.keyf: Callable | None = (lambda p: key(canon(p))) if canon and key else canon or key
         self._children = game.ordered_children if hasattr(game, "ordered_children") else game.children
+        # A game that orders its children itself is searched in its order (a history measured worse on
+        # Connect-4); one that names its moves (moves + do_move, no children of its own) keeps a history per
+        # move: a column is the same move wherever it is played, while the i-th child shifts as columns fill.
+        self._ordered = hasattr(game, "ordered_children")
+        self._by_move = not self._ordered and overrides(game, "moves") and not overrides(game, "children")
         self._primitive = game.primitive if overrides(game, "primitive") else None
         self._no_move = 1 if game.misere else -1
         self.top = WIN_SCORE if remoteness else 1
@@ -128,7 +139,15 @@ class PrunedSolution:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            return self._search(position, k, -self.top, self.top, set())
+            while True:
+                try:
+                    return self._search(position, k, -self.top, self.top, set())
+                except TypeError:
+                    if not self._by_move:
+                        raise
+                    # moves that cannot be hashed: a history per child slot instead (the table stays valid)
+                    self._by_move = False
+                    self._history.clear()
         except RecursionError:  # a game too deep for Python's stack: the memo engine keeps its own
             raise _CycleFound from None
         finally:
@@ -141,6 +160,19 @@ class PrunedSolution:
         no_move, remote, game = self._no_move, self.remoteness, self.game
         top = self.top
         outcome_score = _OUTCOME_SCORE
+        # A game that does not ask primitive first promises that an ended position has no moves: its primitive
+        # is then asked only where there are none, not at every position (its moves may test for the end too).
+        first = prim if game.primitive_first else None
+        last = None if first is not None else prim
+        history = None if self._ordered else self._history
+        do_move, moves = game.do_move, game.moves
+        by_move = self._by_move
+
+        # A move's rate is (cut-offs + 1) / (searches + 1): one never searched is presumed to cut off, so a
+        # move is dropped only once it has failed, not for never having been tried.
+        def rank(entry: tuple) -> float:
+            h = history.get(entry[0])
+            return 1.0 if h is None else h[0] / h[1]
 
         def search(p: Position, k: Hashable, alpha: int, beta: int) -> int:
             lo, hi = table.get(k, (-top, top))
@@ -148,27 +180,28 @@ class PrunedSolution:
                 return lo
             if hi <= alpha or lo == hi:
                 return hi
-            if prim is not None:
-                t = prim(p)
+            if first is not None:
+                t = first(p)
                 if t is not None:
                     s = outcome_score[terminal_value(game, t, p).outcome] * top
                     table[k] = (s, s)
                     return s
             # Enhanced transposition cut-off: a child whose bounds already refute it settles this position
-            # without a search; children the table says something good about go first, the rest in the game's
-            # order (or the history's, when a game gives none).
+            # without a search; children the table says something good about go first, the rest by the share of
+            # their move's (or slot's) searches that caused a cut-off (a relative history: a plain count would
+            # favour whatever the game lists first, as that is searched most), ties in the game's order.
             best = -top - 1
             a0 = alpha = max(alpha, lo)
             beta = min(beta, hi)
             promising = []
             rest = []
-            for c in children(p):
+            for i, c in (((m, do_move(p, m)) for m in moves(p)) if by_move else enumerate(children(p))):
                 ck = c if keyf is None else keyf(c)
                 if ck in path:
                     raise _CycleFound
                 b = table.get(ck)
                 if b is None or b[1] == top:
-                    rest.append((c, ck))
+                    rest.append((i, c, ck))
                     continue
                 s = -b[1]
                 if remote and s != 0:
@@ -180,16 +213,25 @@ class PrunedSolution:
                     best = s
                     if s > alpha:
                         alpha = s
-                promising.append((s, c, ck))
-            if promising:
-                promising.sort(key=_first, reverse=True)
-                rest[:0] = [(c, ck) for _, c, ck in promising]
-            elif not rest:
-                s = no_move * top
+                promising.append((s, i, c, ck))
+            if not rest and not promising:  # no moves at all (a child would be in one or have cut off)
+                t = None if last is None else last(p)
+                s = no_move * top if t is None else outcome_score[terminal_value(game, t, p).outcome] * top
                 table[k] = (s, s)
                 return s
+            if history is not None and len(rest) > 1:
+                rest.sort(key=rank, reverse=True)  # stable: equal rates keep the game's order
+            if promising:
+                promising.sort(key=_first, reverse=True)
+                rest[:0] = [(i, c, ck) for _, i, c, ck in promising]
             path.add(k)
-            for c, ck in rest:
+            h = None
+            for i, c, ck in rest:
+                if history is not None:
+                    h = history.get(i)
+                    if h is None:
+                        h = history[i] = [1, 1]
+                    h[1] += 1
                 if remote:
                     cb = -(beta + (1 if beta > 0 else -1 if beta < 0 else 0))
                     ca = -(alpha + (1 if alpha > 0 else -1 if alpha < 0 else 0))
@@ -203,6 +245,8 @@ class PrunedSolution:
                     if s > alpha:
                         alpha = s
                         if s >= beta:
+                            if h is not None:
+                                h[0] += 1
                             break
             path.discard(k)
             if best <= a0:
@@ -225,12 +269,15 @@ class PrunedSolution:
         k = self._key(position)
         known = self._tie_remoteness.get(k)
         if known is None:
-            if self._primitive is not None and self._primitive(position) is not None:
+            # A tie without moves can only be an end by rule (no moves is a loss or, misère, a win), so only a
+            # primitive_first game needs its primitive asked
+            first = self.game.primitive_first and self._primitive is not None
+            kids = [] if first and self._primitive(position) is not None else list(self.game.children(position))
+            if not kids:
                 known = 0
             else:
                 self._tie_remoteness[k] = -1  # under way: meeting it again is a cycle
-                known = 1 + min(self._tie_moves(c) for c in self.game.children(position)
-                                if self._exact(c, self._key(c)) == 0)
+                known = 1 + min(self._tie_moves(c) for c in kids if self._exact(c, self._key(c)) == 0)
             self._tie_remoteness[k] = known
         elif known < 0:
             raise _CycleFound

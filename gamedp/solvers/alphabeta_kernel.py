@@ -18,6 +18,7 @@ _OFFSET = 1 << 31
 _LOW = (1 << 32) - 1
 # frame columns
 POS, ALPHA, BETA, A0, BEST, LO, HI, COUNT, NEXT = range(9)
+COLUMNS = NEXT + 1
 
 
 @njit(cache=True, nogil=True)
@@ -50,26 +51,27 @@ def to_child(bound, remote):
 
 def search(children, primitive, root, keys, vals, used, history, maxc, limit, top, remote, misere, watch):
     """The exact score of ``root``, with the grown table: (keys, vals, used, status, position, detail).
-    ``watch``: see :data:`gamedp.solvers.compiled_table.REPORT_EVERY`."""
-    frames, kids, buf = new_stack(9, 2 * maxc, maxc)
+    ``watch``: see :data:`gamedp.solvers.search_status.REPORT_EVERY`."""
+    frames, kids, buf = new_stack(COLUMNS, 2 * maxc, maxc)
+    rates, order = np.empty(maxc, np.int64), np.empty(maxc, np.int64)
     pos, alpha, beta, depth = root, -top, top, 0
     while True:
         status, pos, detail, alpha, beta, depth, used = walk(
-            children, primitive, pos, alpha, beta, depth, frames, kids, buf, keys, vals, used, history, maxc,
-            limit, top, remote, misere, watch)
+            children, primitive, pos, alpha, beta, depth, frames, kids, buf, rates, order, keys, vals, used,
+            history, maxc, limit, top, remote, misere, watch)
         if status != NEED_ROOM:
             return keys, vals, used, status, pos, detail
         frames, kids, keys, vals = make_room(depth, frames, kids, keys, vals)
 
 
 @njit(cache=True, nogil=True)
-def walk(children, primitive, pos, alpha, beta, depth, frames, kids, buf, keys, vals, used, history, maxc, limit,
-         top, remote, misere, watch):
+def walk(children, primitive, pos, alpha, beta, depth, frames, kids, buf, rates, order, keys, vals, used, history,
+         maxc, limit, top, remote, misere, watch):
     """Enter ``pos`` (window ``alpha``..``beta``) above ``depth`` frames and search until the root is valued,
     or until the stack or the table needs room (NEED_ROOM: the caller grows them and calls again). Row d of
-    ``kids`` holds frame d's children, best guess first, and the history slot of each after them."""
-    rates = np.empty(maxc, np.int64)
-    order = np.empty(maxc, np.int64)
+    ``kids`` holds frame d's children, best guess first, and the history slot of each after them; ``rates`` and
+    ``order`` (``maxc`` each) are room for ordering one position's children. It allocates nothing, so that it
+    also runs as a plain C function (:mod:`gamedp.solvers.prebuilt_search`)."""
     entered = 0
     while True:
         entered += 1

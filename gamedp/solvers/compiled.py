@@ -10,22 +10,18 @@ is then solved by :mod:`gamedp.solvers.retrograde` through the kernels (slower, 
 
 from __future__ import annotations
 
-import threading
-from typing import Any, Callable
-
 import numpy as np
 
 from gamedp.compiled import CompiledGame
-from gamedp.errors import GameDefinitionError, ResourceError, compile_failure
+from gamedp.errors import GameDefinitionError, compile_failure
 from gamedp.kernel_cache import CompilingNotice
 from gamedp.solvers.memo import Solution
+from gamedp.solvers.search_status import problem, watched
 from gamedp.values import LOSE, TIE, WIN, Analysis, Value, analysis_of
 
 _OUTCOME = {1: LOSE, 2: WIN, 3: TIE}
 #: Bound positions up to this many get a dense table (4 bytes each) instead of a hash.
 DENSE_LIMIT = 1 << 27
-#: How often the progress line and the memory guard look at a running search, in seconds.
-POLL_SECONDS = 0.2
 
 
 def solve_compiled(game: CompiledGame, position: int | None = None, *, outcomes_only: bool = False
@@ -124,66 +120,17 @@ class CompiledSolution:
         return status, pos, detail
 
 
-def watched(what: str, watch: np.ndarray, run: Callable[[], Any]) -> Any:
-    """``run()`` (a compiled search that releases the GIL) in a thread, while this one polls its ``watch``
-    (see :data:`gamedp.solvers.compiled_table.REPORT_EVERY`) for the progress line and the memory guard; when
-    the guard refuses, the search is told to stop and the guard's error is raised once it has."""
-    from gamedp.memory import MemoryGuard
-
-    guard = MemoryGuard(what)
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = run()
-        except BaseException as e:  # handed to the caller's thread
-            outcome["error"] = e
-
-    thread = threading.Thread(target=work, name="gamedp-search", daemon=True)
-    thread.start()
-    stopped: ResourceError | None = None
-    try:
-        while thread.is_alive():
-            thread.join(POLL_SECONDS)
-            if stopped is None and watch[0]:
-                try:
-                    guard.check(int(watch[0]))
-                except ResourceError as e:
-                    stopped, watch[1] = e, 1
-    except BaseException:  # Ctrl-C: stop the search too, not only this thread
-        watch[1] = 1
-        raise
-    finally:
-        guard.progress.close()
-    if "error" in outcome:
-        if isinstance(outcome["error"], MemoryError):  # a table doubling past what is left
-            raise ResourceError(f"{what} ran out of memory growing its table; try a smaller position") from None
-        raise outcome["error"]
-    if stopped is not None:
-        raise stopped
-    return outcome["value"]
-
-
-def problem(game: CompiledGame, status: int, pos: int, detail: int) -> GameDefinitionError:
-    """The error a compiled search's ``status`` (other than OK and CYCLE) reports."""
-    from gamedp.solvers import compiled_table as k
-
-    limit = -1 if game.num_positions is None else game.num_positions
-    text = {
-        k.OUT_OF_RANGE: f"position {pos} has a child {detail} out of range (positions must be non-negative"
-                        + ("" if limit < 0 else f" and below num_positions={limit}") + ")",
-        k.PRIMITIVE_WITH_MOVES: f"position {pos} is primitive but has {detail} moves; "
-                                "a position that ends the game must have none",
-        k.TOO_MANY_CHILDREN: f"position {pos} has {detail} children, more than max_children={game.max_children}",
-        k.BAD_PRIMITIVE: f"primitive({pos}) returned {detail}; expected 0 (none), 1 (lose), 2 (win) or 3 (tie)",
-    }[status]
-    return GameDefinitionError(f"{game.name}: {text}")
-
-
 def _compiled_for(kernel, signature, role: str):
-    """The kernel compiled for the signature the search calls it with (a no-op when it already is)."""
-    if not hasattr(kernel, "overloads"):
-        raise GameDefinitionError(f"the {role} kernel must be a numba @njit function, not {kernel!r}")
+    """The kernel compiled for the signature the search calls it with (a no-op when it already is); a plain
+    Python function is made a numba kernel first (see :func:`gamedp.compiled.jit_kernel`)."""
+    import types
+
+    from gamedp.compiled import jit_kernel
+
+    if isinstance(kernel, types.FunctionType):
+        kernel = jit_kernel(kernel)
+    elif not hasattr(kernel, "overloads"):
+        raise GameDefinitionError(f"the {role} kernel must be a function (plain or numba @njit), not {kernel!r}")
     if signature.args not in kernel.overloads:
         try:
             with CompilingNotice():

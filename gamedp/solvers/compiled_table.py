@@ -19,13 +19,11 @@ from numba import njit, types
 from numba.extending import overload
 
 from gamedp.kernel_cache import CompilingNotice
+from gamedp.solvers.search_status import (  # noqa: F401 (the statuses are read from here too)
+    BAD_PRIMITIVE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, REPORT_EVERY, STOPPED, TOO_MANY_CHILDREN)
 
 CHILDREN_SIGNATURE = types.int64(types.int64, types.int64[::1])
 PRIMITIVE_SIGNATURE = types.int64(types.int64)
-OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE, NEED_ROOM, STOPPED = range(8)
-#: Every this many positions (a mask) the search writes its count to ``watch[0]`` and stops if ``watch[1]`` is set:
-#: a Python thread polls them for the progress line and the memory guard while the search runs without the GIL.
-REPORT_EVERY = (1 << 16) - 1
 # Ranks order the mover's options: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
 RANK_BASE = 1 << 40
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -89,12 +87,18 @@ def doubled(keys, vals):
     """The hash table rehashed into twice the room."""
     new_keys = np.full(keys.shape[0] * 2, -1, np.int64)
     new_vals = np.full(keys.shape[0] * 2, -1, vals.dtype)
+    rehash_into(keys, vals, new_keys, new_vals)
+    return new_keys, new_vals
+
+
+@njit(cache=True, nogil=True)
+def rehash_into(keys, vals, new_keys, new_vals):
+    """Every entry of a hash table into another, empty (all -1), with room for them."""
     for i in range(keys.shape[0]):
         if keys[i] != -1:
             s = slot(new_keys, new_vals, keys[i])
             new_keys[s] = keys[i]
             new_vals[s] = vals[i]
-    return new_keys, new_vals
 
 
 @njit(cache=True, nogil=True)

@@ -47,8 +47,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
+from gamedp.kernels import tier_values
 from gamedp.solvers.statistics import code_at, compact, pack_codes, table_stats
-from gamedp.tiers import TieredGame
+from gamedp.tiers import Passes, TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
 UNREACHABLE = 3
@@ -95,10 +96,8 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
 def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict]]:
     """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes
     (3: unreachable) and remoteness (or an empty array) of the whole index space, and each tier's statistics,
-    exactly as the sharded solve makes them. A child is looked up by its key among the positions already solved, so
-    only each position's own rank is computed."""
-    import numpy as np
-
+    exactly as the sharded solve makes them, as ``bytes``: nothing here imports numpy. A child is looked up by its
+    key among the positions already solved, so only each position's own rank is computed."""
     f = game.functions()
     sizes, out = game.sizes, [0] * (game.max_children + 64)
     declared = [set(game.child_tiers(t)) for t in range(game.num_tiers)]
@@ -158,9 +157,7 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict
             counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
         counts[0] = sum(counts[1:4])
         tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
-    outcomes = pack_codes(np.frombuffer(b"".join(codes), dtype=np.uint8))
-    rem = np.frombuffer(b"".join(rems), dtype=np.uint8) if remoteness else np.zeros(0, dtype=np.uint8)
-    return outcomes, rem, tier_stats
+    return pack_codes(b"".join(codes)), b"".join(rems) if remoteness else b"", tier_stats
 
 
 def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
@@ -311,9 +308,6 @@ def _open(path: Path, ident: str) -> _File | None:
 
 
 # -- kernels: module-level functions of constants only, so numba keeps them on disk for every process ---------
-BASE = 1 << 20  # above any remoteness
-
-
 def child_slot(slot, limits, tier, i, out, j, err):  # pragma: no cover
     """The kernels' slot of the ``j``-th child's tier and its index there; slot -1 (and ``err`` set) when the
     tier is not a declared child tier or the index is outside it."""
@@ -365,8 +359,6 @@ def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c
             i = (b << 3) + bit
             if not (byte >> bit) & 1 or i >= hi:
                 continue
-            k = i - lo
-            stats[0] += 1
             n = expand(params, tier, i, state, out)
             r = 0
             if n < 0:
@@ -379,7 +371,6 @@ def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c
                 code = 0
                 stats[4] += 1
             else:
-                # The mover's options as one number: a WIN (3B - r) beats a TIE (2B - r) beats a LOSE (r).
                 best = -1
                 for j in range(n):
                     s, ci = child_slot(slot, limits, tier, i, out, j, err)
@@ -393,23 +384,16 @@ def solve_shard(expand, params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c
                     cr = 0
                     if want_rem:
                         cr = (r0 if s == 0 else r1 if s == 1 else r2 if s == 2 else r3)[ci]
-                    option = 3 * BASE - cr if v == 0 else 2 * BASE - cr if v == 2 else cr
-                    best = max(best, option)
-                    if best == 3 * BASE and not want_rem:
+                    best = max(best, tier_values.option(v, cr))
+                    if best == 3 * tier_values.BASE and not want_rem:
                         break  # a child that is lost: nothing beats that
-                if best > 2 * BASE:
-                    code, r = 1, 3 * BASE - best + 1
-                elif best > BASE:
-                    code, r = 2, 2 * BASE - best + 1
-                else:
-                    code, r = 0, best + 1
-            codes[k >> 2] ^= (3 ^ code) << ((k & 3) << 1)
-            stats[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+                code, r = tier_values.settle(best)
+            tier_values.record(i - lo, code, codes, stats)
             if want_rem:
                 if r > 255:
                     err[0], err[1], err[2], err[3] = 5, tier, i, r
                     return
-                rem[k] = r
+                rem[i - lo] = r
 
 
 @functools.lru_cache(maxsize=None)
@@ -420,7 +404,10 @@ def _kernels() -> Any:
 
     from numba import njit, types
 
+    from gamedp.aot import jit_functions
     from gamedp.tiers import expansion_signature
+
+    jit_functions(tier_values)
 
     fn = types.FunctionType(expansion_signature())
     ro = types.Array(types.uint8, 1, "C", readonly=True)
@@ -506,18 +493,28 @@ def _fail_key(game: TieredGame, err: Any, tier: int) -> None:
 
 
 def _arrays(game: TieredGame, tier: int) -> tuple[Any, Any, Any, Any, Any]:
-    """The expansion, and what the kernels need to run it on ``tier``: the child tiers' slots and sizes, the
-    state, the out buffer and the error record."""
+    """The passes' kernels (see :func:`_passes`), and what they need to run on ``tier``: the child tiers' slots and
+    sizes, the state, the out buffer and the error record."""
     import numpy as np
 
-    ex = game.expansion()
+    p = _passes(game)
     kids = game.child_tiers(tier)
     slot = np.full(game.num_tiers, -1, dtype=np.int64)
     slot[list(kids)] = np.arange(len(kids))
     limits = np.zeros(MAX_CHILD_TIERS, dtype=np.int64)
     limits[:len(kids)] = [game.sizes[c] for c in kids]
-    return ex, slot, limits, (np.empty(ex.state_size, dtype=np.int64), np.empty(ex.out_size, dtype=np.int64),
-                              np.zeros(5, dtype=np.int64))
+    return p, slot, limits, (np.empty(p.state_size, dtype=np.int64), np.empty(p.out_size, dtype=np.int64),
+                             np.zeros(5, dtype=np.int64))
+
+
+def _passes(game: TieredGame) -> Passes:
+    """The game's own kernels for the two passes, else the solver's loops over its expansion."""
+    own = game.passes()
+    if own is not None:
+        return own
+    ex, k = game.expansion(), _kernels()
+    return Passes(functools.partial(k.mark_children, ex.kernel), functools.partial(k.solve_shard, ex.kernel),
+                  ex.params, ex.state_size, ex.out_size)
 
 
 # -- one shard (runs wherever the executor puts it) ----------------------------------------------------------------
@@ -525,13 +522,11 @@ _GAMES: dict[tuple[str, str], TieredGame] = {}
 
 
 def load_kernels(game_name: str, variant: tuple) -> None:
-    """Load the solver's kernels and the game's expansion into this process (from numba's disk cache), so that
-    the local workers forked from it start with them rather than each load them again."""
+    """Load the passes' kernels (see :func:`_passes`) into this process, so that the local workers forked from it
+    start with them rather than each load them again."""
     game = _game(game_name, variant)
-    if game.every_index and hasattr(game, "shard_values"):  # no forward pass, and its own shard kernel
-        return
-    _kernels()
-    game.expansion()
+    if not (game.every_index and hasattr(game, "shard_values")):  # else no forward pass and its own shard kernel
+        _passes(game)
 
 
 def _game(name: str, variant: tuple) -> TieredGame:
@@ -565,9 +560,9 @@ def run_marks(job: Job) -> None:
     reach_file = _File(_reach_file(work, job.tier), job.identity)
     try:
         reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
-        ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
-        _kernels().mark_children(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits,
-                                 *_four(marks, writable=True), state, out, err)
+        p, slot, limits, (state, out, err) = _arrays(game, job.tier)
+        p.mark_children(p.params, job.tier, job.lo, job.hi, reach, slot, limits, *_four(marks, writable=True), state,
+                        out, err)
         del reach
     finally:
         reach_file.close()
@@ -601,13 +596,12 @@ def run_shard(job: Job) -> dict:
     if hasattr(game, "shard_values"):  # the game's own kernel for a whole shard (e.g. 64 boards per word)
         codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
         return _write_shard(job, path, pack_codes(codes), rem, stats)
-    k = _kernels()
     reach_file = None if game.every_index else _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
         reach = (np.full((game.sizes[job.tier] + 7) >> 3, 255, dtype=np.uint8) if reach_file is None
                  else np.frombuffer(reach_file.section("reach"), dtype=np.uint8))
-        ex, slot, limits, (state, out, err) = _arrays(game, job.tier)
+        p, slot, limits, (state, out, err) = _arrays(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
         rem_l = _four([np.frombuffer(f_.span("remoteness", n), dtype=np.uint8) for f_, n in zip(files, nshards)]
@@ -615,8 +609,8 @@ def run_shard(job: Job) -> dict:
         codes = np.full((job.hi - job.lo + 3) >> 2, 255, dtype=np.uint8)  # every index unreachable (3) until solved
         rem = np.zeros(job.hi - job.lo if job.remoteness else 0, dtype=np.uint8)
         stats_a = np.zeros(5, dtype=np.int64)
-        k.solve_shard(ex.kernel, ex.params, job.tier, job.lo, job.hi, reach, slot, limits, *codes_l, *rem_l,
-                      job.remoteness, codes, rem, state, out, stats_a, err)
+        p.solve_shard(p.params, job.tier, job.lo, job.hi, reach, slot, limits, *codes_l, *rem_l, job.remoteness,
+                      codes, rem, state, out, stats_a, err)
         del codes_l, rem_l, reach
     finally:
         if reach_file is not None:
@@ -872,9 +866,8 @@ class TierSolve:
             del all_rem
 
     def _write(self, outcomes: Any, all_rem: Any, tier_stats: list[dict]) -> dict:
-        """Write the database: 2-bit ``outcomes`` (3: unreachable) and remoteness of the whole index space."""
-        import numpy as np
-
+        """Write the database: 2-bit ``outcomes`` (3: unreachable) and remoteness of the whole index space (numpy
+        arrays, or bytes from :func:`solve_small`)."""
         from gamedp.database import write_container
 
         game, total = self.game, self.game.index_space
@@ -890,7 +883,7 @@ class TierSolve:
             "tiers": per_tier,
         }
         if game.every_index and self.want_rem:  # every index a position: counts by remoteness, longest win/loss
-            whole = table_stats(outcomes, np.asarray(all_rem), total)
+            whole = table_stats(outcomes, all_rem, total)
             stats["remoteness"], stats["longest"] = whole["remoteness"], whole["longest"]
         outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE and none unreachable
         encoding = {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None}
