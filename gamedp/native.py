@@ -58,23 +58,26 @@ def _load(module_name: str) -> ctypes.CDLL | None:
     # A judge run passes here: os.path rather than pathlib, crc32 rather than hashlib, subprocess only to build
     # (each costs milliseconds).
     stem = os.path.join(kernel_folder(_tag(module_name)), "lib" + module_name.rsplit(".", 1)[-1])
-    failed = stem + ".failed"
-    if read_trusted(failed) is not None:
-        return None
-    lib, why = _open(stem)
-    if lib is None:  # missing, stale, damaged or refused by the loader: built once more, never run as it is
-        import subprocess
+    return load_built(stem, lambda: _build_apart(module_name, os.path.dirname(stem)), "the native kernels",
+                      "the slower numpy path")
 
-        with CompilingNotice():
-            result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, os.path.dirname(stem)],
-                                    capture_output=True, text=True)
-        if result.returncode != 0:
-            _remember_failure(failed, result.stderr.strip().splitlines()[-3:] or ["the build failed"])
-            return None
-        lib, why = _open(stem)
-        if lib is None:  # e.g. code that needs numba's runtime: refuse it for good
-            _remember_failure(failed, [why])
-    return lib
+
+class _BuildFailed(Exception):
+    """A build that failed, saying why in ``lines``."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__(lines[-1])
+        self.lines = lines
+
+
+def _build_apart(module_name: str, folder: str) -> None:
+    """:func:`build` in a process of its own: the judge run that asked stays without numba."""
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-m", "gamedp.native", module_name, folder], capture_output=True,
+                            text=True)
+    if result.returncode != 0:
+        raise _BuildFailed(result.stderr.strip().splitlines()[-3:] or ["the build failed"])
 
 
 def _open(stem: str) -> tuple[ctypes.CDLL | None, str]:
@@ -137,19 +140,22 @@ def load_built(stem: str, build: Callable[[], None], what: str, instead: str) ->
         return None
     lib, why = _open(stem)
     if lib is None:  # missing, stale, damaged or refused by the loader: built once more, never run as it is
+        reason = [why]
         try:
             with CompilingNotice():
                 build()
-            lib, why = _open(stem)
-        except Exception as e:  # no compiler, no AOT code generator, code that needs numba's runtime
-            why = f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"
+            lib, why = _open(stem)  # refused now: e.g. code that needs numba's runtime, refused for good
+            reason = [why]
+        except _BuildFailed as e:
+            reason = e.lines
+        except Exception as e:  # no compiler, no AOT code generator
+            reason = [f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"]
         if lib is None:
-            _remember_failure(failed, [why], what, instead)
+            _remember_failure(failed, reason, what, instead)
     return lib
 
 
-def _remember_failure(marker: str, reason: list[str], what: str = "the native kernels",
-                      instead: str = "the slower numpy path") -> None:
+def _remember_failure(marker: str, reason: list[str], what: str, instead: str) -> None:
     sys.stderr.write(f"gamedp: warning: could not build {what}, so runs take {instead} (same answers). "
                      f"Why: {reason[-1]} (kept in {marker}; delete it to try again)\n")
     try:
