@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from gamedp.solvers.compiled_table import (
-    CHILDREN_SIGNATURE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, PRIMITIVE_SIGNATURE, REPORT_EVERY, STOPPED,
-    TOO_MANY_CHILDREN, BAD_PRIMITIVE, make_room, new_stack, slot)
+from gamedp.solvers.compiled_table import CHILDREN_SIGNATURE, PRIMITIVE_SIGNATURE, make_room, new_stack, slot
+from gamedp.solvers.search_status import (
+    BAD_PRIMITIVE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, REPORT_EVERY, STOPPED, TOO_MANY_CHILDREN)
 
 ON_PATH = -2
 _OFFSET = 1 << 31

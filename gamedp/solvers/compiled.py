@@ -16,7 +16,7 @@ from gamedp.compiled import CompiledGame
 from gamedp.errors import GameDefinitionError, compile_failure
 from gamedp.kernel_cache import CompilingNotice
 from gamedp.solvers.memo import Solution
-from gamedp.solvers.search_status import problem, watched
+from gamedp.solvers.search_status import CYCLE, OK, problem, watched
 from gamedp.values import LOSE, TIE, WIN, Analysis, Value, analysis_of
 
 _OUTCOME = {1: LOSE, 2: WIN, 3: TIE}
@@ -105,9 +105,9 @@ class CompiledSolution:
         except BaseException:
             self._empty_table()  # positions under way when it stopped are marked so: the table is no use
             raise
-        if status == k.OK:
+        if status == OK:
             return detail
-        if status == k.CYCLE:
+        if status == CYCLE:
             self._cyclic = Solution(g.as_python_game(), outcomes_only=self.outcomes_only)
             return 0
         raise problem(g, status, pos, detail)

@@ -19,7 +19,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from gamedp.kernel_cache import CompilingNotice
-from gamedp.solvers.search_status import (  # noqa: F401 (the statuses are read from here too)
+from gamedp.solvers.search_status import (
     BAD_PRIMITIVE, CYCLE, NEED_ROOM, OK, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, REPORT_EVERY, STOPPED, TOO_MANY_CHILDREN)
 
 CHILDREN_SIGNATURE = types.int64(types.int64, types.int64[::1])

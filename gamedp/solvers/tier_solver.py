@@ -68,8 +68,6 @@ FORMAT = 3  # of the working files (3: shards cut by shard_step); a change makes
 MIN_PIECE, PIECES = 1 << 16, 4
 #: Index spaces up to this size are solved in memory by the plain functions (see TierSolve.small).
 SMALL = 1 << 15
-#: The number of bits set in each byte value.
-_POPCOUNT = bytes(bin(b).count("1") for b in range(256))
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
 MAX_CHILD_TIERS = 4
 Progress = Callable[[int, int, str], None]
@@ -769,16 +767,16 @@ class TierSolve:
 
     def _pieces(self, size: int, reach: Any) -> list[tuple[int, int]]:
         """The forward pass's pieces of a tier of ``size`` whose reach bits are ``reach``: :data:`PIECES` per
-        executor slot (for balance), each with about as many reachable positions (the work: they crowd into some column-height
-        blocks), cut at multiples of 64 indices, none too small to pay for its task; or the whole tier on one
-        slot."""
+        executor slot (for balance), each with about as many reachable positions (the work: they crowd into some
+        column-height blocks), cut at multiples of 64 indices, none too small to pay for its task; or the whole
+        tier on one slot."""
         import numpy as np
 
         slots = self.executor.slots() if hasattr(self.executor, "slots") else 1
         count = max(1, min(PIECES * slots if slots > 1 else 1, size // min(MIN_PIECE, self.shard)))
         if count == 1:
             return [(0, size)]
-        ones = np.frombuffer(_POPCOUNT, dtype=np.uint8)[np.pad(reach, (0, -len(reach) % 8))].reshape(-1, 8).sum(axis=1, dtype=np.int64)
+        ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 8))).reshape(-1, 8).sum(axis=1, dtype=np.int64)
         before = np.cumsum(ones)  # reachable positions in indices 0..64(w+1)-1
         cuts = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 64 + 64
         bounds = sorted({0, size, *(min(int(c), size) for c in cuts)})
