@@ -473,7 +473,12 @@ class Container:
 
     def close(self) -> None:
         if isinstance(self._map, mmap.mmap):
-            self._map.close()
+            try:
+                self._map.close()
+            except BufferError:
+                # A view of it still lives (seen in Dask workers: an array handed to a compiled kernel freed only
+                # by a later garbage collection). The map is read-only, and unmapped when the last view goes.
+                pass
 
     def __enter__(self) -> Container:
         return self

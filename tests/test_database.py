@@ -419,3 +419,14 @@ def test_the_database_format_imports_no_game():
         {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not [m for m in imported if m.startswith(("gamedp.games", "gamedp.solvers", "gamedp.judge", "gamedp.cli"))]
     assert database.solve_command("g", {"n": 3}) == "gamedp solve g -V n=3"
+
+
+def test_a_container_closed_while_a_view_of_it_lives_leaves_the_view_whole(tmp_path) -> None:
+    """Closing must not fail when a reader's view outlives it (an array a kernel hands to the garbage collector):
+    the map stays until the view goes, and the view keeps the bytes."""
+    database.write_container(tmp_path / "c", {"x": 1}, [("data", bytes(range(200)))])
+    c = database.Container(tmp_path / "c")
+    view = c.section("data")
+    c.close()
+    assert bytes(view[:3]) == b"\x00\x01\x02" and len(view) == 200
+    view.release()
