@@ -429,3 +429,63 @@ def test_a_forward_pass_resumed_with_another_number_of_workers_redoes_the_pieces
     monkeypatch.setattr(tier_solver, "run_marks", real)
     solve_tiered(game, "connect4", db, executor=Slots(2))
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shards_cut_otherwise(
+        tmp_path, monkeypatch) -> None:
+    """On several slots a tier's shards are cut by reachable positions, so another number of workers cuts them
+    otherwise: a shard file of another range left by a killed solve is made again, not sealed in."""
+    from gamedp.executors import LocalExecutor
+    from gamedp.solvers import tier_solver
+
+    class Slots(LocalExecutor):
+        def __init__(self, n: int):
+            self.n = n
+
+        def slots(self) -> int:
+            return self.n
+
+    game = connect4_table(4, 4)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "1024")  # the biggest tier: 6 pieces on 3 slots, then shards of 1024 at most
+    db, real = tmp_path / "c.gdb", tier_solver.run_shard
+    biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
+
+    def killed_after_the_last_shard_of_the_biggest_tier(job):  # all its shards there, none sealed
+        stats = real(job)
+        if job.tier == biggest and job.hi == game.sizes[biggest]:
+            raise KeyboardInterrupt
+        return stats
+
+    monkeypatch.setattr(tier_solver, "run_shard", killed_after_the_last_shard_of_the_biggest_tier)
+    with pytest.raises(KeyboardInterrupt):
+        solve_tiered(game, "connect4", db, executor=Slots(3))
+    assert len(list(work_dir(db).glob(f"tier{biggest}.shard*"))) > 6
+    monkeypatch.setattr(tier_solver, "run_shard", real)
+    solve_tiered(game, "connect4", db, executor=Slots(1))  # 34 shards of 1024 (and the rest), not 36
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypatch) -> None:
+    """Only tiers of at least a shard over DRIVER_TIER indices go to the executor; the database is the same."""
+    from gamedp.executors import LocalExecutor
+    from gamedp.solvers.tier_solver import DRIVER_TIER
+
+    class Recording(LocalExecutor):
+        tiers: set = set()
+
+        def slots(self) -> int:
+            return 2
+
+        def run(self, fn, jobs, on_done):
+            self.tiers |= {job.tier for job in jobs}
+            return super().run(fn, jobs, on_done)
+
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "1024")
+    executor = Recording()
+    solve_tiered(game, "connect4", tmp_path / "split.gdb", executor=executor)
+    assert executor.tiers == {t for t, size in enumerate(game.sizes) if size >= 1024 // DRIVER_TIER}
+    assert 0 < len(executor.tiers) < game.num_tiers
+    assert (tmp_path / "split.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()

@@ -5,8 +5,9 @@
    until the tier's values are sealed (they hold its reachability from then on, as code 3). A game whose every
    index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
 2. **Values, backward.** From the last tier down; a tier is cut into shards of at most :data:`SHARD` indices
-   (and into at least :data:`BALANCE` of them when it is big enough, so that a few workers finish it together),
-   which are independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
+   (on an executor of several slots, first into :data:`PER_SLOT` a slot with as many reachable positions each, so
+   that the workers finish it together; a tier too small for a task is solved by the driver, whole), which are
+   independent: a shard reads its child tiers memory-mapped read-only and writes its own file atomically
    (temporary file, rename; a CRC per block, checked when read, so a working file torn by a machine crash is
    made again: only the database itself is worth an fsync), so memory is one shard plus what the map pages in,
    and a solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel
@@ -54,18 +55,22 @@ from gamedp.tiers import Passes, TieredGame
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
 UNREACHABLE = 3
 #: Indices per shard (a multiple of 256, so that a shard's codes are whole 64-byte blocks and a tier's shards lie
-#: end to end in its sealed file).
-SHARD = 1 << 22
-#: A tier is cut into at least this many shards of at least MIN_SHARD indices: with one shard per 4M, 6x4's tiers
-#: came in 1 to 6 unequal shards, and one of two workers waited on the other in most of them.
-BALANCE, MIN_SHARD = 16, 1 << 16
+#: end to end in its sealed file): what bounds a worker's memory.
+SHARD = 1 << 24
+#: On several executor slots, each pass cuts a tier into this many tasks per slot (of at least MIN_SHARD indices),
+#: each with about as many reachable positions (the work: they crowd into some column-height blocks; with equal
+#: lengths, one of two workers waited on the other for ~10% of most tiers). Every task costs a round trip and the
+#: scheduler's time: 3 a slot, the largest first, left the workers less idle at the end of a tier but made a 6x4
+#: solve on 2 workers 4% slower (4.87 s against 4.67 s, medians of 5).
+PER_SLOT, MIN_SHARD = 2, 1 << 16
+#: Tiers smaller than a shard over this are solved by the driver itself, whatever the executor (with 16M shards,
+#: tiers under 1M: their work, ~40 ns an index for both passes, is less than the scheduler's round trips cost;
+#: 6x4 has 12 such tiers of its 25).
+DRIVER_TIER = 16
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
-FORMAT = 3  # of the working files (3: shards cut by shard_step); a change makes old ones stale
-#: The fewest indices worth a task of their own in the forward pass, and its pieces per worker when there are
-#: several: each writes a bitmap of the whole child tier, but with two, one worker of two often waited ~10% of a
-#: tier on the other.
-MIN_PIECE, PIECES = 1 << 16, 4
+FORMAT = 4  # of the working files (4: shards cut by reachable positions, their range recorded); a change makes
+# old ones stale
 #: Index spaces up to this size are solved in memory by the plain functions (see TierSolve.small).
 SMALL = 1 << 15
 #: The most tiers one tier's children may lie in (the kernels take that many child arrays).
@@ -189,15 +194,29 @@ def job_variant(game: TieredGame) -> tuple:
     return tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))
 
 
-def shard_step(size: int, most: int) -> int:
-    """The shard size of a tier of ``size`` indices: ``size`` cut into :data:`BALANCE` shards of at least
-    :data:`MIN_SHARD` indices, and at most ``most``; a multiple of 256 (whole 64-byte blocks of codes, so that a
-    tier's shards lie end to end in its file).
+def cuts(size: int, count: int, most: int, reach: Any = None) -> list[tuple[int, int]]:
+    """``size`` indices cut into ``count`` pieces with about as many reachable positions each (the bits set in
+    ``reach``; of equal lengths without it), and pieces longer than ``most`` cut again; every cut at a multiple of
+    256 (whole 64-byte blocks of codes, so that a tier's shards lie end to end in its file).
 
-    >>> shard_step(100, SHARD), shard_step(23_279_256, SHARD), shard_step(10 ** 9, SHARD), shard_step(10 ** 6, 256)
-    (65536, 1455104, 4194304, 256)
+    >>> cuts(1000, 1, 4096), cuts(2048, 2, 512)
+    ([(0, 1000)], [(0, 512), (512, 1024), (1024, 1536), (1536, 2048)])
+    >>> import numpy as np
+    >>> cuts(1024, 2, 1024, np.array([255] * 32 + [0] * 96, np.uint8))   # the reachable crowd the first 256
+    [(0, 256), (256, 1024)]
     """
-    return min(most, max(MIN_SHARD, (-(-size // BALANCE) + 255) // 256 * 256))
+    import numpy as np
+
+    if count <= 1 or size <= 256:
+        bounds = [0, size]
+    elif reach is None:
+        bounds = sorted({0, size, *(size * i // count // 256 * 256 for i in range(1, count))})
+    else:
+        ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 32))).reshape(-1, 32).sum(axis=1, dtype=np.int64)
+        before = np.cumsum(ones)  # reachable positions in indices 0..256(b+1)-1
+        at = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 256 + 256
+        bounds = sorted({0, size, *(min(int(c), size) for c in at)})
+    return [(lo, min(lo + most, hi)) for a, hi in zip(bounds[:-1], bounds[1:]) for lo in range(a, hi, most)]
 
 
 def work_dir(path: Path) -> Path:
@@ -545,13 +564,8 @@ def run_marks(job: Job) -> None:
 
     work = _work(job)
     path = _marks_file(work, job.tier, job.shard)
-    done = _open(path, job.identity)
-    if done is not None:
-        piece = (done.c.meta.get("lo"), done.c.meta.get("hi"))
-        done.close()
-        if piece == (job.lo, job.hi):
-            return
-        path.unlink()  # a piece of a solve that cut the tier for another number of workers
+    if _finished(path, job) is not None:
+        return
     game = _game(job.game_name, job.variant)
     kids = game.child_tiers(job.tier)
     marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in kids]
@@ -571,6 +585,21 @@ def run_marks(job: Job) -> None:
                     [(f"marks{s}", m) for s, m in enumerate(marks)], durable=False)
 
 
+def _finished(path: Path, job: Job) -> dict | None:
+    """The metadata of the piece or shard file at ``path`` if it is whole, of this solve and of ``job``'s range;
+    else None (and a file of another range is removed: a solve resumed on another number of workers cuts its
+    tiers otherwise)."""
+    done = _open(path, job.identity)
+    if done is None:
+        return None
+    meta = done.c.meta
+    done.close()
+    if (meta.get("lo"), meta.get("hi")) != (job.lo, job.hi):
+        path.unlink()
+        return None
+    return meta
+
+
 def _work(job: Job) -> Path:
     work = Path(job.work)
     if not work.is_dir():
@@ -585,11 +614,9 @@ def run_shard(job: Job) -> dict:
 
     work = _work(job)
     path = _shard_file(work, job.tier, job.shard)
-    done = _open(path, job.identity)
+    done = _finished(path, job)
     if done is not None:
-        stats = done.c.meta["stats"]
-        done.close()
-        return stats
+        return done["stats"]
     game = _game(job.game_name, job.variant)
     if hasattr(game, "shard_values"):  # the game's own kernel for a whole shard (e.g. 64 boards per word)
         codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
@@ -625,8 +652,8 @@ def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> dic
     from gamedp.database import write_container
 
     sections = [("codes", codes)] + ([("remoteness", rem)] if job.remoteness else [])
-    write_container(path, {"identity": job.identity, "tier": job.tier, "shard": job.shard, "stats": stats},
-                    sections, durable=False)
+    write_container(path, {"identity": job.identity, "tier": job.tier, "shard": job.shard, "lo": job.lo,
+                           "hi": job.hi, "stats": stats}, sections, durable=False)
     pause = float(os.environ.get(PAUSE_ENV) or 0)
     if pause:
         time.sleep(pause)
@@ -643,6 +670,7 @@ class TierSolve:
 
         self.game, self.name, self.path, self.want_rem = game, game_name, Path(path), remoteness
         self.executor = executor or LocalExecutor()
+        self.local = LocalExecutor()  # for the tiers too small to be worth a task (see _plan)
         self.progress = progress
         self.shard = int(os.environ.get(SHARD_ENV) or SHARD)
         if self.shard % 256 or self.shard <= 0:
@@ -750,11 +778,13 @@ class TierSolve:
                     bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
             if not kids or not mine.any():
                 continue
+            executor, count = self._plan(size)
             jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
-                    for piece, (lo, hi) in enumerate(self._pieces(size, mine))]
+                    for piece, (lo, hi) in enumerate(cuts(size, count, size, mine))]  # a piece's memory: its marks
             del mine
-            self.executor.run(run_marks, jobs, lambda job, result: None)
-            for job in jobs:
+
+            def merge(job: Job, _result: None, t: int = t, kids: tuple = tuple(kids)) -> None:
+                """OR a finished piece's marks in while the other pieces run."""
                 marks = _File(_marks_file(work, t, job.shard), self.ident)
                 try:
                     for s, c in enumerate(kids):
@@ -763,27 +793,26 @@ class TierSolve:
                         view.release()
                 finally:
                     marks.close()
+
+            executor.run(run_marks, jobs, merge)
+            for job in jobs:  # only now: a solve killed before this point resumes from the pieces
                 _marks_file(work, t, job.shard).unlink()
 
-    def _pieces(self, size: int, reach: Any) -> list[tuple[int, int]]:
-        """The forward pass's pieces of a tier of ``size`` whose reach bits are ``reach``: :data:`PIECES` per
-        executor slot (for balance), each with about as many reachable positions (the work: they crowd into some
-        column-height blocks), cut at multiples of 64 indices, none too small to pay for its task; or the whole
-        tier on one slot."""
-        import numpy as np
-
+    def _plan(self, size: int) -> tuple[Any, int]:
+        """Where a tier of ``size`` indices runs, and into how many pieces a pass cuts it (before the cut by shard
+        size): in the driver, whole, when the tier is small; else on the executor, whole on one slot, or
+        :data:`PER_SLOT` pieces per slot, none smaller than :data:`MIN_SHARD`."""
         slots = self.executor.slots() if hasattr(self.executor, "slots") else 1
-        count = max(1, min(PIECES * slots if slots > 1 else 1, size // min(MIN_PIECE, self.shard)))
-        if count == 1:
-            return [(0, size)]
-        ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 8))).reshape(-1, 8).sum(axis=1, dtype=np.int64)
-        before = np.cumsum(ones)  # reachable positions in indices 0..64(w+1)-1
-        cuts = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 64 + 64
-        bounds = sorted({0, size, *(min(int(c), size) for c in cuts)})
-        return list(zip(bounds[:-1], bounds[1:]))
+        if size < self.shard // DRIVER_TIER:
+            return self.local, 1
+        if slots == 1:
+            return self.executor, 1
+        return self.executor, max(1, min(PER_SLOT * slots, size // min(MIN_SHARD, self.shard)))
 
     def values(self) -> list[dict]:
         """The backward pass, shard by shard; returns each tier's statistics."""
+        import numpy as np
+
         game = self.game
         total = game.index_space
         done_before = 0
@@ -799,17 +828,24 @@ class TierSolve:
                 _reach_file(self.work, t).unlink(missing_ok=True)  # a solve killed between sealing and this
                 done_before += size
                 continue
-            step = shard_step(size, self.shard)
-            jobs = [Job(self.name, self.variant, str(self.work), self.ident, t, s, lo, min(lo + step, size),
-                        self.want_rem) for s, lo in enumerate(range(0, size, step))]
-            self.resumed_shards += sum(_shard_file(self.work, t, j.shard).exists() for j in jobs)
+            executor, count = self._plan(size)
+            reach = None if game.every_index else _File(_reach_file(self.work, t), self.ident)
+            try:
+                bits = None if reach is None else np.frombuffer(reach.section("reach"), dtype=np.uint8)
+                jobs = [Job(self.name, self.variant, str(self.work), self.ident, t, s, lo, hi, self.want_rem)
+                        for s, (lo, hi) in enumerate(cuts(size, count, self.shard, bits))]
+                del bits
+            finally:
+                if reach is not None:
+                    reach.close()
+            self.resumed_shards += sum(_finished(_shard_file(self.work, t, j.shard), j) is not None for j in jobs)
             progress = {"done": done_before}
 
             def finished(job: Job, _stats: dict, progress: dict = progress, t: int = t) -> None:
                 progress["done"] += job.hi - job.lo
                 self._report(progress["done"], total, f"tier {t}")
 
-            results = self.executor.run(run_shard, jobs, finished)
+            results = executor.run(run_shard, jobs, finished)
             tier_stats[t] = self._seal(t, jobs, results)
             done_before += size
         return tier_stats
@@ -831,8 +867,8 @@ class TierSolve:
         finally:
             for f in files:
                 f.close()
-        for j in jobs:
-            _shard_file(self.work, t, j.shard).unlink(missing_ok=True)
+        for old in self.work.glob(f"tier{t}.shard*"):  # these jobs' shards, and any a solve cut otherwise left
+            old.unlink(missing_ok=True)
         _reach_file(self.work, t).unlink(missing_ok=True)  # its codes say which indices are reachable now
         return stats
 
