@@ -35,7 +35,11 @@ NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1
 #: helpers that borrow the arrays they are passed (see gamedp.aot.jit_functions): compiled without reference
 #: counts, which (two atomic operations per array passed, inlined or not) took half the outcome search's time
 BORROW = ("fitting", "split", "placements", "region_key", "spread", "slot", "lookup", "cached", "store", "reduce",
-          "remember_outcome", "bit_index", "canonical")
+          "remember_outcome", "bit_index", "canonical", "learn_nimber")
+#: the regions whose nimber the outcome search gathers from its children while they are all settled (see
+#: :func:`outcome_search`): larger regions have children of unknown nimber more often, and scanning all their
+#: children past a winning one cost more than it saved (measured on 4 x 6 Cram and 5 x 5 BLOCKGAME)
+MEX_SCAN_CELLS = 10
 #: ``ostate`` slots shared with the caller
 MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
 
@@ -453,7 +457,8 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
     of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
-    A node (region, h) found lost gives the region's nimber, h: it goes into the table (counted as solved).
+    A node (region, h) found lost gives the region's nimber, h: it goes into the table (counted as solved); so
+    does the mex of a small region's children's values when all of them are settled (every nimber known).
     ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
     rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
 
@@ -502,7 +507,12 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             region = fr[d]
             h = fh[d]
             n = 0
-            for k in range(placements(region, orient, moves)):
+            nk = placements(region, orient, moves)
+            # while every child of a small region is settled (all its regions' nimbers known), their values are
+            # gathered: if all are, the region's nimber is their mex, found without a search
+            settled = cells_in(region) <= MEX_SCAN_CELLS
+            seen = ZERO
+            for k in range(nk):
                 child = region & ~moves[k]
                 # the common case first, in place: every region but the largest has its nimber in the cache in
                 # front of the table, and the largest is too big to have one in the table, or has it there
@@ -559,10 +569,19 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                     code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
                                         parts, state[BIGGEST])
                 if code == RESOLVED:
+                    if settled:
+                        if x ^ h < 64:
+                            seen |= ONE << np.uint64(x ^ h)
+                        else:
+                            settled = False
                     if x == 0:
                         result = WIN_CODE
-                        break
+                        if not settled:
+                            break
                     continue
+                settled = False
+                if result != 0:  # won already, and with a child unsettled the region's nimber stays unknown
+                    break
                 # a child kept as (region, heap) is searched as it is; one with a smaller region of unknown
                 # nimber (heap -1) is reduced again, solving those nimbers, when its turn comes
                 b = d * nmax + n
@@ -587,6 +606,11 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                         mob += cells_in(f)
                 fs[b] = mob
                 n += 1
+            if settled:
+                v = np.int64(bit_index(~seen & (seen + ONE)))
+                e = canonical(region, cols, syms, kr, kd, kc, key)
+                learn_nimber(region, v, kd[e], kc[e], k0, k1, vals, ck, cv, state, limit_nimbers)
+                result = WIN_CODE if v != h else LOSE_CODE  # no heap move needs a search
             fn[d] = n
             fi[d] = 0
             if result == 0 and h > 0:
@@ -672,19 +696,10 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             store(o0, o1, ov, outcome_key(kd[e], fh[d]), kc[e], result)
             remember_outcome(fr[d], fh[d], result, ocr, ocv)
             ostate[MEMO_USED] += 1
-            if result == LOSE_CODE and state[USED] < limit_nimbers:
+            if result == LOSE_CODE:
                 # region + *h is lost iff the region's nimber is h: a true nimber, which answers the region with
                 # any heap wherever it comes again, as the largest region of a child or a smaller one
-                s = slot(k0, k1, kd[e], kc[e])
-                state[USED] += k0[s] == ZERO
-                state[SOLVED] += k0[s] == ZERO
-                k0[s] = kd[e]
-                k1[s] = kc[e]
-                vals[s] = fh[d]
-                s = nimber_slot(fr[d], nimber_mask)
-                ck[s] = fr[d]
-                cv[s] = fh[d]
-                state[BIGGEST] = max(state[BIGGEST], cells_in(fr[d]))
+                learn_nimber(fr[d], fh[d], kd[e], kc[e], k0, k1, vals, ck, cv, state, limit_nimbers)
             if d == 0:
                 return result
             d -= 1
@@ -692,6 +707,23 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 result = WIN_CODE
             else:
                 break
+
+
+def learn_nimber(region, v, d, cells, k0, k1, vals, ck, cv, state, limit):
+    """Record that ``region`` (on the board; canonical key (d, cells)) has nimber ``v``: in the table, counted as
+    solved, while it holds fewer than ``limit`` entries, and in the cache in front of it."""
+    if state[USED] >= limit:
+        return
+    s = slot(k0, k1, d, cells)
+    state[USED] += k0[s] == ZERO
+    state[SOLVED] += k0[s] == ZERO
+    k0[s] = d
+    k1[s] = cells
+    vals[s] = v
+    s = nimber_slot(region, np.uint64(ck.shape[0] - 1))
+    ck[s] = region
+    cv[s] = v
+    state[BIGGEST] = max(state[BIGGEST], cells_in(region))
 
 
 def board_parts(board, full, orient, edges, parts):
