@@ -489,3 +489,31 @@ def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypat
     assert executor.tiers == {t for t, size in enumerate(game.sizes) if size >= 1024 // DRIVER_TIER}
     assert 0 < len(executor.tiers) < game.num_tiers
     assert (tmp_path / "split.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def test_a_shard_file_damaged_before_a_resume_is_made_again(tmp_path, monkeypatch) -> None:
+    """The seal trusts the shards of its solve; one left by a killed solve is checked, block by block, first."""
+    from gamedp.solvers import tier_solver
+
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "256")
+    db, real = tmp_path / "c.gdb", tier_solver.run_shard
+    biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
+
+    def killed_after_two_shards_of_the_biggest_tier(job):
+        stats = real(job)
+        if job.tier == biggest and job.shard == 1:
+            raise KeyboardInterrupt
+        return stats
+
+    monkeypatch.setattr(tier_solver, "run_shard", killed_after_two_shards_of_the_biggest_tier)
+    with pytest.raises(KeyboardInterrupt):
+        solve_tiered(game, "connect4", db)
+    shard = work_dir(db) / f"tier{biggest}.shard1"
+    data = bytearray(shard.read_bytes())
+    data[-1] ^= 0x55  # the last byte of its codes, as a torn write would leave it
+    shard.write_bytes(bytes(data))
+    monkeypatch.setattr(tier_solver, "run_shard", real)
+    solve_tiered(game, "connect4", db)
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()

@@ -259,6 +259,14 @@ class _File:
         if self.stamp in _CHECKED:  # every shard of a tier maps the same child files: check them once per process
             self.c.take_as_verified()
 
+    def trust(self) -> _File:
+        """Count every block as checked, for a file its writer reported whole in this solve: a worker writes to a
+        temporary file and renames it when done (a killed one leaves no torn file), and one found at a resume was
+        checked by :func:`_finished`; only a machine crash tears a file, and it ends this solve too. (Checking
+        again cost a 6x5 solve's driver ~3 s.)"""
+        self.c.take_as_verified()
+        return self
+
     def verify(self) -> None:
         """Every block checked (and remembered for this process)."""
         self.c.verify()
@@ -785,7 +793,7 @@ class TierSolve:
 
             def merge(job: Job, _result: None, t: int = t, kids: tuple = tuple(kids)) -> None:
                 """OR a finished piece's marks in while the other pieces run."""
-                marks = _File(_marks_file(work, t, job.shard), self.ident)
+                marks = _File(_marks_file(work, t, job.shard), self.ident).trust()
                 try:
                     for s, c in enumerate(kids):
                         view = marks.c.section(f"marks{s}")
@@ -851,11 +859,12 @@ class TierSolve:
         return tier_stats
 
     def _seal(self, t: int, jobs: list[Job], results: list[dict]) -> dict:
-        from gamedp.database import write_container
+        from gamedp.database import DatabaseError, write_container
 
-        files = [_open(_shard_file(self.work, t, j.shard), self.ident) for j in jobs]
-        if any(f is None for f in files):
-            raise GamedpError(f"a shard of tier {t} went missing from {self.work}; solve again to redo it")
+        try:
+            files = [_File(_shard_file(self.work, t, j.shard), self.ident).trust() for j in jobs]
+        except (DatabaseError, _Stale):
+            raise GamedpError(f"a shard of tier {t} went missing from {self.work}; solve again to redo it") from None
         stats = {key: sum(r[key] for r in results) for key in ("positions", "WIN", "LOSE", "TIE", "terminal")}
         try:
             sections = [(f"codes{i}", f.c.section("codes")) for i, f in enumerate(files)]
