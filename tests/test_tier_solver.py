@@ -385,7 +385,7 @@ def test_a_worker_that_cannot_see_the_database_directory_says_so(tmp_path) -> No
 def test_the_forward_pass_cut_into_pieces_gives_the_same_bytes(tmp_path, monkeypatch) -> None:
     from gamedp.executors import LocalExecutor
 
-    class ThreeSlots(LocalExecutor):  # as a 3-worker cluster asks for: six pieces per tier, run here
+    class ThreeSlots(LocalExecutor):  # as a 3-worker cluster asks for: three pieces per tier, run here
         def slots(self) -> int:
             return 3
 
@@ -447,7 +447,7 @@ def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shard
 
     game = connect4_table(4, 4)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
-    monkeypatch.setenv(SHARD_ENV, "1024")  # the biggest tier: 6 pieces on 3 slots, then shards of 1024 at most
+    monkeypatch.setenv(SHARD_ENV, "1024")  # the biggest tier: 3 pieces on 3 slots, then shards of 1024 at most
     db, real = tmp_path / "c.gdb", tier_solver.run_shard
     biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
 
