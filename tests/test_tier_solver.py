@@ -462,7 +462,7 @@ def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shard
         solve_tiered(game, "connect4", db, executor=Slots(3))
     assert len(list(work_dir(db).glob(f"tier{biggest}.shard*"))) > 6
     monkeypatch.setattr(tier_solver, "run_shard", real)
-    solve_tiered(game, "connect4", db, executor=Slots(1))  # 34 shards of 1024 (and the rest), not 36
+    solve_tiered(game, "connect4", db, executor=Slots(1))  # 34 shards of 1024 (and the rest), not 35
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
 
