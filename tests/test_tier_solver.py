@@ -11,10 +11,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from gamedp.database import Reader
+from gamedp.executors import LocalExecutor
 from gamedp.games.connect4_tiers import connect4_table
 from gamedp.solvers.tier_solver import PAUSE_ENV, SHARD_ENV, solve_tiered, work_dir
 from gamedp.tiers import check_tiers
@@ -382,17 +384,42 @@ def test_a_worker_that_cannot_see_the_database_directory_says_so(tmp_path) -> No
         run_shard(job)
 
 
+class Slots(LocalExecutor):
+    """Runs every job here, but asks for the cuts of a cluster of ``n`` workers."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def slots(self) -> int:
+        return self.n
+
+
+def interrupt_after(monkeypatch, kernel: str, when: Callable) -> Callable[[], None]:
+    """Make the tier solver's ``kernel`` (run_marks or run_shard) raise KeyboardInterrupt, as a kill would, right
+    after a job that ``when`` picks; returns what puts the real one back."""
+    from gamedp.solvers import tier_solver
+
+    real = getattr(tier_solver, kernel)
+
+    def killed(job):
+        result = real(job)
+        if when(job):
+            raise KeyboardInterrupt
+        return result
+
+    monkeypatch.setattr(tier_solver, kernel, killed)
+    return lambda: monkeypatch.setattr(tier_solver, kernel, real)
+
+
+def biggest_tier(game) -> int:
+    return max(range(game.num_tiers), key=game.sizes.__getitem__)
+
+
 def test_the_forward_pass_cut_into_pieces_gives_the_same_bytes(tmp_path, monkeypatch) -> None:
-    from gamedp.executors import LocalExecutor
-
-    class ThreeSlots(LocalExecutor):  # as a 3-worker cluster asks for: three pieces per tier, run here
-        def slots(self) -> int:
-            return 3
-
     game = connect4_table(4, 3, 3)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb", remoteness=True)
     monkeypatch.setenv(SHARD_ENV, "256")
-    stats = solve_tiered(game, "connect4", tmp_path / "pieces.gdb", remoteness=True, executor=ThreeSlots())
+    stats = solve_tiered(game, "connect4", tmp_path / "pieces.gdb", remoteness=True, executor=Slots(3))
     assert stats["positions"] == len(reachable(4, 3, 3))
     assert (tmp_path / "pieces.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
@@ -401,32 +428,15 @@ def test_a_forward_pass_resumed_with_another_number_of_workers_redoes_the_pieces
         tmp_path, monkeypatch) -> None:
     """A solve killed in the forward pass leaves the marks of a tier's first pieces; resumed on another number of
     workers, the tier is cut otherwise, and a piece file of another range is made again, not ORed in."""
-    from gamedp.executors import LocalExecutor
-    from gamedp.solvers import tier_solver
-
-    class Slots(LocalExecutor):
-        def __init__(self, n: int):
-            self.n = n
-
-        def slots(self) -> int:
-            return self.n
-
     game = connect4_table(4, 3, 3)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "256")
-    db, real = tmp_path / "c.gdb", tier_solver.run_marks
-    biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
-
-    def killed_after_a_piece_of_the_biggest_tier(job):
-        real(job)
-        if job.tier == biggest:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(tier_solver, "run_marks", killed_after_a_piece_of_the_biggest_tier)
+    db, biggest = tmp_path / "c.gdb", biggest_tier(game)
+    restore = interrupt_after(monkeypatch, "run_marks", lambda job: job.tier == biggest)
     with pytest.raises(KeyboardInterrupt):
         solve_tiered(game, "connect4", db, executor=Slots(3))
     assert [p.name for p in work_dir(db).glob("tier*.marks*")] == [f"tier{biggest}.marks0"]
-    monkeypatch.setattr(tier_solver, "run_marks", real)
+    restore()
     solve_tiered(game, "connect4", db, executor=Slots(2))
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
@@ -435,47 +445,26 @@ def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shard
         tmp_path, monkeypatch) -> None:
     """On several slots a tier's shards are cut by reachable positions, so another number of workers cuts them
     otherwise: a shard file of another range left by a killed solve is made again, not sealed in."""
-    from gamedp.executors import LocalExecutor
-    from gamedp.solvers import tier_solver
-
-    class Slots(LocalExecutor):
-        def __init__(self, n: int):
-            self.n = n
-
-        def slots(self) -> int:
-            return self.n
-
     game = connect4_table(4, 4)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "1024")  # the biggest tier: 3 pieces on 3 slots, then shards of 1024 at most
-    db, real = tmp_path / "c.gdb", tier_solver.run_shard
-    biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
-
-    def killed_after_the_last_shard_of_the_biggest_tier(job):  # all its shards there, none sealed
-        stats = real(job)
-        if job.tier == biggest and job.hi == game.sizes[biggest]:
-            raise KeyboardInterrupt
-        return stats
-
-    monkeypatch.setattr(tier_solver, "run_shard", killed_after_the_last_shard_of_the_biggest_tier)
+    db, biggest = tmp_path / "c.gdb", biggest_tier(game)
+    last = game.sizes[biggest]  # killed after the biggest tier's last shard: all its shards there, none sealed
+    restore = interrupt_after(monkeypatch, "run_shard", lambda job: job.tier == biggest and job.hi == last)
     with pytest.raises(KeyboardInterrupt):
         solve_tiered(game, "connect4", db, executor=Slots(3))
     assert len(list(work_dir(db).glob(f"tier{biggest}.shard*"))) > 6
-    monkeypatch.setattr(tier_solver, "run_shard", real)
+    restore()
     solve_tiered(game, "connect4", db, executor=Slots(1))  # 34 shards of 1024 (and the rest), not 35
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
 
 def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypatch) -> None:
     """Only tiers of at least a shard over DRIVER_TIER indices go to the executor; the database is the same."""
-    from gamedp.executors import LocalExecutor
     from gamedp.solvers.tier_solver import DRIVER_TIER
 
-    class Recording(LocalExecutor):
+    class Recording(Slots):
         tiers: set = set()
-
-        def slots(self) -> int:
-            return 2
 
         def run(self, fn, jobs, on_done):
             self.tiers |= {job.tier for job in jobs}
@@ -484,7 +473,7 @@ def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypat
     game = connect4_table(4, 3, 3)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "1024")
-    executor = Recording()
+    executor = Recording(2)
     solve_tiered(game, "connect4", tmp_path / "split.gdb", executor=executor)
     assert executor.tiers == {t for t, size in enumerate(game.sizes) if size >= 1024 // DRIVER_TIER}
     assert 0 < len(executor.tiers) < game.num_tiers
@@ -493,27 +482,17 @@ def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypat
 
 def test_a_shard_file_damaged_before_a_resume_is_made_again(tmp_path, monkeypatch) -> None:
     """The seal trusts the shards of its solve; one left by a killed solve is checked, block by block, first."""
-    from gamedp.solvers import tier_solver
-
     game = connect4_table(4, 3, 3)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "256")
-    db, real = tmp_path / "c.gdb", tier_solver.run_shard
-    biggest = max(range(game.num_tiers), key=game.sizes.__getitem__)
-
-    def killed_after_two_shards_of_the_biggest_tier(job):
-        stats = real(job)
-        if job.tier == biggest and job.shard == 1:
-            raise KeyboardInterrupt
-        return stats
-
-    monkeypatch.setattr(tier_solver, "run_shard", killed_after_two_shards_of_the_biggest_tier)
+    db, biggest = tmp_path / "c.gdb", biggest_tier(game)
+    restore = interrupt_after(monkeypatch, "run_shard", lambda job: job.tier == biggest and job.shard == 1)
     with pytest.raises(KeyboardInterrupt):
         solve_tiered(game, "connect4", db)
     shard = work_dir(db) / f"tier{biggest}.shard1"
     data = bytearray(shard.read_bytes())
     data[-1] ^= 0x55  # the last byte of its codes, as a torn write would leave it
     shard.write_bytes(bytes(data))
-    monkeypatch.setattr(tier_solver, "run_shard", real)
+    restore()
     solve_tiered(game, "connect4", db)
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
