@@ -29,7 +29,7 @@ QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin
                  "distributed.admin.system-monitor.interval": "5s"}
 #: Seconds between a local cluster's batches of messages (client to scheduler, scheduler to workers and back):
 #: Dask's 2-10 ms suit many tasks over a network, but a tier is a barrier of a few tasks, so each tier waited on
-#: them (a batch of 4 tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 26 such batches).
+#: them (a batch of 4 tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 25 such batches).
 PROMPT = 0.001
 
 
@@ -120,7 +120,7 @@ class DaskExecutor:
         futures = self.client.map(fn, list(jobs), pure=False)
         # The last batch's futures are released only now: releasing them sends the scheduler a message, and the
         # client sends at most one batch of messages per 10 ms, so a release just before this map held it back
-        # ~10 ms (a tier's start, 26 times in a 6x4 solve).
+        # ~10 ms (a tier's start, 25 times in a 6x4 solve).
         self._last = futures
         index = {f.key: i for i, f in enumerate(futures)}
         results: list[Any] = [None] * len(jobs)

@@ -60,8 +60,8 @@ SHARD = 1 << 24
 #: On several executor slots, each pass cuts a tier into this many tasks per slot (of at least MIN_SHARD indices),
 #: each with about as many reachable positions (the work: they crowd into some column-height blocks; with equal
 #: lengths, one of two workers waited on the other for ~10% of most tiers). Every task costs the scheduler's
-#: time and a tier's tasks are a barrier: on 2 workers, 6x4 took 4.17 s with one task a slot, 4.41 s with 2
-#: (medians of 5), and 4.87 s with 3 of shrinking sizes.
+#: time and a tier's tasks are a barrier: on 2 workers, 6x4 took 4.17 s with one task a slot and 4.41 s with 2
+#: (medians of 5); 3 of shrinking sizes were slower than 2 of equal ones.
 PER_SLOT, MIN_SHARD = 1, 1 << 16
 #: Tiers smaller than a shard over this are solved by the driver itself, whatever the executor (with 16M shards,
 #: tiers under 1M: their work, ~40 ns an index for both passes, is less than the scheduler's round trips cost;
