@@ -29,7 +29,7 @@ QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin
                  "distributed.admin.system-monitor.interval": "5s"}
 #: Seconds between a local cluster's batches of messages (client to scheduler, scheduler to workers and back):
 #: Dask's 2-10 ms suit many tasks over a network, but a tier is a barrier of a few tasks, so each tier waited on
-#: them (a batch of 4 tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 25 such batches).
+#: them (a barrier of 4 trivial tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 25 barriers).
 PROMPT = 0.001
 
 
@@ -84,7 +84,7 @@ class DaskExecutor:
                 if preload is not None:
                     preload()
                 # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
-                # which splits a tier's four forward-pass pieces 2-2 however long each takes).
+                # which can give one worker both pieces of a tier while the other waits).
                 with dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
                                       "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER}):
                     self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
