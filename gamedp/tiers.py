@@ -197,6 +197,12 @@ class TieredGame:
         """The kernel the solver runs (see :class:`Expansion`); by default built from :meth:`compiled`."""
         return _generic_expansion(self)
 
+    def move_runs(self, tier: int) -> tuple[int, list[int]] | None:
+        """Optional, for cutting a tier into pieces of equal work: ``(run, moves)`` when the positions of each run
+        of ``run`` consecutive indices of ``tier`` have as many moves, ``moves[k]`` those of indices
+        ``k * run .. (k + 1) * run - 1``; None (the default) takes every reachable position as the same work."""
+        return None
+
     def passes(self) -> Passes | None:
         """The game's own kernels for the solver's passes (see :class:`Passes`), or None: the solver's loops over
         :meth:`expansion`."""

@@ -496,3 +496,20 @@ def test_a_shard_file_damaged_before_a_resume_is_made_again(tmp_path, monkeypatc
     restore()
     solve_tiered(game, "connect4", db)
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+@pytest.mark.parametrize("width, height", [(4, 4), (5, 3), (3, 5)])
+def test_connect4s_move_runs_give_every_index_its_open_columns(width, height) -> None:
+    """The tier solver weighs a piece's reachable positions by the moves move_runs gives their runs of indices:
+    each must be the columns not full of every board in the run."""
+    from gamedp.games.connect4 import column_top
+
+    game = connect4_table(width, height)
+    f = game.functions()
+    for t in range(game.num_tiers):
+        run, moves = game.move_runs(t)
+        assert run * len(moves) == game.sizes[t]
+        for i in range(game.sizes[t]):
+            key = f.unrank(t, i)
+            columns = [(key >> (c * (height + 1))) & ((1 << (height + 1)) - 1) for c in range(width)]
+            assert sum(column_top(col) < height for col in columns) == moves[i // run], (t, i)

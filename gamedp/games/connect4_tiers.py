@@ -149,6 +149,27 @@ class Connect4Tiers(TieredGame):
         return self._closures(*(_jit(f) for f in (stones_of, rank_key, unrank_key, children_into, primitive_code)),
                               np.array(self.binom, dtype=np.int64), np.array(self.ways, dtype=np.int64))
 
+    def move_runs(self, tier: int) -> tuple[int, list[int]]:
+        """A tier's indices run through its column heights, lexicographically, ``C(n, n // 2)`` colourings each:
+        the moves of a run are its columns not full. (A tier's early runs have low first columns, so more open
+        ones: 6x4's first half of a tier by reachable positions had 6-14% more moves than the second, and took
+        5-9% longer.)
+
+        >>> connect4_table(3, 2).move_runs(5)   # heights 1 2 2, 2 1 2, 2 2 1: two columns full in each
+        (10, [1, 1, 1])
+        """
+        width, height, moves = self.width, self.height, []
+
+        def fill(column: int, left: int, open_columns: int) -> None:
+            if column == width:
+                moves.append(open_columns)
+                return
+            for h in range(max(0, left - (width - column - 1) * height), min(height, left) + 1):
+                fill(column + 1, left - h, open_columns + (h < height))
+
+        fill(0, tier, 0)
+        return self.binom[tier * ROW + tier // 2], moves
+
     def expansion(self) -> Expansion:
         return Expansion(_kernel(), _params(self.width, self.height, self.connect), STATE, 2 * self.width)
 

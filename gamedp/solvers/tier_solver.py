@@ -194,15 +194,19 @@ def job_variant(game: TieredGame) -> tuple:
     return tuple(sorted(game.variant.items(), key=lambda kv: kv[0]))
 
 
-def cuts(size: int, count: int, most: int, reach: Any = None) -> list[tuple[int, int]]:
-    """``size`` indices cut into ``count`` pieces with about as many reachable positions each (the bits set in
-    ``reach``; of equal lengths without it), and pieces longer than ``most`` cut again; every cut at a multiple of
-    256 (whole 64-byte blocks of codes, so that a tier's shards lie end to end in its file).
+def cuts(size: int, count: int, most: int, reach: Any = None, runs: tuple[int, list[int]] | None = None
+         ) -> list[tuple[int, int]]:
+    """``size`` indices cut into ``count`` pieces with about as much work each: as many reachable positions (the
+    bits set in ``reach``; of equal lengths without it), each weighted by its moves plus one when ``runs`` gives
+    them (see :meth:`~gamedp.tiers.TieredGame.move_runs`), and pieces longer than ``most`` cut again; every cut at
+    a multiple of 256 (whole 64-byte blocks of codes, so that a tier's shards lie end to end in its file).
 
     >>> cuts(1000, 1, 4096), cuts(2048, 2, 512)
     ([(0, 1000)], [(0, 512), (512, 1024), (1024, 1536), (1536, 2048)])
     >>> import numpy as np
     >>> cuts(1024, 2, 1024, np.array([255] * 32 + [0] * 96, np.uint8))   # the reachable crowd the first 256
+    [(0, 256), (256, 1024)]
+    >>> cuts(1024, 2, 1024, np.full(128, 255, np.uint8), (256, [2, 0, 0, 0]))   # moves in the first 256
     [(0, 256), (256, 1024)]
     """
     import numpy as np
@@ -213,7 +217,10 @@ def cuts(size: int, count: int, most: int, reach: Any = None) -> list[tuple[int,
         bounds = sorted({0, size, *(size * i // count // 256 * 256 for i in range(1, count))})
     else:
         ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 32))).reshape(-1, 32).sum(axis=1, dtype=np.int64)
-        before = np.cumsum(ones)  # reachable positions in indices 0..256(b+1)-1
+        if runs is not None:
+            run, moves = runs
+            ones *= np.asarray(moves, dtype=np.int64)[np.arange(len(ones)) * 256 // run] + 1
+        before = np.cumsum(ones)  # the work of indices 0..256(b+1)-1
         at = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 256 + 256
         bounds = sorted({0, size, *(min(int(c), size) for c in at)})
     return [(lo, min(lo + most, hi)) for a, hi in zip(bounds[:-1], bounds[1:]) for lo in range(a, hi, most)]
@@ -788,7 +795,7 @@ class TierSolve:
                 continue
             executor, count = self._plan(size)
             jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
-                    for piece, (lo, hi) in enumerate(cuts(size, count, size, mine))]  # a piece's memory: its marks
+                    for piece, (lo, hi) in enumerate(cuts(size, count, size, mine, self._runs(t, count)))]
             del mine
 
             def merge(job: Job, _result: None, t: int = t, kids: tuple = tuple(kids)) -> None:
@@ -817,6 +824,11 @@ class TierSolve:
             return self.executor, 1
         return self.executor, max(1, min(PER_SLOT * slots, size // min(MIN_SHARD, self.shard)))
 
+    def _runs(self, tier: int, count: int) -> tuple[int, list[int]] | None:
+        """The moves of ``tier``'s runs of indices (see :meth:`~gamedp.tiers.TieredGame.move_runs`), when the tier
+        is cut into pieces."""
+        return self.game.move_runs(tier) if count > 1 else None
+
     def values(self) -> list[dict]:
         """The backward pass, shard by shard; returns each tier's statistics."""
         import numpy as np
@@ -841,7 +853,7 @@ class TierSolve:
             try:
                 bits = None if reach is None else np.frombuffer(reach.section("reach"), dtype=np.uint8)
                 jobs = [Job(self.name, self.variant, str(self.work), self.ident, t, s, lo, hi, self.want_rem)
-                        for s, (lo, hi) in enumerate(cuts(size, count, self.shard, bits))]
+                        for s, (lo, hi) in enumerate(cuts(size, count, self.shard, bits, self._runs(t, count)))]
                 del bits
             finally:
                 if reach is not None:
