@@ -829,10 +829,26 @@ class TierSolve:
         is cut into pieces."""
         return self.game.move_runs(tier) if count > 1 else None
 
-    def values(self) -> list[dict]:
-        """The backward pass, shard by shard; returns each tier's statistics."""
+    def _shard_cuts(self, tier: int, count: int) -> list[tuple[int, int]]:
+        """The backward pass's shards of ``tier`` cut into ``count`` pieces: by reachable positions, read from its
+        reach file, when there are several and some indices are not positions; else by lengths alone, with no
+        file to read."""
         import numpy as np
 
+        size = self.game.sizes[tier]
+        if count <= 1 or self.game.every_index:
+            return cuts(size, count, self.shard)
+        reach = _File(_reach_file(self.work, tier), self.ident)
+        try:
+            bits = np.frombuffer(reach.section("reach"), dtype=np.uint8)
+            pieces = cuts(size, count, self.shard, bits, self._runs(tier, count))
+            del bits
+        finally:
+            reach.close()
+        return pieces
+
+    def values(self) -> list[dict]:
+        """The backward pass, shard by shard; returns each tier's statistics."""
         game = self.game
         total = game.index_space
         done_before = 0
@@ -849,15 +865,8 @@ class TierSolve:
                 done_before += size
                 continue
             executor, count = self._plan(size)
-            reach = None if game.every_index else _File(_reach_file(self.work, t), self.ident)
-            try:
-                bits = None if reach is None else np.frombuffer(reach.section("reach"), dtype=np.uint8)
-                jobs = [Job(self.name, self.variant, str(self.work), self.ident, t, s, lo, hi, self.want_rem)
-                        for s, (lo, hi) in enumerate(cuts(size, count, self.shard, bits, self._runs(t, count)))]
-                del bits
-            finally:
-                if reach is not None:
-                    reach.close()
+            jobs = [Job(self.name, self.variant, str(self.work), self.ident, t, s, lo, hi, self.want_rem)
+                    for s, (lo, hi) in enumerate(self._shard_cuts(t, count))]
             self.resumed_shards += sum(_finished(_shard_file(self.work, t, j.shard), j) is not None for j in jobs)
             progress = {"done": done_before}
 
