@@ -112,7 +112,7 @@ def _histogram(outcomes: Any, remoteness: Any, size: int) -> list[list[int]]:
     if isinstance(outcomes, bytes):
         hist = [[0] * 256 for _ in range(4)]
         for i in range(size):
-            hist[(outcomes[i >> 2] >> ((i & 3) << 1)) & 3][remoteness[i]] += 1
+            hist[code_at(outcomes, i)][remoteness[i]] += 1
         return hist
     import numpy as np
 
