@@ -16,10 +16,10 @@ def solve_tiers(name: str, game: TieredGame, path: Path, remoteness: bool, worke
                 address: str | None, scheduler_file: str | None) -> dict:
     """Solve ``game`` into ``path`` with the executor the options ask for; return the statistics."""
     from gamedp.executors import make_executor
-    from gamedp.solvers.tier_solver import TierSolve, job_variant, load_kernels, solve_tiered
+    from gamedp.solvers.tier_solver import TierSolve, job_variant, preload_passes, solve_tiered
 
     TierSolve(game, name, path, remoteness).check_resources()  # refuse before starting a cluster
-    preload = functools.partial(load_kernels, name, job_variant(game))
+    preload = functools.partial(preload_passes, name, job_variant(game))
     with make_executor(workers, address, scheduler_file, preload) as executor, _progress_bar(game.label) as progress:
         stats = solve_tiered(game, name, path, remoteness=remoteness, executor=executor, progress=progress)
     if stats["resumed_shards"]:

@@ -553,7 +553,7 @@ def _passes(game: TieredGame) -> Passes:
 _GAMES: dict[tuple[str, str], TieredGame] = {}
 
 
-def load_kernels(game_name: str, variant: tuple) -> None:
+def preload_passes(game_name: str, variant: tuple) -> None:
     """Load the passes' kernels (see :func:`_passes`) into this process, so that the local workers forked from it
     start with them rather than each load them again."""
     game = _game(game_name, variant)
