@@ -1,11 +1,16 @@
 """Where the shards of a tier run: in this process, or as tasks on a Dask cluster.
 
-An executor has one method, ``run(fn, jobs, on_done) -> results``: it calls ``fn(job)`` for every job (in any
-order, anywhere), calls ``on_done(job, result)`` in this process as each finishes, and returns the results in
-the order of ``jobs``. The solvers know nothing else about it; dask is imported only when a Dask executor is made.
+An executor has one method, ``run(fn, jobs, on_done)``: it calls ``fn(job)`` for every job (in any order,
+anywhere) and ``on_done(job)`` in this process as each finishes, and returns when all have (raising the first
+job's error). A job leaves its result in a file, so nothing ``fn`` returns comes back: on Dask, fetching it would
+cost a round trip to a worker at the end of every tier. Besides, ``slots()`` says how many jobs run at once.
+The solvers know nothing else about it; dask is imported only when a Dask executor is made.
 
->>> LocalExecutor().run(abs, [-2, 3], lambda job, result: None)
-[2, 3]
+>>> LocalExecutor().run(print, [-2, 3], lambda job: print("done", job))
+-2
+done -2
+3
+done 3
 """
 
 from __future__ import annotations
@@ -36,13 +41,10 @@ PROMPT = 0.001
 class LocalExecutor:
     """Every job in this process, one after another."""
 
-    def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any, Any], None]) -> list:
-        results = []
+    def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
         for job in jobs:
-            result = fn(job)
-            on_done(job, result)
-            results.append(result)
-        return results
+            fn(job)
+            on_done(job)
 
     def slots(self) -> int:
         """How many jobs run at once."""
@@ -79,6 +81,7 @@ class DaskExecutor:
         logging.getLogger("distributed").setLevel(logging.ERROR)
         self.cluster = None
         self._last: list = []
+        self._workers = workers
         try:
             if workers is not None:
                 if preload is not None:
@@ -114,7 +117,7 @@ class DaskExecutor:
                 stream.interval = PROMPT
         self.client.run(_prompt_worker)
 
-    def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any, Any], None]) -> list:
+    def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
         from distributed import as_completed
 
         futures = self.client.map(fn, list(jobs), pure=False)
@@ -123,19 +126,20 @@ class DaskExecutor:
         # ~10 ms (a tier's start, 25 times in a 6x4 solve).
         self._last = futures
         index = {f.key: i for i, f in enumerate(futures)}
-        results: list[Any] = [None] * len(jobs)
         try:
             for future in as_completed(futures):
-                i = index[future.key]
-                results[i] = future.result()
-                on_done(jobs[i], results[i])
+                if future.status != "finished":
+                    future.result()  # raises the job's error
+                on_done(jobs[index[future.key]])
         except BaseException:
             self.client.cancel(futures)
             raise
-        return results
 
     def slots(self) -> int:
-        """How many jobs run at once: the cluster's worker threads (at least 1)."""
+        """How many jobs run at once: a local cluster's workers (one thread each), else the cluster's worker
+        threads now (a round trip to the scheduler; at least 1)."""
+        if self._workers is not None:
+            return max(1, self._workers)
         return max(1, sum(self.client.nthreads().values()))
 
     def close(self) -> None:

@@ -441,10 +441,12 @@ def test_a_forward_pass_resumed_with_another_number_of_workers_redoes_the_pieces
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
 
+@pytest.mark.parametrize("resumed_on", [1, 2])
 def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shards_cut_otherwise(
-        tmp_path, monkeypatch) -> None:
+        tmp_path, monkeypatch, resumed_on) -> None:
     """On several slots a tier's shards are cut by reachable positions, so another number of workers cuts them
-    otherwise: a shard file of another range left by a killed solve is made again, not sealed in."""
+    otherwise: a shard file of another range left by a killed solve is made again, not sealed in. (On 2 slots the
+    cut kept in a reach file, made for 3, is not the one, so it is made again from the bits.)"""
     game = connect4_table(4, 4)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "1024")  # the biggest tier: 3 pieces on 3 slots, then shards of 1024 at most
@@ -455,7 +457,7 @@ def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shard
         solve_tiered(game, "connect4", db, executor=Slots(3))
     assert len(list(work_dir(db).glob(f"tier{biggest}.shard*"))) > 6
     restore()
-    solve_tiered(game, "connect4", db, executor=Slots(1))  # 34 shards of 1024 (and the rest), not 35
+    solve_tiered(game, "connect4", db, executor=Slots(resumed_on))  # on 1: 34 shards of 1024 (and the rest)
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
 
@@ -478,6 +480,42 @@ def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypat
     assert executor.tiers == {t for t, size in enumerate(game.sizes) if size >= 1024 // DRIVER_TIER}
     assert 0 < len(executor.tiers) < game.num_tiers
     assert (tmp_path / "split.gdb").read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def test_the_backward_pass_cuts_a_tier_as_the_forward_pass_did(tmp_path, monkeypatch) -> None:
+    """The forward pass keeps each tier's cut in its reach file; the backward pass, on as many slots, cuts the
+    tier alike (then by shard size) without reading the bits, and on another number makes its own from them."""
+    import numpy as np
+
+    from gamedp.database import Container
+    from gamedp.solvers import tier_solver
+    from gamedp.solvers.tier_solver import TierSolve, capped, cuts
+
+    class Recording(Slots):
+        def __init__(self, n: int):
+            super().__init__(n)
+            self.pieces: dict = {}
+
+        def run(self, fn, jobs, on_done):
+            self.pieces[jobs[0].tier] = [(job.lo, job.hi) for job in jobs]
+            return super().run(fn, jobs, on_done)
+
+    game = connect4_table(4, 4)
+    monkeypatch.setenv(SHARD_ENV, "1024")
+    executor = Recording(3)
+    solve = TierSolve(game, "connect4", tmp_path / "c.gdb", False, executor)
+    solve._prepare_work()
+    solve.reach()
+    t = biggest_tier(game)
+    bounds = [lo for lo, _ in executor.pieces[t]] + [game.sizes[t]]
+    assert len(bounds) == 4
+    with monkeypatch.context() as m:  # the kept cut: nothing computed again
+        m.setattr(tier_solver, "piece_bounds", lambda *a: pytest.fail("the cut was made again"))
+        assert solve._shard_cuts(t, 3) == capped(bounds, 1024)
+    with Container(solve.work / f"tier{t}.reach", "") as reach:
+        bits = np.frombuffer(reach.section("reach"), dtype=np.uint8).copy()
+    assert solve._shard_cuts(t, 2) == cuts(game.sizes[t], 2, 1024, bits, game.move_runs(t))
+    assert solve._shard_cuts(t, 2) != capped(bounds, 1024)
 
 
 def test_a_shard_file_damaged_before_a_resume_is_made_again(tmp_path, monkeypatch) -> None:

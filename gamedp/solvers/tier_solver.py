@@ -209,20 +209,28 @@ def cuts(size: int, count: int, most: int, reach: Any = None, runs: tuple[int, l
     >>> cuts(1024, 2, 1024, np.full(128, 255, np.uint8), (256, [2, 0, 0, 0]))   # moves in the first 256
     [(0, 256), (256, 1024)]
     """
+    return capped(piece_bounds(size, count, reach, runs), most)
+
+
+def piece_bounds(size: int, count: int, reach: Any = None, runs: tuple[int, list[int]] | None = None) -> list[int]:
+    """The bounds of :func:`cuts`' ``count`` pieces, before the cut by length: ``[0, ..., size]``."""
     import numpy as np
 
     if count <= 1 or size <= 256:
-        bounds = [0, size]
-    elif reach is None:
-        bounds = sorted({0, size, *(size * i // count // 256 * 256 for i in range(1, count))})
-    else:
-        ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 32))).reshape(-1, 32).sum(axis=1, dtype=np.int64)
-        if runs is not None:
-            run, moves = runs
-            ones *= np.asarray(moves, dtype=np.int64)[np.arange(len(ones)) * 256 // run] + 1
-        before = np.cumsum(ones)  # the work of indices 0..256(b+1)-1
-        at = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 256 + 256
-        bounds = sorted({0, size, *(min(int(c), size) for c in at)})
+        return [0, size]
+    if reach is None:
+        return sorted({0, size, *(size * i // count // 256 * 256 for i in range(1, count))})
+    ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 32))).reshape(-1, 32).sum(axis=1, dtype=np.int64)
+    if runs is not None:
+        run, moves = runs
+        ones *= np.asarray(moves, dtype=np.int64)[np.arange(len(ones)) * 256 // run] + 1
+    before = np.cumsum(ones)  # the work of indices 0..256(b+1)-1
+    at = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 256 + 256
+    return sorted({0, size, *(min(int(c), size) for c in at)})
+
+
+def capped(bounds: list[int], most: int) -> list[tuple[int, int]]:
+    """The pieces between ``bounds``, each longer than ``most`` cut into pieces of ``most`` (and the rest)."""
     return [(lo, min(lo + most, hi)) for a, hi in zip(bounds[:-1], bounds[1:]) for lo in range(a, hi, most)]
 
 
@@ -623,19 +631,20 @@ def _work(job: Job) -> Path:
     return work
 
 
-def run_shard(job: Job) -> dict:
-    """Solve one shard and write its file; return its statistics. Idempotent: a whole file already there wins."""
+def run_shard(job: Job) -> None:
+    """Solve one shard and write its file, statistics in its metadata. Idempotent: a whole file already there
+    wins."""
     import numpy as np
 
     work = _work(job)
     path = _shard_file(work, job.tier, job.shard)
-    done = _finished(path, job)
-    if done is not None:
-        return done["stats"]
+    if _finished(path, job) is not None:
+        return
     game = _game(job.game_name, job.variant)
     if hasattr(game, "shard_values"):  # the game's own kernel for a whole shard (e.g. 64 boards per word)
         codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
-        return _write_shard(job, path, pack_codes(codes), rem, stats)
+        _write_shard(job, path, pack_codes(codes), rem, stats)
+        return
     reach_file = None if game.every_index else _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
@@ -660,10 +669,10 @@ def run_shard(job: Job) -> dict:
     if err[0]:
         _fail(game, err)
     stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
-    return _write_shard(job, path, codes, rem, stats)
+    _write_shard(job, path, codes, rem, stats)
 
 
-def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> dict:
+def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> None:
     from gamedp.database import write_container
 
     sections = [("codes", codes)] + ([("remoteness", rem)] if job.remoteness else [])
@@ -672,7 +681,6 @@ def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> dic
     pause = float(os.environ.get(PAUSE_ENV) or 0)
     if pause:
         time.sleep(pause)
-    return stats
 
 
 # -- the driver ----------------------------------------------------------------------------------------------------
@@ -785,20 +793,23 @@ class TierSolve:
             if t == start_tier:
                 i = int(game.functions().rank(game.start))
                 mine[i >> 3] |= np.uint8(1 << (i & 7))
-            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t}, [("reach", mine)],
-                            durable=False)
             kids = game.child_tiers(t)
+            busy = bool(kids) and bool(mine.any())
+            executor, count = self._plan(size)
+            # The cut is kept with the bits, for the backward pass to cut the tier alike without reading them.
+            bounds = piece_bounds(size, count, mine, self._runs(t, count)) if busy else None
+            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t, "cut": [count, bounds]},
+                            [("reach", mine)], durable=False)
             for c in kids:
                 if c not in bits:
                     bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
-            if not kids or not mine.any():
+            if not busy:
                 continue
-            executor, count = self._plan(size)
             jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
-                    for piece, (lo, hi) in enumerate(cuts(size, count, size, mine, self._runs(t, count)))]
+                    for piece, (lo, hi) in enumerate(capped(bounds, size))]
             del mine
 
-            def merge(job: Job, _result: None, t: int = t, kids: tuple = tuple(kids)) -> None:
+            def merge(job: Job, t: int = t, kids: tuple = tuple(kids)) -> None:
                 """OR a finished piece's marks in while the other pieces run."""
                 marks = _File(_marks_file(work, t, job.shard), self.ident).trust()
                 try:
@@ -830,9 +841,9 @@ class TierSolve:
         return self.game.move_runs(tier) if count > 1 else None
 
     def _shard_cuts(self, tier: int, count: int) -> list[tuple[int, int]]:
-        """The backward pass's shards of ``tier`` cut into ``count`` pieces: by reachable positions, read from its
-        reach file, when there are several and some indices are not positions; else by lengths alone, with no
-        file to read."""
+        """The backward pass's shards of ``tier`` cut into ``count`` pieces: by reachable positions when there
+        are several and some indices are not positions (as the forward pass cut it, kept in its reach file, or
+        else from the bits there), then by shard size; else by lengths alone, with no file to read."""
         import numpy as np
 
         size = self.game.sizes[tier]
@@ -840,12 +851,14 @@ class TierSolve:
             return cuts(size, count, self.shard)
         reach = _File(_reach_file(self.work, tier), self.ident)
         try:
-            bits = np.frombuffer(reach.section("reach"), dtype=np.uint8)
-            pieces = cuts(size, count, self.shard, bits, self._runs(tier, count))
-            del bits
+            made, bounds = reach.c.meta.get("cut") or (None, None)
+            if made != count or bounds is None:  # resumed on another number of workers, or a tier with no moves
+                bits = np.frombuffer(reach.section("reach"), dtype=np.uint8)
+                bounds = piece_bounds(size, count, bits, self._runs(tier, count))
+                del bits
         finally:
             reach.close()
-        return pieces
+        return capped(bounds, self.shard)
 
     def values(self) -> list[dict]:
         """The backward pass, shard by shard; returns each tier's statistics."""
@@ -870,23 +883,24 @@ class TierSolve:
             self.resumed_shards += sum(_finished(_shard_file(self.work, t, j.shard), j) is not None for j in jobs)
             progress = {"done": done_before}
 
-            def finished(job: Job, _stats: dict, progress: dict = progress, t: int = t) -> None:
+            def finished(job: Job, progress: dict = progress, t: int = t) -> None:
                 progress["done"] += job.hi - job.lo
                 self._report(progress["done"], total, f"tier {t}")
 
-            results = executor.run(run_shard, jobs, finished)
-            tier_stats[t] = self._seal(t, jobs, results)
+            executor.run(run_shard, jobs, finished)
+            tier_stats[t] = self._seal(t, jobs)
             done_before += size
         return tier_stats
 
-    def _seal(self, t: int, jobs: list[Job], results: list[dict]) -> dict:
+    def _seal(self, t: int, jobs: list[Job]) -> dict:
         from gamedp.database import DatabaseError, write_container
 
         try:
             files = [_File(_shard_file(self.work, t, j.shard), self.ident).trust() for j in jobs]
         except (DatabaseError, _Stale):
             raise GamedpError(f"a shard of tier {t} went missing from {self.work}; solve again to redo it") from None
-        stats = {key: sum(r[key] for r in results) for key in ("positions", "WIN", "LOSE", "TIE", "terminal")}
+        stats = {key: sum(f.c.meta["stats"][key] for f in files) for key in ("positions", "WIN", "LOSE", "TIE",
+                                                                             "terminal")}
         try:
             sections = [(f"codes{i}", f.c.section("codes")) for i, f in enumerate(files)]
             if self.want_rem:
