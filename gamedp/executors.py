@@ -3,8 +3,9 @@
 An executor has one method, ``run(fn, jobs, on_done)``: it calls ``fn(job)`` for every job (in any order,
 anywhere) and ``on_done(job)`` in this process as each finishes, and returns when all have (raising the first
 job's error). A job leaves its result in a file, so nothing ``fn`` returns comes back: on Dask, fetching it would
-cost a round trip to a worker at the end of every tier. Besides, ``slots()`` says how many jobs run at once.
-The solvers know nothing else about it; dask is imported only when a Dask executor is made.
+cost a round trip to a worker at the end of every tier. Besides, ``slots()`` says how many jobs run at once,
+``started`` whether the executor is ready (a local cluster starts when first used), and ``start()`` readies it.
+The solvers know nothing else about it; dask is imported only when a Dask executor is started.
 
 >>> LocalExecutor().run(print, [-2, 3], lambda job: print("done", job))
 -2
@@ -15,6 +16,7 @@ done 3
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from typing import Any, Callable, Sequence
 
@@ -46,6 +48,12 @@ class LocalExecutor:
             fn(job)
             on_done(job)
 
+    #: Nothing to start.
+    started = True
+
+    def start(self) -> None:
+        pass
+
     def slots(self) -> int:
         """How many jobs run at once."""
         return 1
@@ -63,59 +71,80 @@ class LocalExecutor:
 class DaskExecutor:
     """Jobs as tasks on Dask: a new local cluster of ``workers`` processes, or an existing scheduler (``address``
     or ``scheduler_file``). A worker that dies mid-task has its tasks run again elsewhere (Dask retries).
-    ``preload()`` runs here before a local cluster's workers are forked, so that they start with what it
-    loads (the solver's kernels)."""
+
+    An existing scheduler is reached at once, so that a wrong address is said before any work. A local cluster
+    starts when first used, or when :meth:`start` is called: importing Dask and starting the processes takes
+    ~0.35 s, which a solver may spend on its first tiers in a process of its own meanwhile (see :attr:`started`).
+    ``preload()`` runs just before a local cluster's workers are forked, so that they start with what it loads
+    (the solver's kernels)."""
 
     def __init__(self, workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
                  timeout: float = CONNECT_TIMEOUT, preload: Callable[[], None] | None = None):
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'") \
-                from None
+        if importlib.util.find_spec("distributed") is None:
+            raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'")
+        self.cluster = self._client = None
+        self._last: list = []
+        self._workers, self._address, self._scheduler_file = workers, address, scheduler_file
+        self._timeout, self._preload = timeout, preload
+        if workers is None:
+            self.start()
+
+    @property
+    def started(self) -> bool:
+        """Whether the cluster is there (a local one is started by :meth:`start`, or by first use)."""
+        return self._client is not None
+
+    @property
+    def client(self) -> Any:
+        """The Dask client (a local cluster is started first if it was not)."""
+        self.start()
+        return self._client
+
+    def start(self) -> None:
+        """Start the local cluster, or reach the scheduler, unless that is done."""
+        if self._client is not None:
+            return
         import logging
 
         import dask
+        from distributed import Client, LocalCluster
 
         # Dask's own warnings (a nanny restarting a worker, a slow shutdown) are its business, not the user's.
         logging.getLogger("distributed").setLevel(logging.ERROR)
-        self.cluster = None
-        self._last: list = []
-        self._workers = workers
         try:
-            if workers is not None:
-                if preload is not None:
-                    preload()
+            if self._workers is not None:
+                if self._preload is not None:
+                    self._preload()
                 # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
                 # which can give one worker both pieces of a tier while the other waits).
                 with dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
                                       "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER}):
-                    self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                    self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
                                                 dashboard_address=None)
-                self.client = Client(self.cluster)
+                self._client = Client(self.cluster)
                 self._prompt()
-            elif scheduler_file is not None:
-                self.client = Client(scheduler_file=scheduler_file, timeout=timeout)
+            elif self._scheduler_file is not None:
+                self._client = Client(scheduler_file=self._scheduler_file, timeout=self._timeout)
             else:
-                self.client = Client(address, timeout=timeout)
+                self._client = Client(self._address, timeout=self._timeout)
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
-            where = f"the scheduler at {address}" if address else f"the scheduler file {scheduler_file}" \
-                if scheduler_file else "a local cluster"
+            where = f"the scheduler at {self._address}" if self._address else \
+                f"the scheduler file {self._scheduler_file}" if self._scheduler_file else "a local cluster"
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise InputError(f"cannot reach {where} within {timeout:g} s ({first}); check the address, or use "
-                             "--workers N for a local cluster") from None
+            raise InputError(f"cannot reach {where} within {self._timeout:g} s ({first}); check the address, or "
+                             "use --workers N for a local cluster") from None
 
     def _prompt(self) -> None:
         """Send a local cluster's messages every :data:`PROMPT` seconds. The intervals are attributes of Dask's
         batched streams, not settings: where a Dask release lacks them, nothing is changed (only time lost)."""
         scheduler = self.cluster.scheduler
-        streams = [getattr(self.client, "scheduler_comm", None), *getattr(scheduler, "stream_comms", {}).values(),
+        streams = [getattr(self._client, "scheduler_comm", None), *getattr(scheduler, "stream_comms", {}).values(),
                    *getattr(scheduler, "client_comms", {}).values()]
         for stream in streams:
             if hasattr(stream, "interval"):
                 stream.interval = PROMPT
-        self.client.run(_prompt_worker)
+        self._client.run(_prompt_worker)
 
     def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
         from distributed import as_completed
@@ -143,11 +172,12 @@ class DaskExecutor:
         return max(1, sum(self.client.nthreads().values()))
 
     def close(self) -> None:
-        client = getattr(self, "client", None)
-        if client is not None:
-            client.close()
+        if self._client is not None:
+            self._client.close()
+            self._client = None
         if self.cluster is not None:
             self.cluster.close()
+            self.cluster = None
 
     def __enter__(self) -> DaskExecutor:
         return self

@@ -551,3 +551,127 @@ def test_connect4s_move_runs_give_every_index_its_open_columns(width, height) ->
             key = f.unrank(t, i)
             columns = [(key >> (c * (height + 1))) & ((1 << (height + 1)) - 1) for c in range(width)]
             assert sum(column_top(col) < height for col in columns) == moves[i // run], (t, i)
+
+
+# -- the first tiers in a forked process while a cluster starts ---------------------------------------------------
+class Starting(LocalExecutor):
+    """Runs every job here, like a cluster of ``n`` slots that takes until ``ready()`` says so to start."""
+
+    def __init__(self, n: int, ready: Callable[[], bool]):
+        self.n, self.ready, self.started = n, ready, False
+
+    def start(self) -> None:
+        deadline = time.monotonic() + 60
+        while not self.ready():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        self.started = True
+
+    def slots(self) -> int:
+        return self.n
+
+
+@pytest.mark.parametrize("tiers_first", [0, 5, 13])
+def test_the_first_tiers_passed_over_while_a_cluster_starts_give_the_same_bytes(tmp_path, monkeypatch,
+                                                                               tiers_first) -> None:
+    """A forked process passes over tiers until the cluster is up (here: until it has written the reach files of
+    ``tiers_first`` tiers, or all of them), then hands the reachable indices so far back."""
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "256")
+    db = tmp_path / "c.gdb"
+    executor = Starting(2, lambda: len(list(work_dir(db).glob("tier*.reach"))) >= tiers_first)
+    solve_tiered(game, "connect4", db, executor=executor)
+    assert executor.started
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def test_a_failure_in_the_forked_first_tiers_is_passed_over_again_here(tmp_path, monkeypatch, capfd) -> None:
+    """The forked process is only a head start: where it fails, this process does its tiers (and would say the
+    error itself); it prints nothing."""
+    from gamedp.solvers import tier_solver
+
+    game = connect4_table(4, 3, 3)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "256")
+    here, real = os.getpid(), tier_solver.TierSolve._reach_tier
+
+    failed = tmp_path / "failed"
+
+    def failing_there(self, t, bits, local=False):
+        if os.getpid() != here and t == 4:
+            failed.touch()
+            raise OSError("no space left on device")
+        return real(self, t, bits, local)
+
+    monkeypatch.setattr(tier_solver.TierSolve, "_reach_tier", failing_there)
+    db = tmp_path / "c.gdb"
+    solve_tiered(game, "connect4", db, executor=Starting(2, failed.exists))
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+    assert capfd.readouterr().err == ""
+
+
+def test_the_forked_first_tiers_die_with_a_killed_driver(tmp_path) -> None:
+    """A SIGKILLed driver must not leave its forked process writing beside the solve that resumes it."""
+    script = f"""
+import time
+from pathlib import Path
+from gamedp.executors import LocalExecutor
+from gamedp.games.connect4_tiers import connect4_table
+from gamedp.solvers import tier_solver
+
+class Never(LocalExecutor):
+    started = False
+    def start(self):
+        time.sleep(600)
+
+real = tier_solver.TierSolve._reach_tier
+def slow(self, t, bits, local=False):
+    time.sleep(600 if t == 2 else 0)  # killed in there
+    return real(self, t, bits, local)
+tier_solver.TierSolve._reach_tier = slow
+tier_solver.solve_tiered(connect4_table(4, 3, 3), "connect4", Path({str(tmp_path / 'c.gdb')!r}), executor=Never())
+"""
+    env = {**os.environ, SHARD_ENV: "256"}
+    driver = subprocess.Popen([sys.executable, "-c", script], env=env)
+
+    def children() -> list[int]:
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == driver.pid:
+                found.append(int(stat.parent.name))
+        return found
+
+    deadline = time.monotonic() + 120
+    while len(list(work_dir(tmp_path / "c.gdb").glob("tier*.reach"))) < 2:
+        assert time.monotonic() < deadline and driver.poll() is None
+        time.sleep(0.05)
+    forked = children()
+    assert len(forked) == 1
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{forked[0]}").exists() and "Z" not in Path(f"/proc/{forked[0]}/stat").read_text().split()[2]:
+        assert time.monotonic() < deadline, "the forked process outlived its driver"
+        time.sleep(0.05)
+
+
+def test_a_cluster_that_fails_to_start_stops_the_forked_first_tiers(tmp_path, monkeypatch) -> None:
+    from gamedp.errors import InputError
+
+    class Failing(LocalExecutor):
+        started = False
+
+        def start(self) -> None:
+            time.sleep(0.2)
+            raise InputError("cannot reach a local cluster")
+
+    monkeypatch.setenv(SHARD_ENV, "256")
+    began = time.monotonic()
+    with pytest.raises(InputError):
+        solve_tiered(connect4_table(4, 4), "connect4", tmp_path / "c.gdb", executor=Failing())
+    assert time.monotonic() - began < 30

@@ -768,10 +768,6 @@ class TierSolve:
 
     def reach(self) -> None:
         """The forward pass: each tier's reachable indices, one bit each, in a file per tier."""
-        import numpy as np
-
-        from gamedp.database import write_container
-
         game, work = self.game, self.work
         # A tier whose values are sealed keeps its reachability in them (code 3), and its reach file is gone.
         whole = [_open(_reach_file(work, t), self.ident) or _open(_tier_file(work, t), self.ident)
@@ -783,54 +779,115 @@ class TierSolve:
             return
         if game.every_index:  # every index is a position: all reachable, nothing to search or keep
             return
+        first, bits = self._reach_while_starting() if not self.executor.started else (0, {})
+        for t in range(first, game.num_tiers):
+            self._reach_tier(t, bits)
+
+    def _reach_tier(self, t: int, bits: dict[int, Any], local: bool = False) -> None:
+        """The forward pass over tier ``t``, whose reachable indices ``bits`` holds (or none yet), adding its
+        children's; in this process if ``local``, else as planned (see :meth:`_plan`)."""
+        import numpy as np
+
+        from gamedp.database import write_container
+
+        game, work, size = self.game, self.work, self.game.sizes[t]
+        mine = bits.pop(t, None)
+        if mine is None:
+            mine = np.zeros((size + 7) >> 3, dtype=np.uint8)
+        if t == game.start_tier:
+            i = int(game.functions().rank(game.start))
+            mine[i >> 3] |= np.uint8(1 << (i & 7))
+        kids = game.child_tiers(t)
+        busy = bool(kids) and bool(mine.any())
+        executor, count = (self.local, 1) if local else self._plan(size)
+        # The cut is kept with the bits, for the backward pass to cut the tier alike without reading them.
+        bounds = piece_bounds(size, count, mine, self._runs(t, count)) if busy else None
+        write_container(_reach_file(work, t), {"identity": self.ident, "tier": t, "cut": [count, bounds]},
+                        [("reach", mine)], durable=False)
+        for c in kids:
+            if c not in bits:
+                bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
+        if not busy:
+            return
+        jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
+                for piece, (lo, hi) in enumerate(capped(bounds, size))]
+        del mine
+
+        def merge(job: Job) -> None:
+            """OR a finished piece's marks in while the other pieces run."""
+            marks = _File(_marks_file(work, t, job.shard), self.ident).trust()
+            try:
+                for s, c in enumerate(kids):
+                    view = marks.c.section(f"marks{s}")
+                    np.bitwise_or(bits[c], np.frombuffer(view, dtype=np.uint8), out=bits[c])
+                    view.release()
+            finally:
+                marks.close()
+
+        executor.run(run_marks, jobs, merge)
+        for job in jobs:  # only now: a solve killed before this point resumes from the pieces
+            _marks_file(work, t, job.shard).unlink()
+
+    def _reach_while_starting(self) -> tuple[int, dict[int, Any]]:
+        """Start the executor (a local cluster: ~0.35 s of importing Dask and starting processes, a 6x4 solve's
+        first 15 tiers) while a process forked from this one passes over the first tiers, until it is told the
+        cluster is up; return the tier to go on from and the reachable indices found so far. (A thread would not
+        do: the kernels hold the GIL that the start needs.) Where the child fails or dies, its tiers are simply
+        passed over again here."""
+        import multiprocessing
+
+        from gamedp.executors import START_METHOD
+
+        if START_METHOD != "fork":
+            self.executor.start()
+            return 0, {}
+        preload_passes(self.name, self.variant)  # the child's kernels, and so those of the workers forked later
+        here, there = multiprocessing.get_context("fork").Pipe()
+        child = multiprocessing.get_context("fork").Process(target=self._reach_first_tiers, args=(there,),
+                                                            name="gamedp: first tiers", daemon=True)
+        child.start()
+        there.close()
+        try:
+            self.executor.start()
+        except BaseException:
+            child.kill()
+            raise
+        try:
+            here.send("stop")
+            first, bits = here.recv()
+        except (EOFError, OSError):  # the child failed (said nothing) or is gone
+            first, bits = 0, {}
+        finally:
+            child.join()
+            here.close()
+        return first, bits
+
+    def _reach_first_tiers(self, conn: Any) -> None:
+        """The forked child of :meth:`_reach_while_starting`: tiers in this process until ``conn`` says stop, then
+        the tier to go on from and the reachable indices so far, sent back. It dies with its parent (a SIGKILLed
+        driver must not leave it writing beside a resumed solve)."""
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         bits: dict[int, Any] = {}
-        start_tier = game.start_tier
-        for t in range(game.num_tiers):
-            size = game.sizes[t]
-            mine = bits.pop(t, None)
-            if mine is None:
-                mine = np.zeros((size + 7) >> 3, dtype=np.uint8)
-            if t == start_tier:
-                i = int(game.functions().rank(game.start))
-                mine[i >> 3] |= np.uint8(1 << (i & 7))
-            kids = game.child_tiers(t)
-            busy = bool(kids) and bool(mine.any())
-            executor, count = self._plan(size)
-            # The cut is kept with the bits, for the backward pass to cut the tier alike without reading them.
-            bounds = piece_bounds(size, count, mine, self._runs(t, count)) if busy else None
-            write_container(_reach_file(work, t), {"identity": self.ident, "tier": t, "cut": [count, bounds]},
-                            [("reach", mine)], durable=False)
-            for c in kids:
-                if c not in bits:
-                    bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
-            if not busy:
-                continue
-            jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
-                    for piece, (lo, hi) in enumerate(capped(bounds, size))]
-            del mine
-
-            def merge(job: Job, t: int = t, kids: tuple = tuple(kids)) -> None:
-                """OR a finished piece's marks in while the other pieces run."""
-                marks = _File(_marks_file(work, t, job.shard), self.ident).trust()
-                try:
-                    for s, c in enumerate(kids):
-                        view = marks.c.section(f"marks{s}")
-                        np.bitwise_or(bits[c], np.frombuffer(view, dtype=np.uint8), out=bits[c])
-                        view.release()
-                finally:
-                    marks.close()
-
-            executor.run(run_marks, jobs, merge)
-            for job in jobs:  # only now: a solve killed before this point resumes from the pieces
-                _marks_file(work, t, job.shard).unlink()
+        t = 0
+        try:
+            while t < self.game.num_tiers and not conn.poll():
+                self._reach_tier(t, bits, local=True)
+                t += 1
+            conn.recv()
+            conn.send((t, bits))
+        except BaseException:  # noqa: S110 -- the parent passes over these tiers again, and says what fails there
+            pass
 
     def _plan(self, size: int) -> tuple[Any, int]:
         """Where a tier of ``size`` indices runs, and into how many pieces a pass cuts it (before the cut by shard
         size): in the driver, whole, when the tier is small; else on the executor, whole on one slot, or
         :data:`PER_SLOT` pieces per slot, none smaller than :data:`MIN_SHARD`."""
-        slots = self.executor.slots() if hasattr(self.executor, "slots") else 1
         if size < self.shard // DRIVER_TIER:
             return self.local, 1
+        slots = self.executor.slots()
         if slots == 1:
             return self.executor, 1
         return self.executor, max(1, min(PER_SLOT * slots, size // min(MIN_SHARD, self.shard)))
