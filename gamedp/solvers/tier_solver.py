@@ -865,7 +865,9 @@ class TierSolve:
     def _reach_first_tiers(self, conn: Any) -> None:
         """The forked child of :meth:`_reach_while_starting`: tiers in this process until ``conn`` says stop, then
         the tier to go on from and the reachable indices so far, sent back. It dies with its parent (a SIGKILLed
-        driver must not leave it writing beside a resumed solve)."""
+        driver must not leave it writing beside a resumed solve), and leaves by ``os._exit``: flushing the standard
+        streams, as a process normally does at its end, could wait forever on a lock that another thread of the
+        parent (a progress bar's) held when it was forked."""
         import ctypes
         import signal
 
@@ -880,6 +882,8 @@ class TierSolve:
             conn.send((t, bits))
         except BaseException:  # noqa: S110 -- the parent passes over these tiers again, and says what fails there
             pass
+        finally:
+            os._exit(0)
 
     def _plan(self, size: int) -> tuple[Any, int]:
         """Where a tier of ``size`` indices runs, and into how many pieces a pass cuts it (before the cut by shard
