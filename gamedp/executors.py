@@ -1,6 +1,6 @@
 """Where the shards of a tier run: in this process, or as tasks on a Dask cluster.
 
-An executor has one method, ``run(fn, jobs, on_done)``: it calls ``fn(job)`` for every job (in any order,
+An executor's work is ``run(fn, jobs, on_done)``: it calls ``fn(job)`` for every job (in any order,
 anywhere) and ``on_done(job)`` in this process as each finishes, and returns when all have (raising the first
 job's error). A job leaves its result in a file, so nothing ``fn`` returns comes back: on Dask, fetching it would
 cost a round trip to a worker at the end of every tier. Besides, ``slots()`` says how many jobs run at once,
@@ -106,11 +106,17 @@ class DaskExecutor:
             return
         import logging
 
-        import dask
-        from distributed import Client, LocalCluster
+        try:
+            import dask
+            from distributed import Client, LocalCluster
+        except ImportError as e:  # there, but broken (say, dask and distributed of different releases)
+            raise GamedpError(f"Dask cannot be imported ({e}): pip install -U 'dask[distributed]'") from None
 
-        # Dask's own warnings (a nanny restarting a worker, a slow shutdown) are its business, not the user's.
-        logging.getLogger("distributed").setLevel(logging.ERROR)
+        # Dask's own warnings (a nanny restarting a worker, a slow shutdown) are its business, not the user's; so
+        # are a local cluster's errors about its own messages, which its forked workers inherit this level for (a
+        # worker's heartbeat that meets the scheduler closing at the end printed a traceback): a task's failure
+        # reaches the solver through its future.
+        logging.getLogger("distributed").setLevel(logging.ERROR if self._workers is None else logging.CRITICAL)
         try:
             if self._workers is not None:
                 if self._preload is not None:

@@ -580,9 +580,55 @@ def test_the_first_tiers_passed_over_while_a_cluster_starts_give_the_same_bytes(
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "256")
     db = tmp_path / "c.gdb"
+    here = record_tiers_here(monkeypatch)
     executor = Starting(2, lambda: len(list(work_dir(db).glob("tier*.reach"))) >= tiers_first)
     solve_tiered(game, "connect4", db, executor=executor)
     assert executor.started
+    # the child had begun that tier (or done them all): the driver did not start over
+    assert (here[0][0] if here else game.num_tiers) >= tiers_first - 1
+    assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
+
+
+def record_tiers_here(monkeypatch) -> list[tuple[int, int]]:
+    """The (tier, first index) of every forward-pass tier this process (not a forked one) passes over, as a list
+    that fills as the solve goes."""
+    from gamedp.solvers import tier_solver
+
+    pid, real, calls = os.getpid(), tier_solver.TierSolve._reach_tier, []
+
+    def recording(self, t, bits, start=0):
+        if os.getpid() == pid:
+            calls.append((t, start))
+        return real(self, t, bits, start)
+
+    monkeypatch.setattr(tier_solver.TierSolve, "_reach_tier", recording)
+    return calls
+
+
+def test_a_tier_the_forked_process_was_in_when_the_cluster_came_up_is_finished_on_the_cluster(
+        tmp_path, monkeypatch) -> None:
+    """The forked process looks at whether the cluster is up every FIRST_STEP indices; told so in the middle of a
+    tier, it hands over the indices it did, and the rest of the tier is cut into pieces for the cluster."""
+    from gamedp.solvers import tier_solver
+
+    game = connect4_table(4, 4)
+    solve_tiered(game, "connect4", tmp_path / "whole.gdb")
+    monkeypatch.setenv(SHARD_ENV, "256")
+    monkeypatch.setattr(tier_solver, "FIRST_STEP", 256)
+    here, real_mark = os.getpid(), tier_solver.mark
+
+    def slow_there(*args):
+        if os.getpid() != here:
+            time.sleep(0.02)
+        return real_mark(*args)
+
+    monkeypatch.setattr(tier_solver, "mark", slow_there)
+    starts = record_tiers_here(monkeypatch)
+    db, biggest = tmp_path / "c.gdb", biggest_tier(game)
+    executor = Starting(2, lambda: (work_dir(db) / f"tier{biggest}.reach").exists())
+    solve_tiered(game, "connect4", db, executor=executor)
+    first, start = starts[0]
+    assert first == biggest and 0 < start < game.sizes[biggest] and start % 256 == 0
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
 
 
@@ -594,19 +640,21 @@ def test_a_failure_in_the_forked_first_tiers_is_passed_over_again_here(tmp_path,
     game = connect4_table(4, 3, 3)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "256")
-    here, real = os.getpid(), tier_solver.TierSolve._reach_tier
+    here, real = os.getpid(), tier_solver.TierSolve._reach_file_of
 
     failed = tmp_path / "failed"
 
-    def failing_there(self, t, bits, local=False):
+    def failing_there(self, t, bits):
         if os.getpid() != here and t == 4:
             failed.touch()
             raise OSError("no space left on device")
-        return real(self, t, bits, local)
+        return real(self, t, bits)
 
-    monkeypatch.setattr(tier_solver.TierSolve, "_reach_tier", failing_there)
+    monkeypatch.setattr(tier_solver.TierSolve, "_reach_file_of", failing_there)
+    done_here = record_tiers_here(monkeypatch)
     db = tmp_path / "c.gdb"
     solve_tiered(game, "connect4", db, executor=Starting(2, failed.exists))
+    assert done_here[0] == (0, 0)
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes()
     assert capfd.readouterr().err == ""
 
@@ -625,53 +673,88 @@ class Never(LocalExecutor):
     def start(self):
         time.sleep(600)
 
-real = tier_solver.TierSolve._reach_tier
-def slow(self, t, bits, local=False):
+real = tier_solver.TierSolve._reach_file_of
+def slow(self, t, bits):
     time.sleep(600 if t == 2 else 0)  # killed in there
-    return real(self, t, bits, local)
-tier_solver.TierSolve._reach_tier = slow
+    return real(self, t, bits)
+tier_solver.TierSolve._reach_file_of = slow
 tier_solver.solve_tiered(connect4_table(4, 3, 3), "connect4", Path({str(tmp_path / 'c.gdb')!r}), executor=Never())
 """
     env = {**os.environ, SHARD_ENV: "256"}
     driver = subprocess.Popen([sys.executable, "-c", script], env=env)
 
-    def children() -> list[int]:
-        found = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == driver.pid:
-                found.append(int(stat.parent.name))
-        return found
+    def stat(pid: int) -> list[str] | None:
+        """The fields of /proc/PID/stat after the command (state first), or None once the process is gone."""
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
 
-    deadline = time.monotonic() + 120
-    while len(list(work_dir(tmp_path / "c.gdb").glob("tier*.reach"))) < 2:
-        assert time.monotonic() < deadline and driver.poll() is None
-        time.sleep(0.05)
-    forked = children()
-    assert len(forked) == 1
-    driver.send_signal(signal.SIGKILL)
-    driver.wait(timeout=30)
-    deadline = time.monotonic() + 10
-    while Path(f"/proc/{forked[0]}").exists() and "Z" not in Path(f"/proc/{forked[0]}/stat").read_text().split()[2]:
-        assert time.monotonic() < deadline, "the forked process outlived its driver"
-        time.sleep(0.05)
+    forked: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(work_dir(tmp_path / "c.gdb").glob("tier*.reach"))) < 2:
+            assert time.monotonic() < deadline and driver.poll() is None
+            time.sleep(0.05)
+        forked = [int(p.parent.name) for p in Path("/proc").glob("[0-9]*/stat")
+                  if (fields := stat(int(p.parent.name))) and int(fields[1]) == driver.pid]
+        assert len(forked) == 1
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while (fields := stat(forked[0])) is not None and fields[0] != "Z":
+            assert time.monotonic() < deadline, "the forked process outlived its driver"
+            time.sleep(0.05)
+    finally:
+        driver.kill()
+        driver.wait(timeout=30)
+        if forked and (fields := stat(forked[0])) is not None and fields[0] != "Z":  # the test failed: tidy up
+            os.kill(forked[0], signal.SIGKILL)
 
 
-def test_a_cluster_that_fails_to_start_stops_the_forked_first_tiers(tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize("stop", ["start fails", "interrupted while handing over"])
+def test_a_failed_start_or_an_interrupt_stops_the_forked_first_tiers(tmp_path, monkeypatch, stop) -> None:
+    """The child's tiers are not wanted then: it is killed at once, not waited for (it would block forever
+    sending bits nobody reads), and writes nothing more."""
+    import multiprocessing
+    import multiprocessing.connection
+    import threading
+
     from gamedp.errors import InputError
+
+    here = os.getpid()
 
     class Failing(LocalExecutor):
         started = False
 
         def start(self) -> None:
             time.sleep(0.2)
-            raise InputError("cannot reach a local cluster")
+            if stop == "start fails":
+                raise InputError("cannot reach a local cluster")
 
+    if stop != "start fails":
+        real_recv = multiprocessing.connection.Connection.recv
+
+        def interrupted(conn):
+            if os.getpid() == here:
+                raise KeyboardInterrupt
+            return real_recv(conn)
+
+        monkeypatch.setattr(multiprocessing.connection.Connection, "recv", interrupted)
     monkeypatch.setenv(SHARD_ENV, "256")
-    began = time.monotonic()
-    with pytest.raises(InputError):
-        solve_tiered(connect4_table(4, 4), "connect4", tmp_path / "c.gdb", executor=Failing())
-    assert time.monotonic() - began < 30
+    db, raised = tmp_path / "c.gdb", []
+
+    def solve() -> None:
+        try:
+            solve_tiered(connect4_table(4, 4), "connect4", db, executor=Failing())
+        except (InputError, KeyboardInterrupt) as e:
+            raised.append(e)
+
+    solving = threading.Thread(target=solve)
+    solving.start()
+    solving.join(timeout=60)
+    assert not solving.is_alive(), "the solve waited on its forked process"
+    assert raised and multiprocessing.active_children() == []
+    written = sorted(p.name for p in work_dir(db).iterdir())
+    time.sleep(0.3)
+    assert sorted(p.name for p in work_dir(db).iterdir()) == written

@@ -106,8 +106,10 @@ class _progress_bar:
             return None
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
+        # No redirection of the standard streams: a local Dask cluster may be imported and started under the bar,
+        # and its log handlers would keep rich's proxies after the bar is gone.
         self.bar = Progress(TextColumn("solving {task.description}"), BarColumn(), TaskProgressColumn(),
-                            TimeRemainingColumn(), transient=True)
+                            TimeRemainingColumn(), transient=True, redirect_stdout=False, redirect_stderr=False)
         self.bar.start()
         self.task = self.bar.add_task(self.what, total=None)
         return self.update

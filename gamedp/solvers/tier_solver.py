@@ -67,6 +67,9 @@ PER_SLOT, MIN_SHARD = 1, 1 << 16
 #: tiers under 1M: their work, ~40 ns an index for both passes, is less than the scheduler's round trips cost;
 #: 6x4 has 12 such tiers of its 25).
 DRIVER_TIER = 16
+#: Indices the forked process that passes over the first tiers while a local cluster starts does between two
+#: looks at whether it is up (~5 ms of 6x4's largest tiers), so that the cluster takes the rest of a tier at once.
+FIRST_STEP = 1 << 18
 #: Test hooks: the shard size, and seconds to pause after each shard (so a test can kill a solve mid-tier).
 SHARD_ENV, PAUSE_ENV = "GAMEDP_TEST_SHARD_SIZE", "GAMEDP_TEST_SHARD_PAUSE"
 FORMAT = 4  # of the working files (4: shards cut by reachable positions, their range recorded); a change makes
@@ -212,21 +215,29 @@ def cuts(size: int, count: int, most: int, reach: Any = None, runs: tuple[int, l
     return capped(piece_bounds(size, count, reach, runs), most)
 
 
-def piece_bounds(size: int, count: int, reach: Any = None, runs: tuple[int, list[int]] | None = None) -> list[int]:
-    """The bounds of :func:`cuts`' ``count`` pieces, before the cut by length: ``[0, ..., size]``."""
+def piece_bounds(size: int, count: int, reach: Any = None, runs: tuple[int, list[int]] | None = None,
+                 start: int = 0) -> list[int]:
+    """The bounds of :func:`cuts`' ``count`` pieces of the indices ``start..size-1`` (``start`` a multiple of 256),
+    before the cut by length: ``[start, ..., size]``.
+
+    >>> import numpy as np
+    >>> piece_bounds(2048, 2, np.full(256, 255, np.uint8), start=1024)
+    [1024, 1536, 2048]
+    """
     import numpy as np
 
-    if count <= 1 or size <= 256:
-        return [0, size]
+    if count <= 1 or size - start <= 256:
+        return [start, size]
     if reach is None:
-        return sorted({0, size, *(size * i // count // 256 * 256 for i in range(1, count))})
-    ones = np.bitwise_count(np.pad(reach, (0, -len(reach) % 32))).reshape(-1, 32).sum(axis=1, dtype=np.int64)
+        return sorted({start, size, *(start + (size - start) * i // count // 256 * 256 for i in range(1, count))})
+    part = reach[start >> 3:]
+    ones = np.bitwise_count(np.pad(part, (0, -len(part) % 32))).reshape(-1, 32).sum(axis=1, dtype=np.int64)
     if runs is not None:
         run, moves = runs
-        ones *= np.asarray(moves, dtype=np.int64)[np.arange(len(ones)) * 256 // run] + 1
-    before = np.cumsum(ones)  # the work of indices 0..256(b+1)-1
-    at = np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 256 + 256
-    return sorted({0, size, *(min(int(c), size) for c in at)})
+        ones *= np.asarray(moves, dtype=np.int64)[(start + np.arange(len(ones)) * 256) // run] + 1
+    before = np.cumsum(ones)  # the work of indices start..start+256(b+1)-1
+    at = start + np.searchsorted(before, before[-1] * np.arange(1, count) // count) * 256 + 256
+    return sorted({start, size, *(min(int(c), size) for c in at)})
 
 
 def capped(bounds: list[int], most: int) -> list[tuple[int, int]]:
@@ -590,22 +601,26 @@ def run_marks(job: Job) -> None:
     if _finished(path, job) is not None:
         return
     game = _game(job.game_name, job.variant)
-    kids = game.child_tiers(job.tier)
-    marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in kids]
+    marks = [np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8) for c in game.child_tiers(job.tier)]
     reach_file = _File(_reach_file(work, job.tier), job.identity)
     try:
         reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
-        p, slot, limits, (state, out, err) = _arrays(game, job.tier)
-        p.mark_children(p.params, job.tier, job.lo, job.hi, reach, slot, limits, *_four(marks, writable=True), state,
-                        out, err)
+        mark(game, job.tier, job.lo, job.hi, reach, marks)
         del reach
     finally:
         reach_file.close()
-    if err[0]:
-        _fail(game, err)
     write_container(path, {"identity": job.identity, "tier": job.tier, "piece": job.shard, "lo": job.lo,
                            "hi": job.hi},
                     [(f"marks{s}", m) for s, m in enumerate(marks)], durable=False)
+
+
+def mark(game: TieredGame, tier: int, lo: int, hi: int, reach: Any, marks: list) -> None:
+    """Set in ``marks`` (a bit array per child tier) the children of ``tier``'s reachable indices ``lo..hi-1``
+    (``reach``: the tier's reach bits; ``lo`` a multiple of 8)."""
+    p, slot, limits, (state, out, err) = _arrays(game, tier)
+    p.mark_children(p.params, tier, lo, hi, reach, slot, limits, *_four(marks, writable=True), state, out, err)
+    if err[0]:
+        _fail(game, err)
 
 
 def _finished(path: Path, job: Job) -> dict | None:
@@ -779,18 +794,20 @@ class TierSolve:
             return
         if game.every_index:  # every index is a position: all reachable, nothing to search or keep
             return
-        first, bits = self._reach_while_starting() if not self.executor.started else (0, {})
+        first, start, bits = self._reach_while_starting() if not self.executor.started else (0, 0, {})
         for t in range(first, game.num_tiers):
-            self._reach_tier(t, bits)
+            self._reach_tier(t, bits, start if t == first else 0)
 
-    def _reach_tier(self, t: int, bits: dict[int, Any], local: bool = False) -> None:
-        """The forward pass over tier ``t``, whose reachable indices ``bits`` holds (or none yet), adding its
-        children's; in this process if ``local``, else as planned (see :meth:`_plan`)."""
+    def _reach_file_of(self, t: int, bits: dict[int, Any]) -> tuple[Any, list[int] | None]:
+        """Tier ``t``'s reachable indices (``bits[t]``, taken out, and the start if it is there) written to its
+        reach file, with the cut its pieces will have (see :meth:`_plan`): kept there for the backward pass, to
+        cut the tier alike without reading the bits. Returns them and the cut, None if the tier has nothing to
+        pass over (no children, or nothing reachable); its children's arrays are in ``bits`` from now on."""
         import numpy as np
 
         from gamedp.database import write_container
 
-        game, work, size = self.game, self.work, self.game.sizes[t]
+        game, size = self.game, self.game.sizes[t]
         mine = bits.pop(t, None)
         if mine is None:
             mine = np.zeros((size + 7) >> 3, dtype=np.uint8)
@@ -798,17 +815,31 @@ class TierSolve:
             i = int(game.functions().rank(game.start))
             mine[i >> 3] |= np.uint8(1 << (i & 7))
         kids = game.child_tiers(t)
-        busy = bool(kids) and bool(mine.any())
-        executor, count = (self.local, 1) if local else self._plan(size)
-        # The cut is kept with the bits, for the backward pass to cut the tier alike without reading them.
-        bounds = piece_bounds(size, count, mine, self._runs(t, count)) if busy else None
-        write_container(_reach_file(work, t), {"identity": self.ident, "tier": t, "cut": [count, bounds]},
+        _, count = self._plan(size)
+        bounds = piece_bounds(size, count, mine, self._runs(t, count)) if kids and mine.any() else None
+        write_container(_reach_file(self.work, t), {"identity": self.ident, "tier": t, "cut": [count, bounds]},
                         [("reach", mine)], durable=False)
         for c in kids:
             if c not in bits:
                 bits[c] = np.zeros((game.sizes[c] + 7) >> 3, dtype=np.uint8)
-        if not busy:
-            return
+        return mine, bounds
+
+    def _reach_tier(self, t: int, bits: dict[int, Any], start: int = 0) -> None:
+        """The forward pass over tier ``t``'s indices from ``start`` (a multiple of 256; past 0 when the forked
+        process of :meth:`_reach_while_starting` did those before, the reach file written and its bits left in
+        ``bits[t]``), adding its children's reachable indices to ``bits``, as :meth:`_plan` says."""
+        import numpy as np
+
+        game, work, size = self.game, self.work, self.game.sizes[t]
+        executor, count = self._plan(size)
+        if start == 0:
+            mine, bounds = self._reach_file_of(t, bits)
+            if bounds is None:
+                return
+        else:
+            mine = bits.pop(t)
+            bounds = piece_bounds(size, count, mine, self._runs(t, count), start)
+        kids = game.child_tiers(t)
         jobs = [Job(self.name, self.variant, str(work), self.ident, t, piece, lo, hi, False)
                 for piece, (lo, hi) in enumerate(capped(bounds, size))]
         del mine
@@ -828,58 +859,70 @@ class TierSolve:
         for job in jobs:  # only now: a solve killed before this point resumes from the pieces
             _marks_file(work, t, job.shard).unlink()
 
-    def _reach_while_starting(self) -> tuple[int, dict[int, Any]]:
-        """Start the executor (a local cluster: ~0.35 s of importing Dask and starting processes, a 6x4 solve's
-        first 15 tiers) while a process forked from this one passes over the first tiers, until it is told the
-        cluster is up; return the tier to go on from and the reachable indices found so far. (A thread would not
-        do: the kernels hold the GIL that the start needs.) Where the child fails or dies, its tiers are simply
-        passed over again here."""
+    def _reach_while_starting(self) -> tuple[int, int, dict[int, Any]]:
+        """Start the executor (a local cluster: ~0.35 s of importing Dask and starting processes; 6x4's first 15
+        tiers take about as long) while a process forked from this one passes over the first tiers, until it is
+        told the cluster is up; return where to go on from (a tier, and an index in it) and the reachable indices
+        found so far. (A thread would not do: the ahead-of-time kernels hold the GIL that the start needs.) Where
+        the child fails or dies, its tiers are simply passed over again here; whatever stops this process meanwhile
+        stops the child too."""
         import multiprocessing
 
         from gamedp.executors import START_METHOD
 
         if START_METHOD != "fork":
             self.executor.start()
-            return 0, {}
+            return 0, 0, {}
         preload_passes(self.name, self.variant)  # the child's kernels, and so those of the workers forked later
         here, there = multiprocessing.get_context("fork").Pipe()
-        child = multiprocessing.get_context("fork").Process(target=self._reach_first_tiers, args=(there,),
+        child = multiprocessing.get_context("fork").Process(target=self._reach_first_tiers,
+                                                            args=(there, here, os.getpid()),
                                                             name="gamedp: first tiers", daemon=True)
         child.start()
         there.close()
+        first, start, bits, handed = 0, 0, {}, False
         try:
             self.executor.start()
-        except BaseException:
-            child.kill()
-            raise
-        try:
             here.send("stop")
-            first, bits = here.recv()
+            first, start, bits = here.recv()
+            handed = True
         except (EOFError, OSError):  # the child failed (said nothing) or is gone
-            first, bits = 0, {}
+            pass
         finally:
+            if not handed:  # a failed start or an interrupt here: the child's tiers are not wanted
+                child.kill()
             child.join()
             here.close()
-        return first, bits
+        return first, start, bits
 
-    def _reach_first_tiers(self, conn: Any) -> None:
-        """The forked child of :meth:`_reach_while_starting`: tiers in this process until ``conn`` says stop, then
-        the tier to go on from and the reachable indices so far, sent back. It dies with its parent (a SIGKILLed
-        driver must not leave it writing beside a resumed solve), and leaves by ``os._exit``: flushing the standard
-        streams, as a process normally does at its end, could wait forever on a lock that another thread of the
-        parent (a progress bar's) held when it was forked."""
+    def _reach_first_tiers(self, conn: Any, parents_end: Any, parent: int) -> None:
+        """The forked child of :meth:`_reach_while_starting`: tiers in this process, in steps of
+        :data:`FIRST_STEP` indices, until ``conn`` says stop; then where to go on from and the reachable indices
+        so far, sent back (the children's bits straight into ``bits``: no piece files). It dies with its parent (a
+        SIGKILLed driver must not leave it writing beside a resumed solve), and leaves by ``os._exit``: flushing
+        the standard streams, as a process normally does at its end, could wait forever on a lock that another
+        thread of the parent (a progress bar's) held when it was forked."""
         import ctypes
         import signal
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        bits: dict[int, Any] = {}
-        t = 0
+        parents_end.close()
+        game, bits = self.game, {}
         try:
-            while t < self.game.num_tiers and not conn.poll():
-                self._reach_tier(t, bits, local=True)
-                t += 1
+            for t in range(game.num_tiers):
+                mine, bounds = self._reach_file_of(t, bits)
+                kids = [bits[c] for c in game.child_tiers(t)]
+                for lo in range(0, game.sizes[t] if bounds is not None else 0, FIRST_STEP):
+                    if os.getppid() != parent:  # died before the signal was asked for
+                        return
+                    if conn.poll():
+                        bits[t] = mine
+                        conn.recv()
+                        conn.send((t, lo, bits))
+                        return
+                    mark(game, t, lo, min(lo + FIRST_STEP, game.sizes[t]), mine, kids)
             conn.recv()
-            conn.send((t, bits))
+            conn.send((game.num_tiers, 0, bits))
         except BaseException:  # noqa: S110 -- the parent passes over these tiers again, and says what fails there
             pass
         finally:
