@@ -722,31 +722,33 @@ def test_a_failed_start_or_an_interrupt_stops_the_forked_first_tiers(tmp_path, m
 
     from gamedp.errors import InputError
 
-    here = os.getpid()
+    here, real_recv = os.getpid(), multiprocessing.connection.Connection.recv
+    # 6x4's tier 16: its bits and the next tier's (3.5 MB) are more than a pipe holds, so a child left to send
+    # them blocks
+    game, db, raised, busy = connect4_table(6, 4), tmp_path / "c.gdb", [], 16
 
     class Failing(LocalExecutor):
         started = False
 
         def start(self) -> None:
-            time.sleep(0.2)
+            deadline = time.monotonic() + 60
+            while not (work_dir(db) / f"tier{busy}.reach").exists():  # the child in the middle of it
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
             if stop == "start fails":
                 raise InputError("cannot reach a local cluster")
 
-    if stop != "start fails":
-        real_recv = multiprocessing.connection.Connection.recv
+    def interrupted(conn):
+        if os.getpid() == here and stop != "start fails":
+            raise KeyboardInterrupt
+        return real_recv(conn)
 
-        def interrupted(conn):
-            if os.getpid() == here:
-                raise KeyboardInterrupt
-            return real_recv(conn)
-
-        monkeypatch.setattr(multiprocessing.connection.Connection, "recv", interrupted)
+    monkeypatch.setattr(multiprocessing.connection.Connection, "recv", interrupted)
     monkeypatch.setenv(SHARD_ENV, "256")
-    db, raised = tmp_path / "c.gdb", []
 
     def solve() -> None:
         try:
-            solve_tiered(connect4_table(4, 4), "connect4", db, executor=Failing())
+            solve_tiered(game, "connect4", db, executor=Failing())
         except (InputError, KeyboardInterrupt) as e:
             raised.append(e)
 
