@@ -644,11 +644,11 @@ def test_a_failure_in_the_forked_first_tiers_is_passed_over_again_here(tmp_path,
 
     failed = tmp_path / "failed"
 
-    def failing_there(self, t, bits):
+    def failing_there(self, t, bits, count):
         if os.getpid() != here and t == 4:
             failed.touch()
             raise OSError("no space left on device")
-        return real(self, t, bits)
+        return real(self, t, bits, count)
 
     monkeypatch.setattr(tier_solver.TierSolve, "_reach_file_of", failing_there)
     done_here = record_tiers_here(monkeypatch)
@@ -674,9 +674,9 @@ class Never(LocalExecutor):
         time.sleep(600)
 
 real = tier_solver.TierSolve._reach_file_of
-def slow(self, t, bits):
+def slow(self, t, bits, count):
     time.sleep(600 if t == 2 else 0)  # killed in there
-    return real(self, t, bits)
+    return real(self, t, bits, count)
 tier_solver.TierSolve._reach_file_of = slow
 tier_solver.solve_tiered(connect4_table(4, 3, 3), "connect4", Path({str(tmp_path / 'c.gdb')!r}), executor=Never())
 """

@@ -798,9 +798,9 @@ class TierSolve:
         for t in range(first, game.num_tiers):
             self._reach_tier(t, bits, start if t == first else 0)
 
-    def _reach_file_of(self, t: int, bits: dict[int, Any]) -> tuple[Any, list[int] | None]:
+    def _reach_file_of(self, t: int, bits: dict[int, Any], count: int) -> tuple[Any, list[int] | None]:
         """Tier ``t``'s reachable indices (``bits[t]``, taken out, and the start if it is there) written to its
-        reach file, with the cut its pieces will have (see :meth:`_plan`): kept there for the backward pass, to
+        reach file, with the cut of its ``count`` pieces (see :meth:`_plan`): kept there for the backward pass, to
         cut the tier alike without reading the bits. Returns them and the cut, None if the tier has nothing to
         pass over (no children, or nothing reachable); its children's arrays are in ``bits`` from now on."""
         import numpy as np
@@ -815,7 +815,6 @@ class TierSolve:
             i = int(game.functions().rank(game.start))
             mine[i >> 3] |= np.uint8(1 << (i & 7))
         kids = game.child_tiers(t)
-        _, count = self._plan(size)
         bounds = piece_bounds(size, count, mine, self._runs(t, count)) if kids and mine.any() else None
         write_container(_reach_file(self.work, t), {"identity": self.ident, "tier": t, "cut": [count, bounds]},
                         [("reach", mine)], durable=False)
@@ -833,7 +832,7 @@ class TierSolve:
         game, work, size = self.game, self.work, self.game.sizes[t]
         executor, count = self._plan(size)
         if start == 0:
-            mine, bounds = self._reach_file_of(t, bits)
+            mine, bounds = self._reach_file_of(t, bits, count)
             if bounds is None:
                 return
         else:
@@ -910,7 +909,7 @@ class TierSolve:
         game, bits = self.game, {}
         try:
             for t in range(game.num_tiers):
-                mine, bounds = self._reach_file_of(t, bits)
+                mine, bounds = self._reach_file_of(t, bits, self._plan(game.sizes[t])[1])
                 kids = [bits[c] for c in game.child_tiers(t)]
                 for lo in range(0, game.sizes[t] if bounds is not None else 0, FIRST_STEP):
                     if os.getppid() != parent:  # died before the signal was asked for
