@@ -132,6 +132,18 @@ def grow(comp, rest, e0, e1, e2, e3, stride):
         comp = grown
 
 
+def grow_seeded(seed, rest, seeds, e0, e1, e2, e3, stride):
+    """The 4-connected component of the cells ``rest`` that holds the cell ``seed``, where each component holds one
+    of the cells ``seeds`` at least: once the fill holds them all, it is the whole of ``rest``."""
+    comp = seed
+    while comp & seeds != seeds:
+        grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
+        if grown == comp:
+            return comp
+        comp = grown
+    return rest
+
+
 def spread_table():
     """``SPREAD[h, b]``: the bits of the byte ``b`` spread to stride ``h`` (bit j to bit j * h), for h = 1..64.
 
@@ -528,14 +540,20 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                         code = np.int64(SEARCH if r != ZERO else RESOLVED)
                     else:
                         rest = live_simple(child, e0, e1, e2, e3, stride)
+                        # the region is 4-connected, so each region of the child holds a live cell next to the
+                        # placement: a fill that holds all of those left is the last region, and most children
+                        # are one region whose cells next to the placement join within a step or two
+                        seeds = neighbours(moves[k], e0, e1, e2, e3, stride) & rest
                         n_parts = 0
                         big = 0
                         most = 0
                         while rest != ZERO:
-                            comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                            comp = grow_seeded(seeds & (~seeds + ONE), rest, seeds, e0, e1, e2, e3, stride)
                             rest &= ~comp
+                            seeds &= ~comp
                             size = cells_in(comp)
-                            if size > most:
+                            # of regions as large, the one with the lowest cell, as split finds them
+                            if size > most or (size == most and comp & (~comp + ONE) < parts[big] & (~parts[big] + ONE)):
                                 most = size
                                 big = n_parts
                             parts[n_parts] = comp
