@@ -132,12 +132,19 @@ def grow(comp, rest, e0, e1, e2, e3, stride):
         comp = grown
 
 
-def grow_seeded(seed, rest, seeds, e0, e1, e2, e3, stride):
+def grow_seeded(seed, rest, seeds, live, from_left, from_right, stride):
     """The 4-connected component of the cells ``rest`` that holds the cell ``seed``, where each component holds one
-    of the cells ``seeds`` at least: once the fill holds them all, it is the whole of ``rest``."""
+    of the cells ``seeds`` at least: once the fill holds them all, it is the whole of ``rest``.
+
+    ``rest`` is a union of components of the cells ``live`` (the others found already), so a step may grow into
+    ``live``: no cell of another component is next to this one. ``from_left``/``from_right`` are the cells of
+    ``live`` with a neighbour to the left/right: a shift along a row lands in them unless it wraps round to the
+    next row; a shift across rows leaves the board or lands in the next row, so ``live`` alone bounds it.
+    """
     comp = seed
     while comp & seeds != seeds:
-        grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
+        grown = (comp | ((comp << ONE) & from_left) | ((comp >> ONE) & from_right)
+                 | (((comp << stride) | (comp >> stride)) & live))
         if grown == comp:
             return comp
         comp = grown
@@ -544,11 +551,15 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                         # placement: a fill that holds all of those left is the last region, and most children
                         # are one region whose cells next to the placement join within a step or two
                         seeds = neighbours(moves[k], e0, e1, e2, e3, stride) & rest
+                        live = rest
+                        from_left = live & e1
+                        from_right = live & e0
                         n_parts = 0
                         big = 0
                         most = 0
                         while rest != ZERO:
-                            comp = grow_seeded(seeds & (~seeds + ONE), rest, seeds, e0, e1, e2, e3, stride)
+                            comp = grow_seeded(seeds & (~seeds + ONE), rest, seeds, live, from_left, from_right,
+                                                stride)
                             rest &= ~comp
                             seeds &= ~comp
                             size = cells_in(comp)
