@@ -33,9 +33,9 @@ from gamedp.game import Game, Position, overrides
 
 #: the 8 maps of the square in the order the region kernel takes them (see ``gamedp.games.placement._MAPS``)
 MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
-#: bytes a table slot takes: two key words and an int16 nimber, and a slot of the cache in front (up to
-#: CACHE_SLOTS of them)
-SLOT_BYTES = 28
+#: bytes a table slot takes: two key words and an int16 nimber, a slot of the cache in front (up to CACHE_SLOTS of
+#: them) and FILTER_BITS of the filter
+SLOT_BYTES = 30
 #: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its cache slot in front
 OUTCOME_SLOT_BYTES = 34
 #: most slots of the outcome search's caches of canonical keys and splits of regions as they lie on the board
@@ -43,6 +43,9 @@ OUTCOME_SLOT_BYTES = 34
 NEAR_SLOTS = 1 << 16
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
+#: bits of the filter in front of the table a table slot: up to 8 ways a region lies (its allowed images), 3/4 of
+#: the slots used at most, so at most 6 bits set in 16
+FILTER_BITS = 16
 #: nodes the kernel finishes between two progress reports
 STEP = 1 << 15
 TABLE_ID = "regions"
@@ -184,6 +187,7 @@ class RegionSolver:
         other = copy.copy(self)
         other._frame(rules)
         other._new_cache(len(self.ck))  # the caches hold regions as they lie on this board
+        other._new_filter()
         other._new_outcome_cache(len(self.ocr))
         return other
 
@@ -194,6 +198,14 @@ class RegionSolver:
         self.k1 = np.zeros(capacity, np.uint64)
         self.vals = np.zeros(capacity, np.int16)
         self._new_cache(min(capacity, CACHE_SLOTS))
+        self._new_filter()
+
+    def _new_filter(self) -> None:
+        """The filter in front of the table, for the outcome search (``gamedp.kernels.regions.may_hold``): a bit for
+        each way a region of the table can lie on this board, FILTER_BITS of them a table slot; every kernel that
+        adds to the table sets the bits of what it adds."""
+        self.bloom = self.np.zeros(len(self.k0) * FILTER_BITS // 64, self.np.uint64)
+        self.k.fill_filter(self.k0, self.k1, self.cols, self.syms, self.bloom)
 
     def _new_cache(self, slots: int) -> None:
         self.ck, self.cv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int16)
@@ -231,6 +243,7 @@ class RegionSolver:
         old = (self.k0, self.k1, self.vals)
         self._alloc(capacity)
         self.k.insert_all(*old, self.k0, self.k1, self.vals)
+        self._new_filter()
 
     def entries(self):
         """(dims, cells, nimbers): every region in the table, as numpy arrays."""
@@ -254,6 +267,7 @@ class RegionSolver:
                                 f"{fix}", damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
+        self._new_filter()
         self.state[4] = 64  # the largest region in the table: any, as far as the outcome search knows
         self.loaded = int(self.state[1])
 
@@ -309,7 +323,7 @@ class RegionSolver:
         try:
             while True:
                 status = k.solve_regions(self.orient, self.edges, self.cols, self.syms, self.k0, self.k1, self.vals,
-                                         self.ck, self.cv, self.stack, state)
+                                         self.bloom, self.ck, self.cv, self.stack, state)
                 if status == 0:
                     break
                 if status == 1:
@@ -348,7 +362,8 @@ class RegionSolver:
             before = int(self.state[2])
             try:
                 code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
-                                        self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
+                                        self.cols, self.syms, self.k0, self.k1, self.vals, self.bloom, self.ck,
+                                        self.cv,
                                         self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr, self.kd,
                                         self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
             finally:
