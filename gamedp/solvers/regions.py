@@ -187,7 +187,8 @@ class RegionSolver:
         other = copy.copy(self)
         other._frame(rules)
         other._new_cache(len(self.ck))  # the caches hold regions as they lie on this board
-        other._new_filter()
+        other.bloom = self.np.zeros_like(self.bloom)
+        other._fill_filter()
         other._new_outcome_cache(len(self.ocr))
         return other
 
@@ -198,13 +199,12 @@ class RegionSolver:
         self.k1 = np.zeros(capacity, np.uint64)
         self.vals = np.zeros(capacity, np.int16)
         self._new_cache(min(capacity, CACHE_SLOTS))
-        self._new_filter()
+        # the filter in front of the table, for the outcome search (``gamedp.kernels.regions.may_hold``): a bit for
+        # each way a region of the table can lie on this board; every kernel that adds to the table sets the bits
+        # of what it adds, and a table filled otherwise (grown, read, on another board) fills it again
+        self.bloom = np.zeros(capacity * FILTER_BITS // 64, np.uint64)
 
-    def _new_filter(self) -> None:
-        """The filter in front of the table, for the outcome search (``gamedp.kernels.regions.may_hold``): a bit for
-        each way a region of the table can lie on this board, FILTER_BITS of them a table slot; every kernel that
-        adds to the table sets the bits of what it adds."""
-        self.bloom = self.np.zeros(len(self.k0) * FILTER_BITS // 64, self.np.uint64)
+    def _fill_filter(self) -> None:
         self.k.fill_filter(self.k0, self.k1, self.cols, self.syms, self.bloom)
 
     def _new_cache(self, slots: int) -> None:
@@ -243,7 +243,7 @@ class RegionSolver:
         old = (self.k0, self.k1, self.vals)
         self._alloc(capacity)
         self.k.insert_all(*old, self.k0, self.k1, self.vals)
-        self._new_filter()
+        self._fill_filter()
 
     def entries(self):
         """(dims, cells, nimbers): every region in the table, as numpy arrays."""
@@ -267,7 +267,7 @@ class RegionSolver:
                                 f"{fix}", damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
-        self._new_filter()
+        self._fill_filter()
         self.state[4] = 64  # the largest region in the table: any, as far as the outcome search knows
         self.loaded = int(self.state[1])
 
