@@ -618,7 +618,8 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                             seeds &= ~comp
                             size = cells_in(comp)
                             # of regions as large, the one with the lowest cell, as split finds them
-                            if size > most or (size == most and comp & (~comp + ONE) < parts[big] & (~parts[big] + ONE)):
+                            if size > most or (size == most and
+                                               comp & (~comp + ONE) < parts[big] & (~parts[big] + ONE)):
                                 most = size
                                 big = n_parts
                             parts[n_parts] = comp
@@ -799,12 +800,13 @@ def learn_nimber(region, v, d, cells, cols, syms, k0, k1, vals, bloom, ck, cv, s
     if state[USED] >= limit:
         return
     s = slot(k0, k1, d, cells)
-    state[USED] += k0[s] == ZERO
-    state[SOLVED] += k0[s] == ZERO
+    if k0[s] == ZERO:  # else known already (found as another node's nimber), and its filter bits set
+        state[USED] += 1
+        state[SOLVED] += 1
+        mark_images(d, cells, cols, syms, bloom)
     k0[s] = d
     k1[s] = cells
     vals[s] = v
-    mark_images(d, cells, cols, syms, bloom)
     s = nimber_slot(region, np.uint64(ck.shape[0] - 1))
     ck[s] = region
     cv[s] = v
