@@ -366,20 +366,22 @@ def fill_filter(k0, k1, cols, syms, bloom):
             mark_images(k0[i], k1[i], cols, syms, bloom)
 
 
-def solve_regions(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state):
+def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
     """Resume the search on ``stack`` (regions, ``state[TOP]`` of them) until it is empty (DONE), the table holds
     3/4 of its slots (TABLE_FULL), the stack has no room for one more node's children (STACK_FULL) or
     ``state[BUDGET]`` nodes have been finished (PAUSED).
 
     A region on top of the stack pushes the sub-regions of its moves that are not in the table yet; when none is
     left unknown (at once, or when it comes back to the top) its nimber is the mex of its moves' XORs. No region
-    is its own sub-region, so the search ends. Each region solved sets its bits in the table's filter ``bloom``.
+    is its own sub-region, so the search ends.
     """
-    return mex_search(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state)
+    return mex_search(orient, edges, cols, syms, k0, k1, vals, np.empty(0, np.uint64), ck, cv, stack, state)
 
 
 def mex_search(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state):
-    """:func:`solve_regions`, callable from the other kernels."""
+    """:func:`solve_regions`, callable from the other kernels; each region solved sets its bits in the table's
+    filter ``bloom`` (see :func:`may_hold`) unless it is empty (no outcome search asks: marking took a tenth of
+    the mex search's time)."""
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
@@ -421,7 +423,8 @@ def mex_search(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, st
         if state[USED] >= limit:
             return TABLE_FULL
         store(k0, k1, vals, d, cells, v)
-        mark_images(d, cells, cols, syms, bloom)
+        if bloom.shape[0] > 0:
+            mark_images(d, cells, cols, syms, bloom)
         state[BIGGEST] = max(state[BIGGEST], cells_in(cells))
         state[USED] += 1
         state[SOLVED] += 1
@@ -859,8 +862,7 @@ def insert_all(d, cells, v, k0, k1, vals):
 
 
 EXPORTS = {
-    "solve_regions": "i8(u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1], u8[::1], "
-                     "i8[::1])",
+    "solve_regions": "i8(u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
     "fill_filter": "void(u8[::1], u8[::1], u8, u1[::1], u8[::1])",
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",

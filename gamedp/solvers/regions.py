@@ -188,7 +188,7 @@ class RegionSolver:
         other._frame(rules)
         other._new_cache(len(self.ck))  # the caches hold regions as they lie on this board
         other.bloom = self.np.zeros_like(self.bloom)
-        other._fill_filter()
+        other.filter_stale = True
         other._new_outcome_cache(len(self.ocr))
         return other
 
@@ -200,12 +200,16 @@ class RegionSolver:
         self.vals = np.zeros(capacity, np.int16)
         self._new_cache(min(capacity, CACHE_SLOTS))
         # the filter in front of the table, for the outcome search (``gamedp.kernels.regions.may_hold``): a bit for
-        # each way a region of the table can lie on this board; every kernel that adds to the table sets the bits
-        # of what it adds, and a table filled otherwise (grown, read, on another board) fills it again
+        # each way a region of the table can lie on this board; the outcome search sets the bits of what it adds
+        # to the table, and fills the filter again from the table if it was filled otherwise (grown, read, by the
+        # mex search) or the solver moved to another board
         self.bloom = np.zeros(capacity * FILTER_BITS // 64, np.uint64)
+        self.filter_stale = False
 
     def _fill_filter(self) -> None:
+        self.bloom[:] = 0
         self.k.fill_filter(self.k0, self.k1, self.cols, self.syms, self.bloom)
+        self.filter_stale = False
 
     def _new_cache(self, slots: int) -> None:
         self.ck, self.cv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int16)
@@ -243,7 +247,7 @@ class RegionSolver:
         old = (self.k0, self.k1, self.vals)
         self._alloc(capacity)
         self.k.insert_all(*old, self.k0, self.k1, self.vals)
-        self._fill_filter()
+        self.filter_stale = True
 
     def entries(self):
         """(dims, cells, nimbers): every region in the table, as numpy arrays."""
@@ -267,7 +271,7 @@ class RegionSolver:
                                 f"{fix}", damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
-        self._fill_filter()
+        self.filter_stale = True
         self.state[4] = 64  # the largest region in the table: any, as far as the outcome search knows
         self.loaded = int(self.state[1])
 
@@ -323,7 +327,7 @@ class RegionSolver:
         try:
             while True:
                 status = k.solve_regions(self.orient, self.edges, self.cols, self.syms, self.k0, self.k1, self.vals,
-                                         self.bloom, self.ck, self.cv, self.stack, state)
+                                         self.ck, self.cv, self.stack, state)
                 if status == 0:
                     break
                 if status == 1:
@@ -336,6 +340,7 @@ class RegionSolver:
                     self.progress(int(state[2]), int(state[1]))
         finally:
             self.solved += int(state[2]) - before
+            self.filter_stale = True  # the mex search sets no filter bits: the outcome search fills it again
 
     def wins(self, board: int, heap: int = 0) -> bool:
         """Whether the player to move wins ``board`` (1 = filled cell) plus a Nim heap of ``heap``, by the
@@ -355,6 +360,8 @@ class RegionSolver:
         per_frame = len(self.rules.placements[0])  # a node's placements are some of the board's
         ostate = np.array([self.memo_used, 0, STEP], np.int64)
         while True:
+            if self.filter_stale:
+                self._fill_filter()
             fc = np.empty(frames * per_frame, np.uint64)
             fs, fx = np.empty(frames * per_frame, np.int64), np.empty(frames * per_frame, np.int64)
             fr, fh = np.empty(frames, np.uint64), np.empty(frames, np.int64)
