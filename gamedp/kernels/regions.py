@@ -35,7 +35,7 @@ NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1
 #: helpers that borrow the arrays they are passed (see gamedp.aot.jit_functions): compiled without reference
 #: counts, which (two atomic operations per array passed, inlined or not) took half the outcome search's time
 BORROW = ("fitting", "split", "placements", "region_key", "spread", "slot", "lookup", "cached", "store", "reduce",
-          "remember_outcome", "bit_index", "canonical", "learn_nimber")
+          "remember_outcome", "bit_index", "canonical", "learn_nimber", "filter_bit", "may_hold", "mark_images")
 #: the regions whose nimber the outcome search gathers from its children while they are all settled (see
 #: :func:`outcome_search`): larger regions have children of unknown nimber more often, and scanning all their
 #: children past a winning one cost more than it saved (measured on 4 x 6 Cram and 5 x 5 BLOCKGAME)
@@ -75,7 +75,7 @@ def split(empty, orient, fits, edges, parts):
     while rest != ZERO:
         comp = rest & (~rest + ONE)
         if stride != ZERO:
-            comp = grow(comp, rest, edges[0], edges[1], edges[2], edges[3], stride)
+            comp = grow(comp, rest, rest & edges[1], rest & edges[0], stride)
         else:
             while True:
                 grown = comp
@@ -122,14 +122,37 @@ def live_simple(empty, e0, e1, e2, e3, stride):
     return empty & neighbours(empty, e0, e1, e2, e3, stride)
 
 
-def grow(comp, rest, e0, e1, e2, e3, stride):
-    """The 4-connected component of the cells ``rest`` that holds ``comp``."""
+def grow(comp, rest, from_left, from_right, stride):
+    """The 4-connected component of the cells ``rest`` that holds ``comp`` (``from_left``/``from_right``: the
+    cells of ``rest`` with a neighbour to the left/right, see :func:`grow_seeded`)."""
     while True:  # two steps a round: half the tests and branches; done at once when it holds them all
-        grown = (comp | neighbours(comp, e0, e1, e2, e3, stride)) & rest
-        grown = (grown | neighbours(grown, e0, e1, e2, e3, stride)) & rest
+        grown = (comp | ((comp << ONE) & from_left) | ((comp >> ONE) & from_right)
+                 | (((comp << stride) | (comp >> stride)) & rest))
+        grown = (grown | ((grown << ONE) & from_left) | ((grown >> ONE) & from_right)
+                 | (((grown << stride) | (grown >> stride)) & rest))
         if grown == comp or grown == rest:
             return grown
         comp = grown
+
+
+def grow_seeded(seed, rest, seeds, live, from_left, from_right, stride):
+    """The 4-connected component of the cells ``rest`` that holds the cell ``seed``, where each component holds one
+    of the cells ``seeds`` at least: once the fill holds them all, it is the whole of ``rest``.
+
+    ``rest`` is a union of components of the cells ``live`` (the others found already), so a step may grow into
+    ``live``: no cell of another component is next to this one. ``from_left``/``from_right`` are the cells of
+    ``live`` with a neighbour to the left/right: a shift along a row lands in them unless it wraps round to the
+    next row; a shift across rows leaves the board or lands in the next row, so ``live`` alone bounds it.
+    """
+    comp = seed
+    while comp & seeds != seeds:
+        # the step written out as in grow: through a helper both call, inlined, the outcome search took 2% more
+        grown = (comp | ((comp << ONE) & from_left) | ((comp >> ONE) & from_right)
+                 | (((comp << stride) | (comp >> stride)) & live))
+        if grown == comp:
+            return comp
+        comp = grown
+    return rest
 
 
 def spread_table():
@@ -203,22 +226,7 @@ def region_key(region, cols, syms, key):
     while fold != ZERO:
         fold >>= ONE
         w += ONE
-    wmask = ALL >> (np.uint64(64) - w)
-    i0 = ZERO
-    i3 = ZERO
-    i4 = ZERO
-    i6 = ZERO
-    rest = region >> (r0 * cols + c0)
-    for i in range(h):
-        row = rest & wmask
-        if i + ONE < h:
-            rest >>= cols
-        ii = np.uint64(i)
-        i0 |= row << (ii * w)
-        i3 |= row << ((h - ONE - ii) * w)
-        t = spread(row, h)
-        i6 |= t << ii
-        i4 |= t << (h - ONE - ii)
+    i0, i3, i4, i6 = base_images(region >> (r0 * cols + c0), cols, h, w)
     turn = np.uint64(64) - h * w
     d0 = (h << EIGHT) | w
     d1 = (w << EIGHT) | h
@@ -239,6 +247,28 @@ def region_key(region, cols, syms, key):
                     best = im
     key[0] = best_d
     key[1] = best
+
+
+def base_images(rest, cols, h, w):
+    """The identity image, flip, quarter turn and transpose of the h x w cells ``rest`` (rows at stride ``cols``,
+    box at the corner), packed at stride w (h for the last two); the other four maps are these turned half round
+    (see :func:`region_key`)."""
+    wmask = ALL >> (np.uint64(64) - w)
+    i0 = ZERO
+    i3 = ZERO
+    i4 = ZERO
+    i6 = ZERO
+    for i in range(h):
+        row = rest & wmask
+        if i + ONE < h:
+            rest >>= cols
+        ii = np.uint64(i)
+        i0 |= row << (ii * w)
+        i3 |= row << ((h - ONE - ii) * w)
+        t = spread(row, h)
+        i6 |= t << ii
+        i4 |= t << (h - ONE - ii)
+    return i0, i3, i4, i6
 
 
 def bit_index(low):
@@ -296,6 +326,50 @@ def store(k0, k1, vals, d, cells, v):
     vals[s] = v
 
 
+def filter_bit(shape, bloom):
+    """The bit of the table's filter ``bloom`` that a region's shape (its cells shifted down to its first) sets."""
+    h = (shape * GOLDEN) >> (np.uint64(64) - np.uint64(bit_index(np.uint64(bloom.shape[0]) << np.uint64(6))))
+    return h >> np.uint64(6), ONE << (h & np.uint64(63))
+
+
+def may_hold(region, bloom):
+    """False if no region in the table lies like ``region`` (a region on the board), up to translation and the
+    allowed symmetries: then it is not there, and no canonical key is made (most regions asked for are not)."""
+    word, bit = filter_bit(region >> np.uint64(bit_index(region & (~region + ONE))), bloom)
+    return bloom[word] & bit != ZERO
+
+
+def mark_images(d, cells, cols, syms, bloom):
+    """Set in ``bloom`` the bits of every way the region of key (d, cells) can lie on a board ``cols`` wide: each
+    allowed image, at stride ``cols`` (those wider than the board or past 64 bits cannot lie there)."""
+    h = d >> EIGHT
+    w = d & np.uint64(255)
+    i0, i3, i4, i6 = base_images(cells, w, h, w)
+    turn = np.uint64(64) - h * w
+    for s in range(8):
+        if syms[s] != 0:
+            im = (i0 if s == 0 else reverse(i0) >> turn if s == 1 else reverse(i3) >> turn if s == 2 else
+                  i3 if s == 3 else i4 if s == 4 else reverse(i4) >> turn if s == 5 else i6 if s == 6 else
+                  reverse(i6) >> turn)
+            ih, iw = (h, w) if s < 4 else (w, h)
+            if iw > cols or (ih - ONE) * cols + iw > np.uint64(64):
+                continue
+            wmask = ALL >> (np.uint64(64) - iw)
+            shape = ZERO
+            for i in range(ih):
+                ii = np.uint64(i)
+                shape |= ((im >> (ii * iw)) & wmask) << (ii * cols)
+            word, bit = filter_bit(shape >> np.uint64(bit_index(shape & (~shape + ONE))), bloom)
+            bloom[word] |= bit
+
+
+def fill_filter(k0, k1, cols, syms, bloom):
+    """Set in ``bloom`` the bits of every region in the table (see :func:`mark_images`)."""
+    for i in range(k0.shape[0]):
+        if k0[i] != ZERO:
+            mark_images(k0[i], k1[i], cols, syms, bloom)
+
+
 def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
     """Resume the search on ``stack`` (regions, ``state[TOP]`` of them) until it is empty (DONE), the table holds
     3/4 of its slots (TABLE_FULL), the stack has no room for one more node's children (STACK_FULL) or
@@ -305,11 +379,13 @@ def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
     left unknown (at once, or when it comes back to the top) its nimber is the mex of its moves' XORs. No region
     is its own sub-region, so the search ends.
     """
-    return mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+    return mex_search(orient, edges, cols, syms, k0, k1, vals, np.empty(0, np.uint64), ck, cv, stack, state)
 
 
-def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
-    """:func:`solve_regions`, callable from the other kernels."""
+def mex_search(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state):
+    """:func:`solve_regions`, callable from the other kernels; each region solved sets its bits in the table's
+    filter ``bloom`` (see :func:`may_hold`) unless it is empty (no outcome search asks: marking took a tenth of
+    the mex search's time)."""
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
@@ -351,6 +427,8 @@ def mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state):
         if state[USED] >= limit:
             return TABLE_FULL
         store(k0, k1, vals, d, cells, v)
+        if bloom.shape[0] > 0:
+            mark_images(d, cells, cols, syms, bloom)
         state[BIGGEST] = max(state[BIGGEST], cells_in(cells))
         state[USED] += 1
         state[SOLVED] += 1
@@ -395,7 +473,8 @@ def reduce(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, ke
     return SEARCH, parts[big], x
 
 
-def reduce_solving(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts, stack, state):
+def reduce_solving(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, bloom, ck, cv, key, parts, stack,
+                   state):
     """:func:`reduce`, solving by the mex search the nimbers of the smaller regions it needs: returns (RESOLVED
     or SEARCH, region, heap) as it does, or (TABLE_FULL or STACK_FULL, 0, 0) if the mex search needs a bigger
     table or stack (what it solved so far is kept)."""
@@ -407,7 +486,7 @@ def reduce_solving(mask, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck
         stack[0] = r
         state[TOP] = 1
         state[BUDGET] = 1 << 62
-        status = mex_search(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
+        status = mex_search(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state)
         if status != DONE:
             return status, ZERO, 0
 
@@ -451,7 +530,7 @@ def canonical(region, cols, syms, kr, kd, kc, key):
     return s
 
 
-def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state,
+def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state,
                    o0, o1, ov, ocr, ocv, kr, kd, kc, sc, fr, fh, fc, fx, fs, fn, fi, ostate):
     """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
@@ -459,6 +538,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     of its sum is known (a region's nimber, once known, answers every heap); else the search descends into it.
     A node (region, h) found lost gives the region's nimber, h: it goes into the table (counted as solved); so
     does the mex of a small region's children's values when all of them are settled (every nimber known).
+    ``bloom`` is the filter in front of the table (see :func:`may_hold`): a region it turns away is not looked up.
     ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
     rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
 
@@ -482,7 +562,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
     depth = fr.shape[0]
     limit = o0.shape[0] * 3 // 4
     limit_nimbers = k0.shape[0] * 3 // 4
-    code, r, x = reduce_solving(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
+    code, r, x = reduce_solving(root, heap, orient, fits, edges, cols, syms, k0, k1, vals, bloom, ck, cv, key, parts,
                                 stack, state)
     if code == TABLE_FULL:
         return NIMBER_TABLE_FULL
@@ -528,14 +608,25 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                         code = np.int64(SEARCH if r != ZERO else RESOLVED)
                     else:
                         rest = live_simple(child, e0, e1, e2, e3, stride)
+                        # the region is 4-connected, so each region of the child holds a live cell next to the
+                        # placement: a fill that holds all of those left is the last region, and most children
+                        # are one region whose cells next to the placement join within a step or two
+                        seeds = neighbours(moves[k], e0, e1, e2, e3, stride) & rest
+                        live = rest
+                        from_left = live & e1
+                        from_right = live & e0
                         n_parts = 0
                         big = 0
                         most = 0
                         while rest != ZERO:
-                            comp = grow(rest & (~rest + ONE), rest, e0, e1, e2, e3, stride)
+                            comp = grow_seeded(seeds & (~seeds + ONE), rest, seeds, live, from_left, from_right,
+                                                stride)
                             rest &= ~comp
+                            seeds &= ~comp
                             size = cells_in(comp)
-                            if size > most:
+                            # of regions as large, the one with the lowest cell, as split finds them
+                            if size > most or (size == most and
+                                               comp & (~comp + ONE) < parts[big] & (~parts[big] + ONE)):
                                 most = size
                                 big = n_parts
                             parts[n_parts] = comp
@@ -556,7 +647,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                             sc[t, 2] = np.uint64(x ^ h)
                     if code == SEARCH and most <= state[BIGGEST]:  # the table may know the largest region
                         s = nimber_slot(r, nimber_mask)
-                        if ck[s] != r:
+                        if ck[s] != r and may_hold(r, bloom):
                             e = canonical(r, cols, syms, kr, kd, kc, key)
                             v = lookup(k0, k1, vals, kd[e], kc[e])
                             if v >= 0:
@@ -609,7 +700,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             if settled:
                 v = np.int64(bit_index(~seen & (seen + ONE)))
                 e = canonical(region, cols, syms, kr, kd, kc, key)
-                learn_nimber(region, v, kd[e], kc[e], k0, k1, vals, ck, cv, state, limit_nimbers)
+                learn_nimber(region, v, kd[e], kc[e], cols, syms, k0, k1, vals, bloom, ck, cv, state, limit_nimbers)
                 result = WIN_CODE if v != h else LOSE_CODE  # no heap move needs a search
             fn[d] = n
             fi[d] = 0
@@ -657,7 +748,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 code, r, x = reduce(mask, hh, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key, parts,
                                     state[BIGGEST])
                 if code == UNKNOWN:
-                    code, r, x = reduce_solving(mask, hh, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv,
+                    code, r, x = reduce_solving(mask, hh, orient, fits, edges, cols, syms, k0, k1, vals, bloom, ck, cv,
                                                 key, parts, stack, state)
             if code == TABLE_FULL:
                 return NIMBER_TABLE_FULL
@@ -699,7 +790,8 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
             if result == LOSE_CODE:
                 # region + *h is lost iff the region's nimber is h: a true nimber, which answers the region with
                 # any heap wherever it comes again, as the largest region of a child or a smaller one
-                learn_nimber(fr[d], fh[d], kd[e], kc[e], k0, k1, vals, ck, cv, state, limit_nimbers)
+                learn_nimber(fr[d], fh[d], kd[e], kc[e], cols, syms, k0, k1, vals, bloom, ck, cv, state,
+                             limit_nimbers)
             if d == 0:
                 return result
             d -= 1
@@ -709,14 +801,16 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, ck, cv, 
                 break
 
 
-def learn_nimber(region, v, d, cells, k0, k1, vals, ck, cv, state, limit):
+def learn_nimber(region, v, d, cells, cols, syms, k0, k1, vals, bloom, ck, cv, state, limit):
     """Record that ``region`` (on the board; canonical key (d, cells)) has nimber ``v``: in the table, counted as
     solved, while it holds fewer than ``limit`` entries, and in the cache in front of it."""
     if state[USED] >= limit:
         return
     s = slot(k0, k1, d, cells)
-    state[USED] += k0[s] == ZERO
-    state[SOLVED] += k0[s] == ZERO
+    if k0[s] == ZERO:  # else known already (found as another node's nimber), and its filter bits set
+        state[USED] += 1
+        state[SOLVED] += 1
+        mark_images(d, cells, cols, syms, bloom)
     k0[s] = d
     k1[s] = cells
     vals[s] = v
@@ -773,11 +867,13 @@ def insert_all(d, cells, v, k0, k1, vals):
 
 EXPORTS = {
     "solve_regions": "i8(u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], i8[::1])",
+    "fill_filter": "void(u8[::1], u8[::1], u8, u1[::1], u8[::1])",
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
-    "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1], u8[::1], "
-                      "i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], u8[:,::1], u8[::1], "
+    "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1], "
+                      "u8[::1], i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], "
+                      "u8[:,::1], u8[::1], "
                       "i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

@@ -33,9 +33,9 @@ from gamedp.game import Game, Position, overrides
 
 #: the 8 maps of the square in the order the region kernel takes them (see ``gamedp.games.placement._MAPS``)
 MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
-#: bytes a table slot takes: two key words and an int16 nimber, and a slot of the cache in front (up to
-#: CACHE_SLOTS of them)
-SLOT_BYTES = 28
+#: bytes a table slot takes: two key words and an int16 nimber, a slot of the cache in front (up to CACHE_SLOTS of
+#: them) and FILTER_BITS of the filter
+SLOT_BYTES = 30
 #: bytes a slot of the outcome search's memo takes: two key words and the outcome, and its cache slot in front
 OUTCOME_SLOT_BYTES = 34
 #: most slots of the outcome search's caches of canonical keys and splits of regions as they lie on the board
@@ -43,6 +43,9 @@ OUTCOME_SLOT_BYTES = 34
 NEAR_SLOTS = 1 << 16
 #: most slots of the cache of regions as they lie on the board, in front of the table (10 bytes a slot)
 CACHE_SLOTS = 1 << 22
+#: bits of the filter in front of the table a table slot: up to 8 ways a region lies (its allowed images), 3/4 of
+#: the slots used at most, so at most 6 bits set in 16
+FILTER_BITS = 16
 #: nodes the kernel finishes between two progress reports
 STEP = 1 << 15
 TABLE_ID = "regions"
@@ -184,6 +187,8 @@ class RegionSolver:
         other = copy.copy(self)
         other._frame(rules)
         other._new_cache(len(self.ck))  # the caches hold regions as they lie on this board
+        other.bloom = self.np.zeros_like(self.bloom)
+        other.filter_stale = True
         other._new_outcome_cache(len(self.ocr))
         return other
 
@@ -194,6 +199,17 @@ class RegionSolver:
         self.k1 = np.zeros(capacity, np.uint64)
         self.vals = np.zeros(capacity, np.int16)
         self._new_cache(min(capacity, CACHE_SLOTS))
+        # the filter in front of the table, for the outcome search (``gamedp.kernels.regions.may_hold``): a bit for
+        # each way a region of the table can lie on this board; the outcome search sets the bits of what it adds
+        # to the table, and fills the filter again from the table if it was filled otherwise (grown, read, by the
+        # mex search) or the solver moved to another board
+        self.bloom = np.zeros(capacity * FILTER_BITS // 64, np.uint64)
+        self.filter_stale = False
+
+    def _fill_filter(self) -> None:
+        self.bloom[:] = 0
+        self.k.fill_filter(self.k0, self.k1, self.cols, self.syms, self.bloom)
+        self.filter_stale = False
 
     def _new_cache(self, slots: int) -> None:
         self.ck, self.cv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int16)
@@ -231,6 +247,7 @@ class RegionSolver:
         old = (self.k0, self.k1, self.vals)
         self._alloc(capacity)
         self.k.insert_all(*old, self.k0, self.k1, self.vals)
+        self.filter_stale = True
 
     def entries(self):
         """(dims, cells, nimbers): every region in the table, as numpy arrays."""
@@ -254,6 +271,7 @@ class RegionSolver:
                                 f"{fix}", damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
+        self.filter_stale = True
         self.state[4] = 64  # the largest region in the table: any, as far as the outcome search knows
         self.loaded = int(self.state[1])
 
@@ -322,6 +340,7 @@ class RegionSolver:
                     self.progress(int(state[2]), int(state[1]))
         finally:
             self.solved += int(state[2]) - before
+            self.filter_stale = True  # the mex search sets no filter bits: the outcome search fills it again
 
     def wins(self, board: int, heap: int = 0) -> bool:
         """Whether the player to move wins ``board`` (1 = filled cell) plus a Nim heap of ``heap``, by the
@@ -341,6 +360,8 @@ class RegionSolver:
         per_frame = len(self.rules.placements[0])  # a node's placements are some of the board's
         ostate = np.array([self.memo_used, 0, STEP], np.int64)
         while True:
+            if self.filter_stale:
+                self._fill_filter()
             fc = np.empty(frames * per_frame, np.uint64)
             fs, fx = np.empty(frames * per_frame, np.int64), np.empty(frames * per_frame, np.int64)
             fr, fh = np.empty(frames, np.uint64), np.empty(frames, np.int64)
@@ -348,7 +369,8 @@ class RegionSolver:
             before = int(self.state[2])
             try:
                 code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
-                                        self.cols, self.syms, self.k0, self.k1, self.vals, self.ck, self.cv,
+                                        self.cols, self.syms, self.k0, self.k1, self.vals, self.bloom, self.ck,
+                                        self.cv,
                                         self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr, self.kd,
                                         self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
             finally:
