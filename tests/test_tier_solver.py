@@ -21,6 +21,7 @@ from gamedp.games.connect4_tiers import connect4_table
 from gamedp.solvers.tier_solver import PAUSE_ENV, SHARD_ENV, solve_tiered, work_dir
 from gamedp.tiers import check_tiers
 from gamedp.values import Outcome, Value
+from test_tier_games import wait_for
 
 
 # -- the reference: columns as strings of X/O, bottom first; no bitboards, no ranks -------------------------------
@@ -692,10 +693,7 @@ tier_solver.solve_tiered(connect4_table(4, 3, 3), "connect4", Path({str(tmp_path
 
     forked: list[int] = []
     try:
-        deadline = time.monotonic() + 120
-        while len(list(work_dir(tmp_path / "c.gdb").glob("tier*.reach"))) < 2:
-            assert time.monotonic() < deadline and driver.poll() is None
-            time.sleep(0.05)
+        wait_for(lambda: len(list(work_dir(tmp_path / "c.gdb").glob("tier*.reach"))) >= 2, driver)
         forked = [int(p.parent.name) for p in Path("/proc").glob("[0-9]*/stat")
                   if (fields := stat(int(p.parent.name))) and int(fields[1]) == driver.pid]
         assert len(forked) == 1
@@ -727,14 +725,9 @@ def test_a_failed_start_or_an_interrupt_stops_the_forked_first_tiers(tmp_path, m
     # them blocks
     game, db, raised, busy = connect4_table(6, 4), tmp_path / "c.gdb", [], 16
 
-    class Failing(LocalExecutor):
-        started = False
-
+    class Failing(Starting):
         def start(self) -> None:
-            deadline = time.monotonic() + 60
-            while not (work_dir(db) / f"tier{busy}.reach").exists():  # the child in the middle of it
-                assert time.monotonic() < deadline
-                time.sleep(0.01)
+            super().start()
             if stop == "start fails":
                 raise InputError("cannot reach a local cluster")
 
@@ -748,7 +741,8 @@ def test_a_failed_start_or_an_interrupt_stops_the_forked_first_tiers(tmp_path, m
 
     def solve() -> None:
         try:
-            solve_tiered(game, "connect4", db, executor=Failing())
+            # up once the child is in the middle of that tier
+            solve_tiered(game, "connect4", db, executor=Failing(1, (work_dir(db) / f"tier{busy}.reach").exists))
         except (InputError, KeyboardInterrupt) as e:
             raised.append(e)
 
