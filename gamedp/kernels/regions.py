@@ -42,6 +42,10 @@ BORROW = ("fitting", "split", "placements", "region_key", "spread", "slot", "loo
 MEX_SCAN_CELLS = 10
 #: ``ostate`` slots shared with the caller
 MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
+#: slots of the outcome search's table of replies (placement -> the placement that last won against it)
+REPLY_SLOTS = 1024
+#: a kept child's ordering key once it is known to be won for the opponent: never tried (see outcome_search)
+KNOWN_WON = 1 << 40
 
 
 def fitting(empty, orient, fits):
@@ -560,7 +564,12 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
     does the mex of a small region's children's values when all of them are settled (every nimber known).
     ``bloom`` is the filter in front of the table (see :func:`may_hold`): a region it turns away is not looked up.
     ``kr``/``kd``/``kc`` cache canonical keys of regions as they lie on the board (see :func:`canonical`), ``sc``
-    rows (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board.
+    triples (child, its largest region, the XOR of its other regions' nimbers) of children as they lie on the board,
+    one after the other (a two-dimensional array's row stride cost a load at every look-up).
+
+    Two things spare it searches. A node's child entered by placement p that is won by placement q makes the
+    position of p and q lost, so the node's child entered by q is won too (by p): it is not tried. And a node first
+    tries, of its placements, the one that last won against the placement that led into it (a countermove).
 
     Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
     again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
@@ -576,7 +585,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
     simple = edges[5] != ZERO
     e0, e1, e2, e3, stride = edges[0], edges[1], edges[2], edges[3], edges[4]
     cache_mask = np.uint64(ocr.shape[0] - 1)
-    split_mask = np.uint64(sc.shape[0] - 1)
+    split_mask = np.uint64(sc.shape[0] // 3 - 1)
     nimber_mask = np.uint64(ck.shape[0] - 1)
     nmax = fc.shape[0] // fr.shape[0]
     depth = fr.shape[0]
@@ -597,6 +606,16 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
     d = 0
     fr[0] = r
     fh[0] = x
+    # per frame, the placement that led into it and, once it is won, the placement that wins it (0 for the root, a
+    # heap move, or a win found by the mex of the children); per kept child, its placement
+    came = np.zeros(depth, np.uint64)
+    won_by = np.zeros(depth, np.uint64)
+    child_move = np.empty(fc.shape[0], np.uint64)
+    # per frame, the values of the children its first pass settled: a heap move to one of them loses
+    values = np.zeros(depth, np.uint64)
+    reply_of = np.zeros(REPLY_SLOTS, np.uint64)
+    reply = np.zeros(REPLY_SLOTS, np.uint64)
+    reply_mask = np.uint64(REPLY_SLOTS - 1)
     expand = True
     while True:
         result = 0
@@ -607,7 +626,16 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
             region = fr[d]
             h = fh[d]
             n = 0
+            won_by[d] = ZERO
             nk = placements(region, orient, moves)
+            if came[d] != ZERO:
+                t = nimber_slot(came[d], reply_mask)
+                if reply_of[t] == came[d]:
+                    for k in range(nk):
+                        if moves[k] == reply[t]:
+                            moves[k] = moves[0]
+                            moves[0] = reply[t]
+                            break
             # while every child of a small region is settled (all its regions' nimbers known), their values are
             # gathered: if all are, the region's nimber is their mex, found without a search
             settled = cells_in(region) <= MEX_SCAN_CELLS
@@ -621,9 +649,10 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                     # a child met before (as the child of another node) has its split in the cache: its largest
                     # region and the XOR of the others' nimbers
                     t = nimber_slot(child, split_mask)
-                    if sc[t, 0] == child:
-                        r = sc[t, 1]
-                        x = h ^ np.int64(sc[t, 2])
+                    t3 = t * np.uint64(3)
+                    if sc[t3] == child:
+                        r = sc[t3 + ONE]
+                        x = h ^ np.int64(sc[t3 + np.uint64(2)])
                         most = cells_in(r)
                         code = np.int64(SEARCH if r != ZERO else RESOLVED)
                     else:
@@ -662,9 +691,9 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                                 x ^= cv[s]
                         r = parts[big] if n_parts > 0 else ZERO
                         if code != UNKNOWN:
-                            sc[t, 0] = child
-                            sc[t, 1] = r
-                            sc[t, 2] = np.uint64(x ^ h)
+                            sc[t3] = child
+                            sc[t3 + ONE] = r
+                            sc[t3 + np.uint64(2)] = np.uint64(x ^ h)
                     if code == SEARCH and most <= state[BIGGEST]:  # the table may know the largest region
                         s = nimber_slot(r, nimber_mask)
                         if ck[s] != r and may_hold(r, bloom):
@@ -680,12 +709,13 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                     code, r, x = reduce(child, h, orient, fits, edges, cols, syms, k0, k1, vals, ck, cv, key,
                                         parts, state[BIGGEST])
                 if code == RESOLVED:
-                    if settled:
-                        if x ^ h < 64:
-                            seen |= ONE << np.uint64(x ^ h)
-                        else:
-                            settled = False
+                    if x ^ h < 64:
+                        seen |= ONE << np.uint64(x ^ h)
+                    else:
+                        settled = False
                     if x == 0:
+                        if result == 0:
+                            won_by[d] = moves[k]
                         result = WIN_CODE
                         if not settled:
                             break
@@ -698,11 +728,13 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                 b = d * nmax + n
                 fc[b] = child
                 fx[b] = -1
+                child_move[b] = moves[k]
                 mob = 0
                 if code == SEARCH:
                     s = outcome_slot(r, x, cache_mask)
                     if ocr[s] == r and ocv[s] >> 2 == x:
                         if ocv[s] & 3 == LOSE_CODE:
+                            won_by[d] = moves[k]
                             result = WIN_CODE
                             break
                         continue
@@ -724,6 +756,7 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                 result = WIN_CODE if v != h else LOSE_CODE  # no heap move needs a search
             fn[d] = n
             fi[d] = 0
+            values[d] = seen
             if result == 0 and h > 0:
                 for g in range(h):
                     s = outcome_slot(region, g, cache_mask)
@@ -753,13 +786,23 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                     g = fs[b]
                     fs[b] = fs[best]
                     fs[best] = g
+                    c = child_move[b]
+                    child_move[b] = child_move[best]
+                    child_move[best] = c
+                if fs[b] >= KNOWN_WON:  # and so are the rest
+                    fi[d] = fn[d]
+                    continue
                 mask = fc[b]
                 g = fx[b]
                 hh = fh[d]
+                move = child_move[b]
             else:  # the heap's moves come last: each asks for a whole search of the region with a smaller heap
                 mask = fr[d]
                 g = -1
                 hh = i - fn[d]
+                move = ZERO
+                if hh < 64 and (values[d] >> np.uint64(hh)) & ONE != ZERO:
+                    continue  # a child has value hh: the heap move to hh leaves the opponent that move
             if g >= 0:
                 code = np.int64(SEARCH)
                 r = mask
@@ -777,11 +820,13 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
             if code == RESOLVED:
                 if x == 0:
                     result = WIN_CODE
+                    won_by[d] = move
                 continue
             s = nimber_slot(r, nimber_mask)
             if ck[s] == r:  # its nimber was found since the node was expanded (a sibling's subtree lost with it)
                 if cv[s] == x:
                     result = WIN_CODE
+                    won_by[d] = move
                 continue
             e = canonical(r, cols, syms, kr, kd, kc, key)
             m = lookup(o0, o1, ov, outcome_key(kd[e], x), kc[e])
@@ -789,12 +834,14 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                 remember_outcome(r, x, m, ocr, ocv)
                 if m == LOSE_CODE:
                     result = WIN_CODE
+                    won_by[d] = move
                 continue
             if d + 1 == depth:
                 return FRAMES_FULL
             d += 1
             fr[d] = r
             fh[d] = x
+            came[d] = move
             expand = True
             break
         if result == 0:
@@ -812,12 +859,24 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
                 # any heap wherever it comes again, as the largest region of a child or a smaller one
                 learn_nimber(fr[d], fh[d], kd[e], kc[e], cols, syms, k0, k1, vals, bloom, ck, cv, state,
                              limit_nimbers)
+            elif came[d] != ZERO and won_by[d] != ZERO:
+                t = nimber_slot(came[d], reply_mask)
+                reply_of[t] = came[d]
+                reply[t] = won_by[d]
             if d == 0:
                 return result
             d -= 1
             if result == LOSE_CODE:
+                won_by[d] = came[d + 1]
                 result = WIN_CODE
             else:
+                # the child entered by p wins by q: the child entered by q wins by p, to the same position
+                q = won_by[d + 1]
+                if q != ZERO and came[d + 1] != ZERO:
+                    for j in range(d * nmax + fi[d], d * nmax + fn[d]):
+                        if child_move[j] == q:
+                            fs[j] = KNOWN_WON
+                            break
                 break
 
 
@@ -893,7 +952,7 @@ EXPORTS = {
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
     "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1], "
                       "u8[::1], i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], "
-                      "u8[:,::1], u8[::1], "
+                      "u8[::1], u8[::1], "
                       "i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

@@ -220,7 +220,7 @@ class RegionSolver:
         self.ocr, self.ocv = self.np.zeros(slots, self.np.uint64), self.np.zeros(slots, self.np.int64)
         near = min(slots, NEAR_SLOTS)
         self.kr, self.kd, self.kc = (self.np.zeros(near, self.np.uint64) for _ in range(3))
-        self.sc = self.np.zeros((near, 3), self.np.uint64)
+        self.sc = self.np.zeros(3 * near, self.np.uint64)
 
     def __len__(self) -> int:
         """The number of regions in the table."""
