@@ -10,17 +10,19 @@ Contenders per board (empty 5 x 5 BLOCKGAME, empty 4 x 6 Cram; each round starts
 - plain C++ whole-board memoised Grundy search (reference/placement_grundy.cpp, g++ -O2 here), a byte per board;
   one round (5 x 5 BLOCKGAME takes ~20 s).
 Then the BLOCKGAME judge's 50 hard boards: the region solver's outcomes and nimbers against the judge's compiled
-search. Times are this thread's CPU seconds (every contender runs in it): on a shared 2-core machine a run of a
-few milliseconds is often put aside for another process's time slice, which wall-clock time would count.
+search. With --sweep, then the outcome alone against the whole-board compiled search on empty boards of 20 to 30
+cells, the two taking turns: how the ratio moves with the board's size (a round there has no third contender to
+push the short search's code and tables out of the caches, so its ratios come out a few percent lower than above).
+Times are this thread's CPU seconds (every contender runs in it): on a shared 2-core machine a run of a few
+milliseconds is often put aside for another process's time slice, which wall-clock time would count.
 
-    python bench/bench_regions.py --rounds 5 [--python]
+    python bench/bench_regions.py --rounds 5 [--python] [--sweep]
 """
 
 from __future__ import annotations
 
 import statistics
 import subprocess
-import sys
 import time
 
 from bench_blockgame import hard_boards
@@ -58,11 +60,34 @@ def cpp_seconds(exe: str, family: str, rows: int, cols: int, rounds: int) -> tup
     return statistics.median(times), answer
 
 
+#: the boards of --sweep: (family, rows, cols), by the number of cells
+SWEEP = [("cram", 4, 5), ("blockgame", 4, 5), ("cram", 3, 8), ("cram", 4, 6), ("blockgame", 4, 6), ("cram", 5, 5),
+         ("blockgame", 5, 5), ("cram", 4, 7), ("blockgame", 4, 7), ("cram", 5, 6)]
+
+
+def sweep(rounds: int) -> None:
+    """The outcome by regions against the whole-board compiled search, empty boards by size."""
+    from gamedp.games.placement import Blockgame, Cram, MemoSearch
+    from gamedp.solvers.regions import RegionSolver
+
+    print(f"\n## Outcome of the empty board, by size  ({rounds} rounds interleaved, medians, CPU s)")
+    print(f"{'board':<16} {'cells':>5} {'regions s':>10} {'whole-board s':>14} {'ratio':>7} {'faster':>7}  answer")
+    for family, rows, cols in SWEEP:
+        rules = (Cram if family == "cram" else Blockgame)(rows, cols).rules
+        calls = {"regions": lambda: RegionSolver(rules, table=None).wins(0),
+                 "whole": lambda: bool(MemoSearch(rules).wins([0])[0])}
+        side_by_side(calls, 1)  # what each makes once per ruleset (tables of placements, symmetries), untimed
+        got = side_by_side(calls, rounds)
+        (t, won), (base, whole) = got["regions"], got["whole"]
+        assert won == whole, f"{family} {rows} x {cols}: the two searches disagree"
+        print(f"{family + f' {rows} x {cols}':<16} {rows * cols:5d} {t:10.5f} {base:14.5f} {t / base:7.3f} "
+              f"{base / t:6.1f}x  {'WIN' if won else 'LOSE'}")
+
+
 def main() -> None:
-    python = "--python" in sys.argv
-    if python:
-        sys.argv.remove("--python")
-    args = arguments(__doc__.splitlines()[0])
+    args = arguments(__doc__.splitlines()[0], ("--python", "also the whole-board Grundy search in Python (Cram)"),
+                     ("--sweep", "also the outcome on empty boards of 20 to 30 cells, by size"))
+    python = args.python
     from gamedp.game import Game
     from gamedp.games.placement import Blockgame, Cram, MemoSearch
     from gamedp.solvers.grundy import Nimbers
@@ -105,6 +130,8 @@ def main() -> None:
     print(f"{'program':<48} {'median s':>9} {'x judge':>9}")
     for label, (t, _) in got.items():
         print(f"{label:<48} {t:9.4f} {t / judge:9.2f}")
+    if args.sweep:
+        sweep(args.rounds)
 
 
 if __name__ == "__main__":
