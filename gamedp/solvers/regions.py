@@ -370,9 +370,8 @@ class RegionSolver:
             try:
                 code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
                                         self.cols, self.syms, self.k0, self.k1, self.vals, self.bloom, self.ck,
-                                        self.cv,
-                                        self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr, self.kd,
-                                        self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
+                                        self.cv, self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr,
+                                        self.kd, self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
             finally:
                 self.solved += int(self.state[2]) - before
                 self.memo_used = int(ostate[0])
