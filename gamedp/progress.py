@@ -37,6 +37,12 @@ class ProgressLine:
             self._task = self._progress.add_task(self.description, total=total)
         self._progress.update(self._task, completed=done, total=total)
 
+    def describe(self, description: str) -> None:
+        """Say ``description`` from now on (e.g. how far a search has narrowed its answer)."""
+        self.description = description
+        if self._progress is not None:
+            self._progress.update(self._task, description=description)
+
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()

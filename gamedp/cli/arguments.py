@@ -43,6 +43,41 @@ depth_option = click.option(
          "the game's heuristic; exact wherever the search reaches the end or the game's database answers.")
 
 
+class MemorySize(click.ParamType):
+    """A number of bytes as people write it: ``512M``, ``2G``, ``1.5GiB``, ``300000000``."""
+
+    name = "size"
+    _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        if isinstance(value, int):
+            return value
+        match = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([KMGT]?)(?:I?B)?\s*", str(value), re.IGNORECASE)
+        if not match:
+            self.fail(f"{value!r} is not a size; write bytes, or a number with K, M, G or T (e.g. 512M, 2G)",
+                      param, ctx)
+        size = int(float(match.group(1)) * self._UNITS[match.group(2).upper()])
+        from gamedp.memory import available_memory
+
+        from gamedp.solvers.score_search import MIN_SLOTS, SLOT_BYTES
+
+        least = MIN_SLOTS * SLOT_BYTES
+        if size < least:
+            self.fail(f"{value} is too small: the table needs at least {least // 1024} KiB (e.g. 64M)", param, ctx)
+        left = available_memory()
+        if size > left:
+            self.fail(f"{value} is more than the memory available ({left / (1 << 30):.1f} GiB); give less",
+                      param, ctx)
+        return size
+
+
+#: ``--memory SIZE``: the bound of a pruned search's table (analyze, play, serve, explain, value)
+memory_option = click.option(
+    "--memory", type=MemorySize(), default=None, metavar="SIZE",
+    help="For games searched one position at a time (connect4): the most memory the search's table takes, "
+         "e.g. 256M or 4G (default 1G). The table starts small and grows to this as a search needs.")
+
+
 class NumbersCommand(click.Command):
     """A click command whose arguments may start with ``-`` when they are numbers."""
 

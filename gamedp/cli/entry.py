@@ -18,9 +18,31 @@ def main(argv: list[str] | None = None) -> None:
         if args[1] in JUDGES:
             _judge(args[1])
             return
+    if len(args) == 2 and args[0] == "value":
+        status = _value(args[1])
+        if status >= 0:
+            sys.exit(status)
     from gamedp.cli.main import main as full_cli
 
     full_cli(argv)
+
+
+def _value(spec: str) -> int:
+    """``gamedp value GAME`` without options, for a game with the exact-score search (-1: the full path)."""
+    from gamedp.batch import fast_value
+    from gamedp.errors import GamedpError
+
+    try:
+        return fast_value(spec)
+    except GamedpError as e:
+        sys.stderr.write(f"gamedp: error: {e}\n")
+        return e.exit_status
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("gamedp: interrupted\n")
+        return 130
 
 
 def _judge(problem: str) -> None:

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "serve": "gamedp.cli.serve:serve",
     "solve": "gamedp.cli.solve:solve",
     "stress": "gamedp.cli.stress:stress",
+    "value": "gamedp.cli.value:value",
 }
 
 
@@ -89,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.close()  # the reader went away (e.g. `| head`); nothing left to say
         sys.exit(1)
     except KeyboardInterrupt:
+        click.echo("gamedp: interrupted", err=True)
         sys.exit(130)
     except MemoryError:
         _fail("out of memory: this needs more memory than the machine (or `ulimit -v`) allows; try a smaller "

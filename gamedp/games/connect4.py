@@ -151,6 +151,8 @@ class Connect4(Game):
     """Connect-N with gravity on a ``width`` x ``height`` board, ``connect`` in a row to win."""
 
     primitive_first = True  # an ended board is never asked for its moves
+    #: how a position is written, for messages
+    notation = "the columns played, e.g. 4453, or the board drawn"
 
     def __init__(self, width: int = 7, height: int = 6, connect: int = 4, symmetry: bool = True):
         for label, value in (("width", width), ("height", height), ("connect", connect)):
@@ -414,6 +416,15 @@ class Connect4(Game):
                 if stones & top and not has_line(stones & ~top, self.height, self.connect):
                     return False
         return True
+
+    def score_search(self) -> Any:
+        """The exact-score search's rules for this board (:mod:`gamedp.games.connect4_scores`): any position of
+        a board too big to solve whole gets its exact value from a bounded table. None unless four in a row."""
+        if self.connect != 4:
+            return None
+        from gamedp.games.connect4_scores import Connect4Scores
+
+        return Connect4Scores(self)
 
     def tiered(self) -> Any:
         """The same board as a tiered game (see :mod:`gamedp.games.connect4_tiers`), for the tier solver."""

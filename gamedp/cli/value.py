@@ -1,0 +1,69 @@
+"""``gamedp value GAME``: the exact value of every position read on standard input, one a line
+(:mod:`gamedp.batch`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gamedp.cli.arguments import memory_option
+from gamedp.cli.solve import variant_option
+from gamedp.errors import GamedpError
+
+
+@click.command()
+@click.argument("game")
+@variant_option
+@memory_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line, with the positions explored and "
+                                                       "the seconds taken.")
+@click.option("--outcomes-only", is_flag=True, help="Win/lose/tie only, no remoteness: a quicker search.")
+def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool) -> None:
+    """Print the exact value of each position of GAME read from standard input, one a line.
+
+    Each answer is a line `POSITION<TAB>VALUE<TAB>REMOTENESS` (VALUE is WIN, LOSE, TIE or DRAW for the player to
+    move), printed as soon as it is found. A line that is not a position gets an error line naming its number
+    on stderr; the others are still answered, and the exit status is then 2. Connect-Four (any board) is
+    searched one position at a time with a table of bounded size (--memory), kept across the lines.
+
+    Example: echo 4453 | gamedp value connect4
+    """
+    from gamedp.batch import analyst_reader, answer_lines, score_reader
+    from gamedp.loader import load_game
+
+    spec = with_variant(game, variant)
+    rules = load_game(spec)
+    if callable(getattr(rules, "score_search", None)) and rules.score_search() is not None:
+        read = score_reader(rules, memory=memory, outcomes_only=outcomes_only)
+    else:
+        if memory is not None:
+            raise GamedpError(f"--memory bounds the table of a game searched one position at a time; {game} is "
+                              "solved by an engine that keeps every position it meets (leave --memory out)")
+        from gamedp.cli.analyze import load_analyst
+
+        read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
+    if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json):
+        sys.exit(2)
+
+
+def with_variant(game: str, variant: tuple[str, ...]) -> str:
+    """GAME with its -V parameters, as the other commands name the board: ``connect4 -V width=5 -V height=4``
+    is ``connect4:5x4``.
+
+    >>> with_variant("connect4", ("width=5", "height=4")), with_variant("nim", ())
+    ('connect4:5x4', 'nim')
+    """
+    if not variant:
+        return game
+    if game != "connect4":
+        raise GamedpError(f"-V parameters name a board of connect4 here; write other games' parameters in "
+                          f"GAME itself (e.g. octal:0.137)")
+    values = {"width": 7, "height": 6, "connect": 4}
+    for item in variant:
+        key, eq, number = item.partition("=")
+        if not eq or key.strip() not in values or not number.strip().isdigit():
+            raise GamedpError(f"-V {item}: write width=W, height=H or connect=K with whole numbers")
+        values[key.strip()] = int(number)
+    w, h, k = values["width"], values["height"], values["connect"]
+    return f"connect4:{w}x{h}" + ("" if k == 4 else f":{k}")

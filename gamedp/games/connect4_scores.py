@@ -1,0 +1,104 @@
+"""Connect-Four's exact scores for :class:`~gamedp.solvers.score_search.ScoreSearch`: the compiled search of
+:mod:`gamedp.kernels.connect4_search`, a position's bitboards for it, and what a score means.
+
+A win with the winner's last stone placed onto a board of n stones scores ``(W*H + 1 - n) // 2``, a loss the
+negation, a tie 0 (on 7x6: 22 minus the winner's stones at the end, the field's benchmark scores). So with n
+stones on the board now, a WIN of score s ends after d plies, d odd, where ``(W*H + 2 - n - d) // 2 == s``; a
+LOSE after an even d likewise; a TIE when the board is full, after ``W*H - n`` plies.
+
+>>> from gamedp.games.connect4 import Connect4
+>>> rules = Connect4Scores(Connect4())
+>>> start = Connect4().start()
+>>> rules.value(start, 1)                  # the published result: X wins with its 21st stone, ply 41
+Value(outcome=Outcome.WIN, remoteness=41, score=None)
+>>> rules.value(Connect4().parse_position("4444"), -3)
+Value(outcome=Outcome.LOSE, remoteness=34, score=None)
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+from gamedp.errors import GamedpError
+from gamedp.games.connect4 import Connect4, split_key
+from gamedp.values import LOSE, TIE, WIN, Value
+
+_KERNELS = "gamedp.kernels.connect4_search"
+_library: Any = None
+
+
+def library() -> Any:
+    """The compiled search, built once per machine as a C library (no numba or numpy at run time), else
+    numba's compiled functions with the same entry points."""
+    global _library
+    if _library is None:
+        from gamedp.native import load_native
+
+        _library = load_native(_KERNELS) or _jitted()
+    return _library
+
+
+def _jitted() -> Any:
+    """The entry points as numba C callbacks, called through ctypes as the built library's are."""
+    import importlib
+    import types
+
+    from numba import cfunc
+
+    from gamedp.aot import jit_functions
+
+    module = importlib.import_module(_KERNELS)
+    jit_functions(module, skip=module.NATIVE)
+    entries = {}
+    for name, signature in module.NATIVE.items():
+        entry = cfunc(signature, cache=True, nogil=True, error_model="numpy")(getattr(module, name)).ctypes
+        entry.restype = ctypes.c_int64
+        entries[name] = entry
+    return types.SimpleNamespace(**entries)
+
+
+def signed(word: int) -> int:
+    """A 64-bit word as the signed integer ctypes passes."""
+    return word - (1 << 64) if word >> 63 else word
+
+
+class Connect4Scores:
+    """Connect-Four (four in a row, any board of at most 64 cells with their spare bits) for the score search."""
+
+    def __init__(self, game: Connect4):
+        if game.connect != 4:
+            raise GamedpError(f"{game.label}: the score search knows four in a row only")
+        self.game = game
+        self.name = game.label
+        self.symmetric = game.symmetry
+        self.cells = game.width * game.height
+        self._buffer = (ctypes.c_int64 * 2)()
+
+    def library(self) -> Any:
+        return library()
+
+    def arguments(self, position: int) -> tuple[int, ...]:
+        mover, mask = split_key(position, self.game.width, self.game.height)
+        return signed(mover), signed(mask), self.game.width, self.game.height
+
+    def value(self, position: int, score: int) -> Value:
+        stones = self.game.stones(position)
+        if score == 0:
+            return Value(TIE, self.cells - stones)
+        plies = self.cells + 2 - stones - 2 * abs(score)  # or one fewer: the one of the right parity
+        if plies % 2 != (1 if score > 0 else 0):
+            plies -= 1
+        return Value(WIN if score > 0 else LOSE, plies)
+
+    def children(self, position: int) -> list[tuple[Any, Any]]:
+        return self.game.move_list(position)
+
+    def read_moves(self, text: str) -> int:
+        """The position after the columns ``text`` (e.g. ``4453``) from the empty board, checked by the
+        compiled reader (a position that is not legal is read again by the game, which says why)."""
+        data = text.encode("ascii", "replace")
+        if data and self.library().play(data, len(data), self.game.width, self.game.height, self._buffer) == 0:
+            mover, mask = self._buffer[0] % (1 << 64), self._buffer[1] % (1 << 64)
+            return mover + mask + self.game.bottom
+        return self.game.parse_position(text)
