@@ -69,14 +69,13 @@ def score_reader(game: Any, *, memory: int | None = None, outcomes_only: bool = 
     from gamedp.solvers.score_search import ScoreSearch
 
     rules = game.score_search()
-    search = ScoreSearch(rules, memory=memory, progress=progress)
+    search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress)
     read_moves = getattr(rules, "read_moves", game.parse_position)
 
     def read(text: str) -> tuple[Value, int]:
         if not text:
             raise empty_line(game)
-        position = read_moves(text)
-        value = search.outcome(position) if outcomes_only else search.value(position)
+        value = search.value(read_moves(text))
         return value, search.explored
 
     return read

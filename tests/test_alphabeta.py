@@ -238,7 +238,7 @@ def test_compiled_cycles_fall_back_to_the_full_engine(compiled_kernels):
 def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
     from gamedp.cli.analyze import Analyst
 
-    rules = Connect4(4, 3)
+    rules = Connect4(4, 3, 3)  # three in a row: no exact-score search (Connect-Four's is for four)
     analyst = Analyst(rules.compiled() if compiled else rules, outcomes_only=True)
     full = solve(rules)
     for p in random_positions(rules, 10, seed=11):

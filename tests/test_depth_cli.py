@@ -91,11 +91,11 @@ def test_a_solved_database_answers_inside_the_search(tmp_path):
     ("analyze", "analyze searches only D moves deep with --depth D (e.g. --depth 8)"),
     ("play", "play searches only D moves deep with --depth D (e.g. --depth 8)"),
     ("explain", "explain shows why each move has its exact value, which a search this big cannot give; "
-                "gamedp analyze connect4 POSITION --depth D judges every move by a search D moves deep (e.g. --depth 8)"),
+                "gamedp analyze wythoff POSITION --depth D judges every move by a search D moves deep (e.g. --depth 8)"),
 ])
 def test_a_search_too_big_is_refused_with_the_way_out_the_command_offers(command, way_out):
-    """Connect-4 7x6 from the start: each command names only what it accepts (serve: tests/test_web_api.py)."""
-    result = CliRunner().invoke(cli, [command, "connect4"], input="")
+    """Wythoff from heaps of 10^5: each command names only what it accepts (serve: tests/test_web_api.py)."""
+    result = CliRunner().invoke(cli, [command, "wythoff", "100000 100000"], input="")
     message = str(result.exception)
     assert isinstance(result.exception, GamedpError) and "bytes of memory" in message
     assert message.endswith(way_out) and message.count("--depth D") == 1

@@ -374,10 +374,10 @@ def test_serve_depth_deep_enough_is_exact_as_the_full_analysis():
 
 
 def test_a_search_too_big_is_refused_with_the_way_serve_offers():
-    with TestClient(create_app(["connect4"])) as c:
-        response = c.get("/api/position", params={"game": "connect4"})
+    with TestClient(create_app(["wythoff"])) as c:
+        response = c.get("/api/position", params={"game": "wythoff", "position": "100000 100000"})
     assert response.status_code == 400
-    assert "gamedp serve connect4 --depth D serves it by a search D moves deep" in response.json()["error"]
+    assert "gamedp serve wythoff --depth D serves it by a search D moves deep" in response.json()["error"]
     assert "analyze" not in response.json()["error"] and "play" not in response.json()["error"]
 
 

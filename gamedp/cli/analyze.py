@@ -10,9 +10,11 @@ the others go to an engine, in this order:
    ``value(position) -> Value``), made once, when the first position is asked;
    else the game's ``saved_solution(outcomes_only)``, when it gives one: its values read from the database
    ``gamedp solve`` made for it (:mod:`gamedp.solvers.database_answers`; connect4);
-3. else, when only outcomes are asked, the pruned engine (:mod:`gamedp.solvers.alphabeta`: alpha-beta, each move's
+3. else the game's exact-score search, if it offers one (``score_search()``, :mod:`gamedp.solvers.score_search`:
+   null-window searches over a table of bounded size, ``--memory``; connect4), answering any position;
+4. else, when only outcomes are asked, the pruned engine (:mod:`gamedp.solvers.alphabeta`: alpha-beta, each move's
    exact outcome by its own search, one transposition table for all);
-4. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
+5. else the memo engine (:class:`gamedp.solvers.memo.Solution`), which searches lazily from the positions
    asked about, so a big game is only solved below the position on the board.
 
 Impartial games (``impartial = True``) that offer ``nimber(position)`` also show nimbers.
@@ -47,7 +49,7 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, depth_option, joined, position_argument, saved_option
+from gamedp.cli.arguments import NumbersCommand, depth_option, joined, memory_option, position_argument, saved_option
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -56,7 +58,7 @@ class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
-                 saved_only: bool = False, too_big: str | None = None):
+                 saved_only: bool = False, too_big: str | None = None, memory: int | None = None):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -82,6 +84,10 @@ class Analyst:
             self._lookahead = Lookahead(self.rules, depth, known=self._database_values())
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
+        #: the exact-score search's rules, where the game offers it: a bounded table (``memory`` bytes at most)
+        offered = getattr(game, "score_search", None)
+        self._score_rules = offered() if callable(offered) else None
+        self.memory = memory
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
@@ -159,7 +165,7 @@ class Analyst:
 
         Only the first position is estimated: the front ends then ask about positions below it.
         """
-        if self._estimated or self._own_analyze is not None:
+        if self._estimated or self._own_analyze is not None or self._score_rules is not None:
             return
         from gamedp.errors import ResourceError
 
@@ -197,6 +203,11 @@ class Analyst:
                 self._solution = own()
             elif callable(saved) and (stored := saved(self.outcomes_only)) is not None:
                 self._solution = stored
+            elif self._score_rules is not None:
+                # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
+                from gamedp.solvers.score_search import ScoreSearch
+
+                self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only)
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -271,7 +282,7 @@ class Analyst:
 
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
-                 depth: int | None = None, warn: bool = True) -> Analyst:
+                 depth: int | None = None, warn: bool = True, memory: int | None = None) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`gamedp.cli.saved.open_for_game`: ``db``, else the default place) answers every
@@ -297,7 +308,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
                    "(e.g. --depth 8)",
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
-                   too_big=too_big)
+                   too_big=too_big, memory=memory)
 
 
 def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None) -> Any:
@@ -322,8 +333,9 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
               help="Win/lose/tie only, no remoteness: pruned alpha-beta searches, far fewer positions on big games.")
 @saved_option
 @depth_option
+@memory_option
 def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
-            db: str | None, depth: int | None) -> None:
+            db: str | None, depth: int | None, memory: int | None) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -333,7 +345,7 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     """
     from gamedp.render import analysis_lines, console
 
-    analyst = load_analyst(game, "analyze", db=db, outcomes_only=outcomes_only, depth=depth)
+    analyst = load_analyst(game, "analyze", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from gamedp.cli.arguments import memory_option
 from gamedp.errors import GamedpError
 
 
@@ -15,7 +16,8 @@ from gamedp.errors import GamedpError
 @click.option("--k", "k", type=click.IntRange(min=0), default=None,
               help="grid only: POSITION is a whole board drawn with 'o' on the token, jumps up to K cells.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
-def explain(game: str, position: str | None, k: int | None, as_json: bool) -> None:
+@memory_option
+def explain(game: str, position: str | None, k: int | None, as_json: bool, memory: int | None) -> None:
     """Explain POSITION of GAME: its value, a perfect line, and for every other move the opponent's best reply
     and how the game then ends.
 
@@ -51,7 +53,7 @@ def explain(game: str, position: str | None, k: int | None, as_json: bool) -> No
     elif game == "blockgame":
         result = explain_blockgame("\n".join(["....."] * 5) if text is None else text.replace("/", "\n"))
     else:
-        analyst = load_analyst(game, "explain")
+        analyst = load_analyst(game, "explain", memory=memory)
         result = explain_position(analyst, read_position_argument(analyst, text))
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.text())
 

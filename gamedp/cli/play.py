@@ -28,7 +28,7 @@ from typing import Any, TextIO
 import click
 
 from gamedp.cli.analyze import Analyst, load_analyst, read_position_argument
-from gamedp.cli.arguments import NumbersCommand, depth_option, position_argument, saved_option
+from gamedp.cli.arguments import NumbersCommand, depth_option, memory_option, position_argument, saved_option
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, MoveValue
 
@@ -218,8 +218,9 @@ class Match:
               help="Solve win/lose/tie only (faster on big games); the computer then wins, but not fastest.")
 @saved_option
 @depth_option
+@memory_option
 def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool, db: str | None,
-         depth: int | None) -> None:
+         depth: int | None, memory: int | None) -> None:
     """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Type moves as listed under the
@@ -229,7 +230,7 @@ def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes
     if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
-    analyst = load_analyst(game, "play", db=db, outcomes_only=outcomes_only, depth=depth)
+    analyst = load_analyst(game, "play", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
     start = read_position_argument(analyst, position)
     typed = sys.stdin.isatty()
     Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,

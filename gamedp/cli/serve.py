@@ -6,7 +6,7 @@ import socket
 
 import click
 
-from gamedp.cli.arguments import depth_option, saved_option
+from gamedp.cli.arguments import depth_option, memory_option, saved_option
 from gamedp.errors import GamedpError
 
 
@@ -22,8 +22,9 @@ from gamedp.errors import GamedpError
               help="Seconds one request may spend solving before it is stopped with a message.")
 @saved_option
 @depth_option
+@memory_option
 def serve(game: str | None, position: str | None, host: str, port: int, open_browser: bool,
-          time_limit: float, db: str | None, depth: int | None) -> None:
+          time_limit: float, db: str | None, depth: int | None, memory: int | None) -> None:
     """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
     by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
 
@@ -35,11 +36,11 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
 
     from gamedp.web.app import builtin_games, create_app
 
-    options = {"db": db, "depth": depth}
+    options = {"db": db, "depth": depth, "memory": memory}
     if game is None and (db is not None or depth is not None):
         given = " and ".join(f"--{k}" for k, v in options.items() if v is not None)
         raise GamedpError(f"{given} {'are' if ' and ' in given else 'is'} for the game named on the command line; "
-                          "name it: e.g. gamedp serve connect4 --depth 8")
+                          "name it: e.g. gamedp serve connect4 --memory 2G")
     if game is not None:
         _check_game(game, position, options)
     games = ([game] if game else []) + builtin_games()

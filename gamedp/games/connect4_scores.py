@@ -74,16 +74,25 @@ class Connect4Scores:
         self.symmetric = game.symmetry
         self.cells = game.width * game.height
         self._buffer = (ctypes.c_int64 * 2)()
+        #: the last position read or split, with its bitboards: each is asked for a few times in a row
+        self._last: tuple[int, int, int] = (-1, 0, 0)
 
     def library(self) -> Any:
         return library()
 
+    def _boards(self, position: int) -> tuple[int, int]:
+        key, mover, mask = self._last
+        if key != position:
+            mover, mask = split_key(position, self.game.width, self.game.height)
+            self._last = (position, mover, mask)
+        return mover, mask
+
     def arguments(self, position: int) -> tuple[int, ...]:
-        mover, mask = split_key(position, self.game.width, self.game.height)
+        mover, mask = self._boards(position)
         return signed(mover), signed(mask), self.game.width, self.game.height
 
     def value(self, position: int, score: int) -> Value:
-        stones = self.game.stones(position)
+        stones = self._boards(position)[1].bit_count()
         if score == 0:
             return Value(TIE, self.cells - stones)
         plies = self.cells + 2 - stones - 2 * abs(score)  # or one fewer: the one of the right parity
@@ -100,5 +109,7 @@ class Connect4Scores:
         data = text.encode("ascii", "replace")
         if data and self.library().play(data, len(data), self.game.width, self.game.height, self._buffer) == 0:
             mover, mask = self._buffer[0] % (1 << 64), self._buffer[1] % (1 << 64)
-            return mover + mask + self.game.bottom
+            key = mover + mask + self.game.bottom
+            self._last = (key, mover, mask)
+            return key
         return self.game.parse_position(text)

@@ -41,6 +41,7 @@ NODES, STOP, LOW, HIGH, LIMIT = range(5)
 MAX_PLIES, BOARD_WORDS, COUNTER_WORDS = 64, 12, 13
 UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
+_POPULATE = getattr(mmap, "MAP_POPULATE", 0)
 
 
 class ScoreRules(Protocol):
@@ -79,12 +80,15 @@ def memory_slots(memory: int) -> int:
 class ScoreSearch:
     """Exact values of a game's positions by its compiled search, sharing one bounded table.
 
-    ``memory`` bounds the table in bytes (it never grows past it); ``progress`` shows a progress line on a
-    terminal for long searches.
+    ``memory`` bounds the table in bytes (it never grows past it; default: 1 GiB, or half the memory available
+    if that is less); ``outcomes_only`` makes :meth:`value` search the outcome alone; ``progress`` shows a
+    progress line on a terminal for long searches.
     """
 
-    def __init__(self, rules: ScoreRules, *, memory: int | None = None, progress: bool = True):
+    def __init__(self, rules: ScoreRules, *, memory: int | None = None, outcomes_only: bool = False,
+                 progress: bool = True):
         self.rules = rules
+        self.outcomes_only = outcomes_only
         self.lib = rules.library()
         if memory is None:
             from gamedp.memory import available_memory
@@ -105,17 +109,16 @@ class ScoreSearch:
         return self.slots * SLOT_BYTES
 
     def _allocate(self, slots: int) -> None:
-        # An anonymous map: its pages are this process's alone, zero, and touched (faulted in) here at once, so
+        # An anonymous map: its pages are this process's alone and zero, faulted in by the kernel at once, so
         # that the search does not pay a page fault at its first visit of each.
         try:
-            new = mmap.mmap(-1, slots * SLOT_BYTES)
+            new = mmap.mmap(-1, slots * SLOT_BYTES, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _POPULATE)
         except (OSError, MemoryError):  # the machine has less to give than the bound: stay at this size
             if self._map is None:
                 raise
             self.max_slots = self.slots
             return
         address = ctypes.addressof(ctypes.c_char.from_buffer(new))
-        ctypes.memset(address, 0, slots * SLOT_BYTES)
         table = ctypes.cast(address, ctypes.POINTER(ctypes.c_uint64))
         if self._map is not None:
             self.lib.rehash(self.table, self.slots, table, slots)
@@ -164,7 +167,10 @@ class ScoreSearch:
                 line.close()
 
     def value(self, position: Any) -> Value:
-        """The exact value and remoteness of ``position`` for the player to move."""
+        """The exact value and remoteness of ``position`` for the player to move (the outcome alone when the
+        search was made ``outcomes_only``)."""
+        if self.outcomes_only:
+            return self.outcome(position)
         return self.rules.value(position, self.score(position))
 
     def outcome(self, position: Any) -> Value:
