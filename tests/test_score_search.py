@@ -184,7 +184,7 @@ def test_a_table_that_grows_keeps_what_it_learnt(monkeypatch):
     monkeypatch.setattr(score_search, "QUICK", 1 << 12)
     game = Connect4()
     search = ScoreSearch(game.score_search(), memory=64 << 20, progress=False)
-    for moves, expected in benchmark_sample("Test_L2_R2", 10):
+    for moves, expected in benchmark_sample("Test_L1_R2", 5):
         assert score_of(search.value(game.parse_position(moves)), len(moves)) == expected, moves
     assert search.slots > score_search.MIN_SLOTS and search.table_bytes <= 64 << 20
 

@@ -39,10 +39,11 @@ NATIVE = {
 STOPPED = -(1 << 40)
 #: Plies a search can go below its root: the most cells a board has.
 MAX_PLIES = 64
-#: ``frames`` (u8) holds per ply the board, its mask, its key and up to this many sorted moves; ``counters``
+#: ``frames`` (u8) holds per ply the board, its mask, its key, up to this many sorted moves, and the children's
+#: hashed keys and table entries (for the cut-off below); ``counters``
 #: (i8) per ply alpha, beta, the number of moves, the one being searched and the moves' sort keys.
 MAX_WIDTH = 9
-BOARD_WORDS = 3 + MAX_WIDTH
+BOARD_WORDS = 3 + 3 * MAX_WIDTH
 COUNTER_WORDS = 4 + MAX_WIDTH
 #: watch: [positions searched, stop request, lowest score still possible, highest score still possible,
 #: positions after which to stop (the caller may then grow the table and go on)]
@@ -62,6 +63,8 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: (the top bits) make the whole hashed key, so a position is never taken for another.
 TAG = np.uint64((1 << 48) - 1)
 MIN_TABLE = 1 << 16
+#: Positions with fewer stones than this are kept under one key with their mirror image.
+SYMMETRIC_STONES = 12
 
 
 def popcount(x):
@@ -156,11 +159,7 @@ def negamax(current, mask, alpha, width, height, table, size, symmetric, frames,
             parity = stones & 1
             low = -win_score(cells, max(stones + 3, 7 - parity))
             high = win_score(cells, max(stones + 2, 6 + parity))
-            key = current + mask
-            if symmetric:
-                other = mirror(key, width, height)
-                if other < key:
-                    key = other
+            key = table_key(current + mask, stones, symmetric, width, height)
             hashed = key * GOLDEN
             entry = table[hashed >> shift]
             if entry >> U16 == hashed & TAG:
@@ -185,6 +184,19 @@ def negamax(current, mask, alpha, width, height, table, size, symmetric, frames,
             # the moves, most lines threatened first, centre columns first among equals
             base = depth * BOARD_WORDS
             at = depth * COUNTER_WORDS
+            seen = base + 3 + MAX_WIDTH  # the children's hashed keys, then their entries
+            child = current ^ mask
+            count = 0
+            for i in range(width):
+                move = moves & (column << (np.uint64(i) * stride))
+                if move != 0:
+                    frames[seen + count] = table_key(child + (mask | move), stones + 1, symmetric, width,
+                                                     height) * GOLDEN
+                    count += 1
+            # The children's slots are read in one tight loop and looked at only after the sort: the reads wait
+            # for memory together, not one miss after another (the search waits on little else).
+            for j in range(count):
+                frames[seen + MAX_WIDTH + j] = table[frames[seen + j] >> shift]
             count = 0
             for i in range(width):
                 c = width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2)
@@ -200,6 +212,19 @@ def negamax(current, mask, alpha, width, height, table, size, symmetric, frames,
                 frames[base + 3 + j] = move
                 counters[at + 4 + j] = score
                 count += 1
+            # Enhanced transposition cut-off: a child whose upper bound already refutes it settles this position.
+            refuted = False
+            for j in range(count):
+                entry = frames[seen + MAX_WIDTH + j]
+                if entry >> U16 == frames[seen + j] & TAG and (entry >> U8) & BYTE != 0 and \
+                        OFFSET - np.int64((entry >> U8) & BYTE) >= beta:
+                    result = OFFSET - np.int64((entry >> U8) & BYTE)
+                    refuted = True
+                    break
+            if refuted:
+                store(table, shift, key, result, True)
+                entering = False
+                continue
             frames[base] = current
             frames[base + 1] = mask
             frames[base + 2] = key
@@ -239,6 +264,16 @@ def negamax(current, mask, alpha, width, height, table, size, symmetric, frames,
             continue
         store(table, shift, frames[base + 2], alpha, False)
         result = alpha
+
+
+def table_key(key, stones, symmetric, width, height):
+    """The key a position is kept under: folded with its mirror image while the board holds few stones (where
+    mirror transpositions are met; later they are rare, and the mirror costs more than it saves)."""
+    if symmetric and stones < SYMMETRIC_STONES:
+        other = mirror(key, width, height)
+        if other < key:
+            return other
+    return key
 
 
 def store(table, shift, key, score, lower):
