@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness import BENCH, GAMEDP, Contender, _run_once, compare
+from harness import BENCH, GAMEDP, Contender, run_once, compare
 
 SETS = {"End-Easy": "Test_L3_R1", "Middle-Easy": "Test_L2_R1", "Begin-Easy": "Test_L1_R1",
         "Middle-Medium": "Test_L2_R2", "Begin-Medium": "Test_L1_R2", "Begin-Hard": "Test_L1_R3"}
@@ -58,7 +58,7 @@ def reference_scores(out: str) -> dict[str, int]:
 
 def timed(label: str, argv: list[str], stdin_path: Path | None) -> tuple[float, str]:
     # The harness's own runner, so that these times are measured like compare()'s (same wrapper, same env).
-    elapsed, out, _ = _run_once(Contender(label, argv), stdin_path)
+    elapsed, out, _ = run_once(Contender(label, argv), stdin_path)
     return elapsed, out.decode()
 
 

@@ -65,7 +65,7 @@ def build_cpp(source: str | Path, flags: tuple[str, ...] = ("-O2",)) -> str:
     return str(exe)
 
 
-def _run_once(c: Contender, stdin_path: Path | None) -> tuple[float, bytes, int | None]:
+def run_once(c: Contender, stdin_path: Path | None) -> tuple[float, bytes, int | None]:
     time_bin = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
     with tempfile.NamedTemporaryFile() as rss_file:
         argv = [time_bin, "-f", "%M", "-o", rss_file.name, *c.argv] if time_bin else c.argv
@@ -98,10 +98,10 @@ def compare(title: str, contenders: list[Contender], stdin_path: str | Path | No
     results = [Result(c.label, [], None, True) for c in contenders]
     for _ in range(warmup):
         for c in contenders:
-            _run_once(c, stdin_path)
+            run_once(c, stdin_path)
     for _ in range(rounds):
         for c, r in zip(contenders, results):
-            elapsed, out, peak = _run_once(c, stdin_path)
+            elapsed, out, peak = run_once(c, stdin_path)
             r.times.append(elapsed)
             r.peak_kib = max(r.peak_kib or 0, peak or 0) or None
             if expected is None:

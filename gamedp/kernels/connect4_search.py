@@ -14,16 +14,18 @@ The search (the techniques of Pascal Pons' solver, written here from their descr
 - the score is bounded before searching: nobody wins at once (the parent checked), nobody wins before their
   fourth stone, and the table's bounds for the position narrow the window;
 - moves are tried by the number of lines they threaten to complete, centre columns first among equals;
-- the table keeps a lower and an upper bound per position under a key that is the same for a position and its
-  mirror image; an entry is one 64-bit word (an aligned store, so two searches may share the table), holding the
-  key's quotient by the table's size (the index is its remainder: together they are the whole key) and the two
-  bounds; a new position replaces an old one in its slot;
+- the table keeps a lower and an upper bound per position, under a key folded with the mirror image's while the
+  board holds few stones; an entry is one 64-bit word: the low 48 bits of the hashed key (its top bits are the
+  slot, so together they are the whole key) and the two bounds; a new position replaces an old one in its slot;
+- a node first reads its children's slots (all at once, so that their cache misses overlap) and is settled
+  without a search when one of them is already refuted (an enhanced transposition cut-off);
 - :func:`solve` narrows the score by null-window searches, bisecting with a pull towards 0 (where most scores
   of early positions lie), as an MTD(f)-style driver would.
 
 The search is iterative (its stack lives in the caller's ``frames``), so it allocates nothing and has no
-recursion limit; every 4,096 positions it writes its count to ``watch[0]`` and stops (returning
-:data:`STOPPED`) when ``watch[1]`` is set.
+recursion limit; every 4,096 positions it writes its count to ``watch[NODES]`` and stops (returning
+:data:`STOPPED`) when ``watch[STOP]`` is set or the count has reached ``watch[LIMIT]`` (its caller may then grow
+the table, and search on from the bounds ``watch[LOW]`` and ``watch[HIGH]`` proved so far).
 """
 
 import numpy as np

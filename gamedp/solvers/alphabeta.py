@@ -55,8 +55,17 @@ def value_of(game: Any, position: Position | None = None, *, remoteness: bool = 
 
 
 def pruned_solution(game: Any, *, remoteness: bool = False) -> Any:
-    """The pruned engine for ``game``: :class:`PrunedSolution`, or the compiled one for a CompiledGame."""
+    """The pruned engine for ``game``: the game's exact-score search where it offers one (a table of bounded
+    size, :mod:`gamedp.solvers.score_search`), else :class:`PrunedSolution`, or the compiled one for a
+    CompiledGame."""
     from gamedp.compiled import CompiledGame
+
+    offered = getattr(game, "score_search", None)
+    rules = offered() if callable(offered) else None
+    if rules is not None:
+        from gamedp.solvers.score_search import ScoreSearch
+
+        return ScoreSearch(rules, outcomes_only=not remoteness)
 
     if isinstance(game, CompiledGame):
         from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
