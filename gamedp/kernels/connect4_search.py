@@ -33,7 +33,7 @@ from numba import carray
 
 NATIVE = {
     "solve": "i8(i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))",
-    "rehash": "i8(CPointer(u8), i8, CPointer(u8), i8)",
+    "grow": "i8(CPointer(u8), i8)",
     "play": "i8(CPointer(u1), i8, i8, i8, CPointer(i8))",
 }
 
@@ -347,19 +347,22 @@ def solve(current, mask, width, height, low, high, table_ptr, size, symmetric, f
     return max(low, min(high, lo))
 
 
-def rehash(old_ptr, old_size, new_ptr, new_size):
-    """Move every entry of the table at ``old_ptr`` into the (empty, larger) one at ``new_ptr``; returns how
-    many. A hashed key is its slot (its top bits) and its tag (its low 48 bits), so it is found again whole."""
-    old = carray(old_ptr, old_size)
-    new = carray(new_ptr, new_size)
-    old_shift, new_shift = table_shift(old_size), table_shift(new_size)
+def grow(table_ptr, size):
+    """Double the table of ``size`` slots at ``table_ptr`` in place (the ``size`` slots after it must be there, and
+    zero); returns the entries kept. A hashed key is its slot (its top bits) and its tag (its low 48 bits), so it
+    is found again whole; its new slot is twice its old one, or one more, so going down from the last slot, each
+    entry moves to a slot that is already free."""
+    table = carray(table_ptr, 2 * size)
+    old_shift = table_shift(size)
+    new_shift = old_shift - U1
+    low_bits = (U1 << old_shift) - U1
     moved = 0
-    for slot in range(old_size):
-        entry = old[slot]
+    for slot in range(size - 1, -1, -1):
+        entry = table[slot]
         if entry == 0:
             continue
-        hashed = (np.uint64(slot) << old_shift) | ((entry >> U16) & ((U1 << old_shift) - U1))
-        new[hashed >> new_shift] = entry
+        table[slot] = 0
+        table[((np.uint64(slot) << old_shift) | ((entry >> U16) & low_bits)) >> new_shift] = entry
         moved += 1
     return moved
 

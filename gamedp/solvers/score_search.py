@@ -7,7 +7,7 @@ more positions than it has slots, up to the bound; past it, new positions replac
 :class:`ScoreSearch` keeps its table across queries, so later positions profit from earlier ones.
 
 A game offers this engine with the optional hook ``score_search()``, which returns its :class:`ScoreRules`:
-the compiled search (entry points ``solve`` and ``rehash`` with the arguments of
+the compiled search (entry points ``solve`` and ``grow`` with the arguments of
 :mod:`gamedp.kernels.connect4_search`), how a position is handed to it, and what a score means (its value and
 remoteness). Connect-Four gives one (:mod:`gamedp.games.connect4_scores`).
 
@@ -41,7 +41,6 @@ NODES, STOP, LOW, HIGH, LIMIT = range(5)
 MAX_PLIES, BOARD_WORDS, COUNTER_WORDS = 64, 30, 13
 UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
-_POPULATE = getattr(mmap, "MAP_POPULATE", 0)
 
 
 class ScoreRules(Protocol):
@@ -53,7 +52,7 @@ class ScoreRules(Protocol):
     symmetric: bool
 
     def library(self) -> Any:
-        """The compiled search: a ctypes library with ``solve`` and ``rehash``."""
+        """The compiled search: a ctypes library with ``solve`` and ``grow``."""
 
     def arguments(self, position: Any) -> tuple[int, ...]:
         """The position as ``solve``'s leading arguments (e.g. the bitboards and the board's size)."""
@@ -101,31 +100,35 @@ class ScoreSearch:
         self.watch = (ctypes.c_int64 * 5)()
         #: positions explored by the last query
         self.explored = 0
-        self._map: mmap.mmap | None = None
-        self._allocate(min(FIRST_SLOTS, self.max_slots))
+        self._reserve()
+        self._grow(min(FIRST_SLOTS, self.max_slots))
 
     @property
     def table_bytes(self) -> int:
         return self.slots * SLOT_BYTES
 
-    def _allocate(self, slots: int) -> None:
-        # An anonymous map: its pages are this process's alone and zero, faulted in by the kernel at once, so
-        # that the search does not pay a page fault at its first visit of each.
+    def _reserve(self) -> None:
+        # One anonymous map of the bound's size: this process's alone, and only address space until used. The
+        # table is its first ``slots`` slots, zeroed (so faulted in) as it grows, and it doubles in place: the
+        # process never holds more than the bound, even while the table grows.
+        size = self.max_slots * SLOT_BYTES
         try:
-            new = mmap.mmap(-1, slots * SLOT_BYTES, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _POPULATE)
-        except (OSError, MemoryError):  # the machine has less to give than the bound: stay at this size
-            if self._map is None:
-                raise
-            self.max_slots = self.slots
-            return
-        address = ctypes.addressof(ctypes.c_char.from_buffer(new))
-        table = ctypes.cast(address, ctypes.POINTER(ctypes.c_uint64))
-        if self._map is not None:
-            self.lib.rehash(self.table, self.slots, table, slots)
-            old = self._map
-            del self.table  # the pointer into the old map must go before the map closes
-            old.close()
-        self._map, self.table, self.slots = new, table, slots
+            self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        except (OSError, MemoryError):
+            from gamedp.errors import ResourceError
+
+            raise ResourceError(f"cannot set aside {size:,} bytes for the search's table; give --memory less") \
+                from None
+        self._address = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
+        self.table = ctypes.cast(self._address, ctypes.POINTER(ctypes.c_uint64))
+        self.slots = 0
+
+    def _grow(self, slots: int) -> None:
+        """Make the table ``slots`` slots (twice what it has, or the first size)."""
+        ctypes.memset(self._address + self.slots * SLOT_BYTES, 0, (slots - self.slots) * SLOT_BYTES)
+        if self.slots:
+            self.lib.grow(self.table, self.slots)
+        self.slots = slots
 
     def clear(self) -> None:
         """Forget everything the table learnt."""
@@ -159,7 +162,7 @@ class ScoreSearch:
                     return result
                 low, high = max(low, watch[LOW]), min(high, watch[HIGH])  # what the search had proved
                 if grow and watch[NODES] - grown_at >= GROW_AFTER * self.slots:
-                    self._allocate(self.slots * 2)
+                    self._grow(self.slots * 2)
                     grown_at = watch[NODES]
         finally:
             self.explored = watch[NODES]
