@@ -31,7 +31,7 @@ SLOT_BYTES = 8
 #: The fewest slots a table has (below this the tags would not identify a position whole).
 MIN_SLOTS = 1 << 16
 #: The slots a table starts with, unless the bound is lower.
-FIRST_SLOTS = 1 << 20
+FIRST_SLOTS = 1 << 18
 #: A table doubles when a search has explored this many positions per slot since it last grew.
 GROW_AFTER = 4
 #: Positions a search explores before it shows progress and listens for Ctrl-C (in a thread of its own).
