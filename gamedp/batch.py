@@ -30,8 +30,9 @@ from typing import Any, Callable, TextIO
 from gamedp.errors import GamedpError
 from gamedp.values import Value
 
-#: What a batch answers a line with: its (value, positions explored), or a GamedpError saying what is wrong.
-Reader = Callable[[str], tuple[Value, int]]
+#: What a batch answers a line with: its (value, positions explored, None where the engine does not count), or a
+#: GamedpError saying what is wrong.
+Reader = Callable[[str], tuple[Value, "int | None"]]
 
 
 def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_json: bool = False) -> int:
@@ -72,7 +73,7 @@ def score_reader(game: Any, *, memory: int | None = None, outcomes_only: bool = 
     search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress)
     read_moves = getattr(rules, "read_moves", game.parse_position)
 
-    def read(text: str) -> tuple[Value, int]:
+    def read(text: str) -> tuple[Value, int | None]:
         if not text:
             raise empty_line(game)
         value = search.value(read_moves(text))
@@ -84,10 +85,10 @@ def score_reader(game: Any, *, memory: int | None = None, outcomes_only: bool = 
 def analyst_reader(analyst: Any) -> Reader:
     """A reader for any other game: the engine ``analyze`` uses, one for every line."""
 
-    def read(text: str) -> tuple[Value, int]:
+    def read(text: str) -> tuple[Value, int | None]:
         if not text:
             raise empty_line(analyst.game)
-        return analyst.value(analyst.read_position(text)), 0
+        return analyst.value(analyst.read_position(text)), None
 
     return read
 
