@@ -130,10 +130,6 @@ class ScoreSearch:
             self.lib.grow(self.table, self.slots)
         self.slots = slots
 
-    def clear(self) -> None:
-        """Forget everything the table learnt."""
-        ctypes.memset(self.table, 0, self.slots * SLOT_BYTES)
-
     # -- queries -------------------------------------------------------------------------------------------
     def score(self, position: Any, low: int = -UNBOUNDED, high: int = UNBOUNDED) -> int:
         """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
