@@ -40,7 +40,7 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
     refused = 0
     for number, line in enumerate(lines, 1):
         text = line.strip()
-        started = time.perf_counter()
+        started = time.perf_counter() if as_json else 0.0
         try:
             value, explored = read(text)
         except GamedpError as e:

@@ -74,6 +74,7 @@ class Connect4Scores:
         self.symmetric = game.symmetry
         self.cells = game.width * game.height
         self._buffer = (ctypes.c_int64 * 2)()
+        self._play = library().play
         #: the last position read or split, with its bitboards: each is asked for a few times in a row
         self._last: tuple[int, int, int] = (-1, 0, 0)
 
@@ -107,7 +108,7 @@ class Connect4Scores:
         """The position after the columns ``text`` (e.g. ``4453``) from the empty board, checked by the
         compiled reader (a position that is not legal is read again by the game, which says why)."""
         data = text.encode("ascii", "replace")
-        if data and self.library().play(data, len(data), self.game.width, self.game.height, self._buffer) == 0:
+        if data and self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0:
             mover, mask = self._buffer[0] % (1 << 64), self._buffer[1] % (1 << 64)
             key = mover + mask + self.game.bottom
             self._last = (key, mover, mask)
