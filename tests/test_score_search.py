@@ -250,6 +250,17 @@ def test_value_options_and_json():
     assert json.loads(same.stdout)["remoteness"] == row["remoteness"]
 
 
+def test_value_answers_other_games_with_their_own_engine():
+    import json
+
+    out = gamedp("value", "tictactoe", "--json", stdin="XX.OO....\n\n")
+    assert out.returncode == 2 and out.stderr.startswith("gamedp: error: line 2: the line is empty")
+    row = json.loads(out.stdout)
+    assert (row["value"], row["remoteness"], row["explored"]) == ("WIN", 1, None)
+    refused = gamedp("value", "tictactoe", "--memory", "64M", stdin="XX.OO....\n")
+    assert refused.returncode == 2 and "--memory bounds the table" in refused.stderr and refused.stdout == ""
+
+
 def test_a_long_search_stops_on_ctrl_c_with_one_line():
     process = subprocess.Popen([sys.executable, "-m", "gamedp", "value", "connect4"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
