@@ -58,10 +58,14 @@ def test_a_sample_of_every_benchmark_set_is_exact(name):
             assert search.outcome(game.parse_position(moves)).outcome is value.outcome, moves
 
 
-def test_the_value_command_answers_the_benchmark_lines_as_the_sets_score_them():
+@pytest.mark.parametrize("kernels", ["native", "numba"])
+def test_the_value_command_answers_the_benchmark_lines_as_the_sets_score_them(kernels):
+    """Through the built C library, and through numba's compiled functions where it cannot be built
+    (GAMEDP_JIT=1 takes that path)."""
     sample = benchmark_sample("Test_L2_R1", 100)
+    env = {**os.environ, "GAMEDP_JIT": "1"} if kernels == "numba" else None
     out = subprocess.run([sys.executable, "-m", "gamedp", "value", "connect4"], capture_output=True, text=True,
-                         input="".join(moves + "\n" for moves, _ in sample), timeout=120)
+                         input="".join(moves + "\n" for moves, _ in sample), timeout=300, env=env)
     assert out.returncode == 0 and out.stderr == "", out.stderr
     rows = [line.split("\t") for line in out.stdout.splitlines()]
     assert [r[0] for r in rows] == [moves for moves, _ in sample]

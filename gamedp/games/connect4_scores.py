@@ -45,6 +45,8 @@ def _jitted() -> Any:
     import types
 
     from numba import cfunc
+    from numba.core import sigutils
+    from numba.core import types as numba_types
 
     from gamedp.aot import jit_functions
 
@@ -52,9 +54,12 @@ def _jitted() -> Any:
     jit_functions(module, skip=module.NATIVE)
     entries = {}
     for name, signature in module.NATIVE.items():
-        entry = cfunc(signature, cache=True, nogil=True, error_model="numpy")(getattr(module, name)).ctypes
-        entry.restype = ctypes.c_int64
-        entries[name] = entry
+        compiled = cfunc(signature, cache=True, nogil=True, error_model="numpy")(getattr(module, name))
+        # typed as gamedp.native types the built library's entry points: pointers as void *, the rest int64
+        args, _ = sigutils.normalize_signature(signature)
+        kinds = [ctypes.c_void_p if isinstance(a, numba_types.CPointer) else ctypes.c_int64 for a in args]
+        entries[name] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(compiled.address)
+        entries[name + "_keep"] = compiled  # the compiled code lives as long as its entry point
     return types.SimpleNamespace(**entries)
 
 
