@@ -12,7 +12,8 @@ This module imports neither click nor numpy, so that ``gamedp value connect4`` s
 >>> import io
 >>> from gamedp.games.connect4 import Connect4
 >>> out, err = io.StringIO(), io.StringIO()
->>> answer_lines(score_reader(Connect4(4, 4)), io.StringIO("1\\n\\n12345\\n"), out, err)
+>>> game = Connect4(4, 4)
+>>> answer_lines(score_reader(game, game.score_search()), io.StringIO("1\\n\\n12345\\n"), out, err)
 2
 >>> out.getvalue()
 '1\\tTIE\\t15\\n'
@@ -64,12 +65,12 @@ def empty_line(game: Any) -> GamedpError:
     return GamedpError(f"the line is empty; write a position ({getattr(game, 'label', game.name)}: {notation})")
 
 
-def score_reader(game: Any, *, memory: int | None = None, outcomes_only: bool = False,
-                    progress: bool = True) -> Reader:
-    """A reader for a game with the exact-score search: one table for every line."""
+def score_reader(game: Any, rules: Any, *, memory: int | None = None, outcomes_only: bool = False,
+                 progress: bool = True) -> Reader:
+    """A reader for a game with the exact-score search (``rules``, what its hook gave): one table for every
+    line."""
     from gamedp.solvers.score_search import ScoreSearch
 
-    rules = game.score_search()
     search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress)
     read_moves = getattr(rules, "read_moves", game.parse_position)
 
@@ -104,7 +105,10 @@ def fast_value(spec: str) -> int:
         game = load_game(spec)
     except GamedpError:
         return -1
-    if not callable(getattr(game, "score_search", None)) or game.score_search() is None:
+    from gamedp.solvers.score_search import score_rules
+
+    rules = score_rules(game)
+    if rules is None:
         return -1
-    refused = answer_lines(score_reader(game), sys.stdin, sys.stdout, sys.stderr)
+    refused = answer_lines(score_reader(game, rules), sys.stdin, sys.stdout, sys.stderr)
     return 2 if refused else 0

@@ -85,8 +85,9 @@ class Analyst:
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
         #: the exact-score search's rules, where the game offers it: a bounded table (``memory`` bytes at most)
-        offered = getattr(game, "score_search", None)
-        self._score_rules = offered() if callable(offered) else None
+        from gamedp.solvers.score_search import score_rules
+
+        self._score_rules = score_rules(game)
         self.memory = memory
 
     # -- values --------------------------------------------------------------------------------------------

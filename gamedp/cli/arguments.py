@@ -58,7 +58,6 @@ class MemorySize(click.ParamType):
                       param, ctx)
         size = int(float(match.group(1)) * self._UNITS[match.group(2).upper()])
         from gamedp.memory import available_memory
-
         from gamedp.solvers.score_search import MIN_SLOTS, SLOT_BYTES
 
         least = MIN_SLOTS * SLOT_BYTES

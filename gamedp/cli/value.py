@@ -31,11 +31,13 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     """
     from gamedp.batch import analyst_reader, answer_lines, score_reader
     from gamedp.loader import load_game
+    from gamedp.solvers.score_search import score_rules
 
     spec = with_variant(game, variant)
-    rules = load_game(spec)
-    if callable(getattr(rules, "score_search", None)) and rules.score_search() is not None:
-        read = score_reader(rules, memory=memory, outcomes_only=outcomes_only)
+    loaded = load_game(spec)
+    rules = score_rules(loaded)
+    if rules is not None:
+        read = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only)
     else:
         if memory is not None:
             raise GamedpError(f"--memory bounds the table of a game searched one position at a time; {game} is "
@@ -59,11 +61,12 @@ def with_variant(game: str, variant: tuple[str, ...]) -> str:
     if game != "connect4":
         raise GamedpError(f"-V parameters name a board of connect4 here; write other games' parameters in "
                           f"GAME itself (e.g. octal:0.137)")
+    from gamedp.games.indexed import parse_variant
+
     values = {"width": 7, "height": 6, "connect": 4}
-    for item in variant:
-        key, eq, number = item.partition("=")
-        if not eq or key.strip() not in values or not number.strip().isdigit():
-            raise GamedpError(f"-V {item}: write width=W, height=H or connect=K with whole numbers")
-        values[key.strip()] = int(number)
+    for key, number in parse_variant(variant).items():
+        if key not in values or isinstance(number, bool) or not isinstance(number, int):
+            raise GamedpError(f"-V {key}={number}: write width=W, height=H or connect=K with whole numbers")
+        values[key] = number
     w, h, k = values["width"], values["height"], values["connect"]
     return f"connect4:{w}x{h}" + ("" if k == 4 else f":{k}")

@@ -60,11 +60,10 @@ def pruned_solution(game: Any, *, remoteness: bool = False) -> Any:
     CompiledGame."""
     from gamedp.compiled import CompiledGame
 
-    offered = getattr(game, "score_search", None)
-    rules = offered() if callable(offered) else None
-    if rules is not None:
-        from gamedp.solvers.score_search import ScoreSearch
+    from gamedp.solvers.score_search import ScoreSearch, score_rules
 
+    rules = score_rules(game)
+    if rules is not None:
         return ScoreSearch(rules, outcomes_only=not remoteness)
 
     if isinstance(game, CompiledGame):

@@ -64,6 +64,12 @@ class ScoreRules(Protocol):
         """Every legal move with the position it leads to."""
 
 
+def score_rules(game: Any) -> ScoreRules | None:
+    """The rules ``game`` gives this engine through its optional ``score_search()`` hook, or None."""
+    offered = getattr(game, "score_search", None)
+    return offered() if callable(offered) else None
+
+
 def memory_slots(memory: int) -> int:
     """The slots of the largest table that fits in ``memory`` bytes (a power of 2, at least MIN_SLOTS).
 
