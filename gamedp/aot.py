@@ -44,7 +44,7 @@ def _load(module_name: str) -> types.SimpleNamespace:
     if os.environ.get("GAMEDP_JIT") == "1":
         return _jitted(module_name)
     module = importlib.import_module(module_name)
-    source = b"".join(Path(m.__file__).read_bytes() for m in [module, *_kernel_modules_used(module)])
+    source = b"".join(Path(m.__file__).read_bytes() for m in [module, *kernel_modules_used(module)])
     ext_name = "_k_" + module_name.rsplit(".", 1)[-1]
     tag = hashlib.sha256(source + machine_tag().encode()).hexdigest()[:16]
     folder = Path(kernel_folder(tag))
@@ -99,7 +99,7 @@ def jit_functions(module: types.ModuleType, skip=()) -> None:
             setattr(module, name, njit(cache=True, nogil=True, **({"_nrt": False} if name in borrow else {}))(fn))
 
 
-def _kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:
+def kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:
     """The other kernel modules whose helpers ``module``'s kernels call."""
     return [m for m in vars(module).values()
             if isinstance(m, types.ModuleType) and m.__name__.startswith("gamedp.kernels.") and m is not module]
@@ -107,7 +107,7 @@ def _kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:
 
 def _jit_all(module: types.ModuleType) -> None:
     """``module``'s helpers and those of the kernel modules it uses as numba kernels (not their entry points)."""
-    for m in [module, *_kernel_modules_used(module)]:
+    for m in [module, *kernel_modules_used(module)]:
         jit_functions(m, skip=getattr(m, "EXPORTS", ()))
 
 

@@ -44,6 +44,7 @@ _STUBS = "#include <stdio.h>\n#include <stdlib.h>\n" + "".join(
 
 _CTYPES = {"p": ctypes.c_void_p, "i8": ctypes.c_int64}
 _loaded: dict[str, ctypes.CDLL | None] = {}
+_entries: dict[str, Any] = {}
 
 
 def load_native(module_name: str) -> ctypes.CDLL | None:
@@ -52,6 +53,41 @@ def load_native(module_name: str) -> ctypes.CDLL | None:
     if module_name not in _loaded:
         _loaded[module_name] = None if os.environ.get("GAMEDP_JIT") == "1" else _load(module_name)
     return _loaded[module_name]
+
+
+def entry_points(module_name: str) -> Any:
+    """The entry points of native module ``module_name``: its library, built once per machine (no numba or numpy
+    at run time), else numba's compiled functions with the same entry points, called through ctypes alike."""
+    entries = _entries.get(module_name)
+    if entries is None:
+        entries = _entries[module_name] = load_native(module_name) or _jitted(module_name)
+    return entries
+
+
+def _jitted(module_name: str) -> Any:
+    """The entry points as numba C callbacks, typed as the built library's: pointers as void *, the rest int64
+    (compiled in each process that needs them)."""
+    import types
+
+    from numba import cfunc
+    from numba.core import sigutils
+    from numba.core import types as numba_types
+
+    from gamedp.aot import jit_functions, kernel_modules_used
+
+    module = importlib.import_module(module_name)
+    for used in [module, *kernel_modules_used(module)]:
+        jit_functions(used, skip=getattr(used, "NATIVE", ()))
+    entries = {}
+    for name, signature in module.NATIVE.items():
+        # Not cached: an entry point that hands a game's kernels to a search as values (a search module's) refers
+        # to them as objects of this process, which numba cannot keep; the library, where it can be built, is.
+        compiled = cfunc(signature, nogil=True, error_model="numpy")(getattr(module, name))
+        args, _ = sigutils.normalize_signature(signature)
+        kinds = [ctypes.c_void_p if isinstance(a, numba_types.CPointer) else ctypes.c_int64 for a in args]
+        entries[name] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(compiled.address)
+        entries[name + "_keep"] = compiled  # the compiled code lives as long as its entry point
+    return types.SimpleNamespace(**entries)
 
 
 def _load(module_name: str) -> ctypes.CDLL | None:

@@ -69,8 +69,13 @@ class Analyst:
         self.scored = bool(getattr(game, "scored", False))
         own_nimber = getattr(game, "nimber", None)
         self._nimber = own_nimber if getattr(game, "impartial", False) and callable(own_nimber) else None
+        #: the exact-score search's rules, where the game offers it: a bounded table (``memory`` bytes at most);
+        #: a game offers it for positions its own analysis cannot reach, so it comes first
+        from gamedp.solvers.score_search import score_rules
+
+        self._score_rules = score_rules(game)
         own_analyze = getattr(game, "analyze", None)
-        self._own_analyze = own_analyze if callable(own_analyze) else None
+        self._own_analyze = own_analyze if callable(own_analyze) and self._score_rules is None else None
         self._solution: Any = None
         self._estimated = False  # whether the first position's search was found to fit
         #: a saved solve (gamedp.saved_solution) answers first: every position it holds, or all (``saved_only``)
@@ -84,10 +89,6 @@ class Analyst:
             self._lookahead = Lookahead(self.rules, depth, known=self._database_values())
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
-        #: the exact-score search's rules, where the game offers it: a bounded table (``memory`` bytes at most)
-        from gamedp.solvers.score_search import score_rules
-
-        self._score_rules = score_rules(game)
         self.memory = memory
 
     # -- values --------------------------------------------------------------------------------------------

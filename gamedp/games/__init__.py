@@ -23,7 +23,8 @@ BUILTIN: dict[str, str] = {
     "lasker": "gamedp.games.impartial.lasker:Lasker",
     "wythoff": "gamedp.games.impartial.wythoff:Wythoff",
 }
-#: name -> "module:factory" of the built-in games that take parameters after a colon (``connect4:5x4``).
+#: name -> "module:factory" of the built-in games that take parameters after a colon (``connect4:5x4``, ``domineering:8x8``).
 WITH_PARAMETERS: dict[str, str] = {
     "connect4": "gamedp.games.connect4:from_spec",
+    "domineering": "gamedp.games.placement:domineering_from_spec",
 }

@@ -25,42 +25,13 @@ from gamedp.games.connect4 import Connect4, split_key
 from gamedp.values import LOSE, TIE, WIN, Value
 
 _KERNELS = "gamedp.kernels.connect4_search"
-_library: Any = None
 
 
 def library() -> Any:
-    """The compiled search, built once per machine as a C library (no numba or numpy at run time), else
-    numba's compiled functions with the same entry points."""
-    global _library
-    if _library is None:
-        from gamedp.native import load_native
+    """The compiled search (see :func:`gamedp.native.entry_points`)."""
+    from gamedp.native import entry_points
 
-        _library = load_native(_KERNELS) or _jitted()
-    return _library
-
-
-def _jitted() -> Any:
-    """The entry points as numba C callbacks, called through ctypes as the built library's are."""
-    import importlib
-    import types
-
-    from numba import cfunc
-    from numba.core import sigutils
-    from numba.core import types as numba_types
-
-    from gamedp.aot import jit_functions
-
-    module = importlib.import_module(_KERNELS)
-    jit_functions(module, skip=module.NATIVE)
-    entries = {}
-    for name, signature in module.NATIVE.items():
-        compiled = cfunc(signature, cache=True, nogil=True, error_model="numpy")(getattr(module, name))
-        # typed as gamedp.native types the built library's entry points: pointers as void *, the rest int64
-        args, _ = sigutils.normalize_signature(signature)
-        kinds = [ctypes.c_void_p if isinstance(a, numba_types.CPointer) else ctypes.c_int64 for a in args]
-        entries[name] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(compiled.address)
-        entries[name + "_keep"] = compiled  # the compiled code lives as long as its entry point
-    return types.SimpleNamespace(**entries)
+    return entry_points(_KERNELS)
 
 
 def signed(word: int) -> int:
@@ -78,6 +49,7 @@ class Connect4Scores:
         self.name = game.label
         self.symmetric = game.symmetry
         self.cells = game.width * game.height
+        self.max_moves = game.width
         self._buffer = (ctypes.c_int64 * 2)()
         self._play = library().play
         #: the last position read or split, with its bitboards: each is asked for a few times in a row

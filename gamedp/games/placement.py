@@ -23,10 +23,11 @@ themselves; each is applied with one table look-up per byte of the board.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from gamedp.errors import GameDefinitionError, GamedpError, InputError
 from gamedp.game import Game
@@ -426,6 +427,15 @@ class Domineering(PlacementGame):
     def __init__(self, rows: int = 4, cols: int = 4):
         super().__init__(Rules("domineering", rows, cols, [[Piece("#/#", "fixed")], [Piece("##", "fixed")]]))
 
+    def score_search(self) -> Any:
+        """Boards of more than :data:`SEARCHED_CELLS` cells (up to 8 x 8), where valuing every position below
+        takes long: who wins, by the exact search of :mod:`gamedp.games.domineering_scores`."""
+        if self.rules.n <= SEARCHED_CELLS or max(self.rules.rows, self.rules.cols) > 8:
+            return None
+        from gamedp.games.domineering_scores import DomineeringScores
+
+        return DomineeringScores(self)
+
     def parse_position(self, text: str) -> int:
         lines = text.strip().splitlines()
         turn = 0
@@ -433,6 +443,25 @@ class Domineering(PlacementGame):
                                                    "vertical to move", "horizontal to move"):
             turn = int(lines.pop().strip().lower().startswith("h"))
         return self.rules.parse_board("\n".join(lines)) | turn << self.rules.n
+
+
+#: Domineering boards with more cells than this are answered by the exact search (outcomes only): on 5 x 5, the
+#: memoised search takes half a minute for the remoteness.
+SEARCHED_CELLS = 20
+
+
+def domineering_from_spec(parameters: str) -> Domineering:
+    """The board named after ``domineering:``, ``RxC`` (rows by columns).
+
+    >>> game = domineering_from_spec("8x8")
+    >>> game.rules.rows, game.rules.cols
+    (8, 8)
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*", parameters)
+    if not match or not all(1 <= int(n) <= 8 for n in match.groups()):
+        raise GamedpError(f"domineering:{parameters} is not a board: write domineering:RxC, rows and columns "
+                          "from 1 to 8 (e.g. domineering:8x8)")
+    return Domineering(int(match[1]), int(match[2]))
 
 
 def blockgame_rules(rows: int = 5, cols: int = 5) -> Rules:

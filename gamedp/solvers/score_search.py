@@ -8,7 +8,8 @@ more positions than it has slots, up to the bound; past it, new positions replac
 
 A game offers this engine with the optional hook ``score_search()``, which returns its :class:`ScoreRules`:
 the compiled search (entry points ``solve`` and ``grow`` with the arguments of
-:mod:`gamedp.kernels.connect4_search`), how a position is handed to it, and what a score means (its value and
+:mod:`gamedp.kernels.connect4_search`: a game's rules as kernels over the search of
+:mod:`gamedp.kernels.null_window`), how a position is handed to it, and what a score means (its value and
 remoteness). Connect-Four gives one (:mod:`gamedp.games.connect4_scores`).
 
 A search that takes a while shows progress on a terminal (the score's bounds so far and the positions
@@ -36,9 +37,10 @@ FIRST_SLOTS = 1 << 18
 GROW_AFTER = 4
 #: Positions a search explores before it shows progress and listens for Ctrl-C (in a thread of its own).
 QUICK = 1 << 16
-STOPPED = -(1 << 40)  # as gamedp.kernels.connect4_search.STOPPED (which imports numba)
+# as gamedp.kernels.null_window (which imports numba)
+STOPPED = -(1 << 40)
 NODES, STOP, LOW, HIGH, LIMIT = range(5)
-MAX_PLIES, BOARD_WORDS, COUNTER_WORDS = 64, 30, 13
+MAX_PLIES, HISTORY_WORDS = 64, 128
 UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
 
@@ -50,6 +52,8 @@ class ScoreRules(Protocol):
     name: str
     #: Whether keys fold a position with its mirror image (the search's symmetry).
     symmetric: bool
+    #: The most moves a position has (the width of the search's frames).
+    max_moves: int
 
     def library(self) -> Any:
         """The compiled search: a ctypes library with ``solve`` and ``grow``."""
@@ -101,8 +105,9 @@ class ScoreSearch:
             memory = min(DEFAULT_MEMORY, available_memory() // 2)
         self.max_slots = memory_slots(memory)
         self.progress = progress
-        self._frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * BOARD_WORDS))()
-        self._counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * COUNTER_WORDS))()
+        width = rules.max_moves  # frames as gamedp.kernels.null_window.frame_words and counter_words say
+        self._frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * (3 + 3 * width)))()
+        self._counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * (4 + width) + HISTORY_WORDS))()
         self.watch = (ctypes.c_int64 * 5)()
         #: positions explored by the last query
         self.explored = 0

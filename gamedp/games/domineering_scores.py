@@ -1,0 +1,82 @@
+"""Domineering for :class:`~gamedp.solvers.score_search.ScoreSearch`: who wins any board of up to 8 x 8 cells,
+by the compiled search of :mod:`gamedp.kernels.domineering_search`.
+
+The search answers the outcome alone (its score is +1 for a win of the player to move, -1 for a loss): the
+remoteness of a board this size is out of reach, and a game with no ties needs nothing else to be played well.
+
+>>> from gamedp.games.placement import Domineering
+>>> game = Domineering(3, 3)
+>>> rules = DomineeringScores(game)
+>>> f"{rules.frame(game.start()):016x}"    # the 3 x 3 board in the top-left corner of the 8 x 8 frame
+'fffffffffff8f8f8'
+>>> rules.value(game.start(), 1)
+Value(outcome=Outcome.WIN, remoteness=None, score=None)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamedp.errors import GamedpError
+from gamedp.values import LOSE, WIN, Value
+
+_KERNELS = "gamedp.kernels.domineering_search"
+#: The frame's side: boards up to this many rows and columns.
+FRAME = 8
+
+
+def library() -> Any:
+    """The compiled search (see :func:`gamedp.native.entry_points`)."""
+    from gamedp.native import entry_points
+
+    return entry_points(_KERNELS)
+
+
+def transpose(frame: int) -> int:
+    """The 8 x 8 frame flipped about its main diagonal (cell (r, c) to (c, r))."""
+    out = 0
+    for r in range(FRAME):
+        for c in range(FRAME):
+            if frame >> (FRAME * r + c) & 1:
+                out |= 1 << (FRAME * c + r)
+    return out
+
+
+class DomineeringScores:
+    """Domineering on a board of at most 8 rows and 8 columns, for the score search (outcomes only)."""
+
+    symmetric = True
+    max_moves = 56  # the vertical dominoes of the 8 x 8 frame
+    #: The search gives the outcome alone.
+    outcomes_only = True
+
+    def __init__(self, game: Any):
+        rows, cols = game.rules.rows, game.rules.cols
+        if rows > FRAME or cols > FRAME:
+            raise GamedpError(f"{game.name} {rows}x{cols}: the search takes Domineering boards of at most "
+                              f"{FRAME} rows and {FRAME} columns")
+        self.game = game
+        self.name = f"{game.name} {rows}x{cols}"
+
+    def library(self) -> Any:
+        return library()
+
+    def frame(self, position: int) -> int:
+        """``position`` as the search's frame, with Vertical to move (transposed if Horizontal is)."""
+        rules = self.game.rules
+        frame = (1 << FRAME * FRAME) - 1
+        for r in range(rules.rows):
+            for c in range(rules.cols):
+                if not position >> (r * rules.cols + c) & 1:
+                    frame &= ~(1 << (FRAME * r + c))
+        return transpose(frame) if self.game.player(position) else frame
+
+    def arguments(self, position: int) -> tuple[int, ...]:
+        frame = self.frame(position)
+        return frame - (1 << 64) if frame >> 63 else frame, 0
+
+    def value(self, position: int, score: int) -> Value:
+        return Value(WIN if score > 0 else LOSE)
+
+    def children(self, position: int) -> list[tuple[Any, Any]]:
+        return self.game.move_list(position)

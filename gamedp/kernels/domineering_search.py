@@ -1,0 +1,185 @@
+"""Domineering's rules for the score search of :mod:`gamedp.kernels.null_window`, as C functions built by
+:mod:`gamedp.native`: who wins any board of up to 8 x 8 cells.
+
+A position is one 64-bit word, an 8 x 8 frame (bit ``8 * row + column``, top row first) whose filled cells are
+set; a board smaller than the frame has the cells outside it filled. It is always Vertical's move: Vertical
+places a domino on two cells one above the other, and the position it leaves, with Horizontal to move, is handed
+on transposed (rows become columns), which turns Horizontal's dominoes into vertical ones. A move is the bit of
+the domino's upper cell. The score is +1 for a win of the player to move and -1 for a loss (no move loses;
+there are no ties).
+
+The hooks give the search what the Domineering solvers of the literature use (Breuker, Uiterwijk and van den
+Herik; Bullock), written here from their description:
+
+- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells
+  the other can never cover, and half its other disjoint pairs, no two side by side) outnumber every move the
+  other can still make (half of every run of empty cells along its direction, an upper bound): the player to
+  move wins if theirs exceed the opponent's bound, and loses if the opponent's reach theirs;
+- a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
+- moves are tried by how many of the opponent's placements they take away, less the mover's own;
+- keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
+- the search's history breaks ties.
+"""
+
+import numpy as np
+from numba import carray
+
+from gamedp.kernels import null_window
+
+NATIVE = {
+    "solve": "i8(i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))",
+    "grow": "i8(CPointer(u8), i8)",
+}
+
+#: The most moves a position has: the vertical dominoes of the 8 x 8 frame.
+MAX_MOVES = 56
+FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: Cells with a right-hand neighbour (every column but the last).
+NOT_LAST_COLUMN = np.uint64(0x7F7F7F7F7F7F7F7F)
+NOT_FIRST_COLUMN = np.uint64(0xFEFEFEFEFEFEFEFE)
+ROW = np.uint64(0xFF)
+U1 = np.uint64(1)
+U8 = np.uint64(8)
+
+
+def delta_swap(x, mask, shift):
+    t = ((x >> shift) ^ x) & mask
+    return x ^ t ^ (t << shift)
+
+
+def transpose(x):
+    """The frame flipped about its main diagonal: cell (r, c) to (c, r)."""
+    x = delta_swap(x, np.uint64(0x00AA00AA00AA00AA), np.uint64(7))
+    x = delta_swap(x, np.uint64(0x0000CCCC0000CCCC), np.uint64(14))
+    return delta_swap(x, np.uint64(0x00000000F0F0F0F0), np.uint64(28))
+
+
+def flip_rows(x):
+    """Row r to row 7 - r."""
+    x = ((x >> U8) & np.uint64(0x00FF00FF00FF00FF)) | ((x & np.uint64(0x00FF00FF00FF00FF)) << U8)
+    x = ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) | ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16))
+    return (x >> np.uint64(32)) | (x << np.uint64(32))
+
+
+def flip_columns(x):
+    """Column c to column 7 - c."""
+    x = ((x >> U1) & np.uint64(0x5555555555555555)) | ((x & np.uint64(0x5555555555555555)) << U1)
+    x = ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)) | ((x & np.uint64(0x3333333333333333)) << np.uint64(2))
+    return ((x >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)) | ((x & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4))
+
+
+def vertical_moves(empty):
+    """The upper cells of the empty vertical pairs."""
+    return empty & (empty >> U8)
+
+
+def disjoint_vertical(cells):
+    """The most vertical dominoes that fit on ``cells`` at once: in each column, half of every run, rounded down
+    (taken greedily from the top, row by row for all columns together)."""
+    count = 0
+    taken = np.uint64(0)
+    for r in range(7):
+        upper = (cells >> np.uint64(8 * r)) & ROW
+        lower = (cells >> np.uint64(8 * r + 8)) & ROW
+        taken = upper & lower & ~taken
+        count += null_window.popcount(taken)
+    return count
+
+
+def isolated(empty):
+    """The empty cells neither of whose row neighbours is empty: no horizontal domino can ever cover them."""
+    return empty & ~((empty << U1) & NOT_FIRST_COLUMN) & ~((empty >> U1) & NOT_LAST_COLUMN)
+
+
+def guaranteed(empty, first):
+    """Moves Vertical can make whatever Horizontal does: its safe moves (on cells no horizontal domino can ever
+    cover) and half its vulnerable ones (other vertical pairs, no two side by side, so that a horizontal domino
+    spoils one at most: Vertical takes one while Horizontal spoils another), the odd one too when Vertical moves
+    ``first``. The pairs are disjoint, taken greedily row by row for all columns at once."""
+    iso = isolated(empty)
+    safe = 0
+    vulnerable = 0
+    below = np.uint64(0)  # cells of this row held by the pairs taken at the row before
+    near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
+    for r in range(7):
+        shift = np.uint64(8 * r)
+        upper = (empty >> shift) & ROW & ~below
+        lower = (empty >> (shift + U8)) & ROW
+        safe_tops = upper & (iso >> shift) & (iso >> (shift + U8)) & ROW
+        pairs = upper & lower & ~safe_tops & ~near
+        pairs &= ~(pairs << U1)  # of side-by-side pairs, the first of each run
+        safe += null_window.popcount(safe_tops)
+        vulnerable += null_window.popcount(pairs)
+        below = safe_tops | pairs
+        near = ((pairs << U1) | (pairs >> U1)) & ROW
+    return safe + (vulnerable + 1 if first else vulnerable) // 2
+
+
+# -- the hooks; p = () ---------------------------------------------------------------------------------------
+def start(board, _, p):
+    if vertical_moves(~board) == 0:
+        return True, -1, 0
+    return False, -1, 1
+
+
+def moves(board, _, p):
+    empty = ~board
+    mine = vertical_moves(empty)
+    if mine == 0:
+        return mine, -1, -1
+    turned = transpose(empty)  # Horizontal's view: its dominoes vertical
+    if guaranteed(empty, True) > disjoint_vertical(turned):
+        return np.uint64(0), 1, 1
+    if guaranteed(turned, False) >= disjoint_vertical(empty):
+        return np.uint64(0), -1, -1
+    # A safe move can wait: the other moves are searched first, and alone when there are any (Bullock).
+    unsafe = mine & ~vertical_moves(isolated(empty))
+    return (unsafe if unsafe != 0 else mine), -1, 1
+
+
+def play_move(board, _, move, p):
+    return transpose(board | move | (move << U8)), np.uint64(0)
+
+
+def order(board, _, move, p):
+    """The opponent's placements the move takes away, less the mover's own; a safe move last."""
+    empty = ~board
+    cells = move | (move << U8)
+    theirs = empty & (empty >> U1) & NOT_LAST_COLUMN  # left cells of the empty horizontal pairs
+    taken = null_window.popcount(theirs & (cells | (cells >> U1)))
+    lost = null_window.popcount(vertical_moves(empty) & ((move >> U8) | (move << U8)))
+    safe = cells & ~isolated(empty) == 0
+    return 4 * taken - lost - (16 if safe else 0)
+
+
+def key(board, _, p):
+    """The least of the four images that keep the directions of play."""
+    rows = flip_rows(board)
+    least = min(board, rows)
+    least = min(least, flip_columns(board))
+    return min(least, flip_columns(rows))
+
+
+# -- entry points --------------------------------------------------------------------------------------------
+def solve(board, _, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
+    """Whether the player to move on ``board`` (Vertical, by the frame's convention) wins: +1, or -1, kept in
+    [low, high]. Returns :data:`~gamedp.kernels.null_window.STOPPED` when asked to stop."""
+    plies = null_window.MAX_PLIES + 1
+    table = carray(table_ptr, size)
+    frames = carray(frames_ptr, plies * null_window.frame_words(MAX_MOVES))
+    counters = carray(counters_ptr, plies * null_window.counter_words(MAX_MOVES) + null_window.HISTORY_WORDS)
+    watch = carray(watch_ptr, null_window.WATCH_WORDS)
+    if symmetric:
+        return null_window.solve(start, moves, play_move, order, key, np.uint64(board), np.uint64(0), (0,), low,
+                                 high, MAX_MOVES, True, table, size, frames, counters, watch)
+    return null_window.solve(start, moves, play_move, order, plain_key, np.uint64(board), np.uint64(0), (0,), low,
+                             high, MAX_MOVES, True, table, size, frames, counters, watch)
+
+
+def plain_key(board, _, p):
+    return board
+
+
+def grow(table_ptr, size):
+    """Double the table of ``size`` slots at ``table_ptr`` in place (see :func:`gamedp.kernels.null_window.grow`)."""
+    return null_window.grow(carray(table_ptr, 2 * size), size)

@@ -1,0 +1,305 @@
+"""The score search's core, for any game: null-window negamax over a bounded transposition table of bounds,
+and a driver that bisects the score with it (:mod:`gamedp.solvers.score_search` runs it).
+
+A game gives its rules as five kernels over a position held in two 64-bit words ``(a, b)`` (Connect-Four: the
+mover's stones and every stone; Domineering: the board and nothing) and a tuple of its parameters ``p``; its
+native module passes them to :func:`solve` as functions (numba compiles the search once per game, with the
+game's kernels inlined):
+
+- ``start(a, b, p) -> (settled, low, high)``: a position asked about; if ``settled``, ``low`` is its exact score
+  (the game is over, or won at once), else [low, high] bounds its score;
+- ``moves(a, b, p) -> (moves, low, high)``: a position met in the search (the player to move cannot win at
+  once, and the game is not over): its moves worth searching as a set of bits (those that do not lose at once
+  — the *non-losing moves* hook), and bounds on its score (e.g. nobody wins before their fourth stone); no
+  moves: ``low`` is its exact score;
+- ``play(a, b, move, p) -> (a, b)``: the position after ``move`` (one bit of ``moves``), for the other player;
+- ``order(a, b, move, p) -> int``: how promising ``move`` looks (higher first; ties keep the bits' order, low
+  bits first — a game puts its own preference for ties in the lowest digits);
+- ``key(a, b, p) -> int``: the position's key in the table, the same for positions the game knows to be
+  equivalent (symmetry).
+
+Scores are small integers (at most 63 either way: a bound is kept in a byte); a child's score is the negation
+of its parent's view of it. The techniques the best dedicated solvers use are the search's own:
+
+- the table keeps a lower and an upper bound per position; an entry is one 64-bit word: the low 48 bits of the
+  hashed key (its top bits are the slot, so together they are the whole key) and the two bounds; a new position
+  replaces an old one in its slot, so the table never grows past its size;
+- a node first reads its children's slots (all at once, so that their cache misses overlap) and is settled
+  without a search when one of them is already refuted (an enhanced transposition cut-off);
+- moves are searched by the game's ``order``, then (when ``HISTORY`` is on) by how often each move refuted a
+  position of the same player before (the history heuristic);
+- :func:`solve` narrows the score by null-window searches, bisecting with a pull towards 0, as an MTD(f)-style
+  driver would.
+
+The search is iterative (its stack lives in the caller's ``frames`` and ``counters``), so it allocates nothing
+and has no recursion limit; every 4,096 positions it writes its count to ``watch[NODES]`` and stops (returning
+:data:`STOPPED`) when ``watch[STOP]`` is set or the count has reached ``watch[LIMIT]`` (its caller may then grow
+the table, and search on from the bounds ``watch[LOW]`` and ``watch[HIGH]`` proved so far).
+"""
+
+import numpy as np
+
+#: What a search returns when told to stop (no score is this low).
+STOPPED = -(1 << 40)
+#: Plies a search can go below its root.
+MAX_PLIES = 64
+#: watch: [positions searched, stop request, lowest score still possible, highest score still possible,
+#: positions after which to stop (the caller may then grow the table and go on)]
+WATCH_WORDS = 5
+NODES, STOP, LOW, HIGH, LIMIT = range(WATCH_WORDS)
+#: Bounds are kept in a byte each, offset so that 0 means "no bound".
+OFFSET = 64
+REPORT_MASK = 4095
+#: ``counters`` ends with the history: a count per move bit and player (parity of the ply).
+HISTORY_WORDS = 128
+#: A move's sort key is its order times this, plus its history (capped below it).
+HISTORY_SCALE = 1 << 24
+
+U1 = np.uint64(1)
+U8 = np.uint64(8)
+U16 = np.uint64(16)
+BYTE = np.uint64(255)
+#: Keys are multiplied by this odd number (a bijection of 64-bit words) before their top bits pick a slot.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: An entry keeps the low 48 bits of its hashed key; with a table of at least 2^16 slots, they and the slot
+#: (the top bits) make the whole hashed key, so a position is never taken for another.
+TAG = np.uint64((1 << 48) - 1)
+MIN_TABLE = 1 << 16
+
+
+def frame_words(width):
+    """Words of ``frames`` (u8) per ply for a game of at most ``width`` moves a position: the position, its key,
+    its moves sorted, and its children's hashed keys and table entries (for the cut-off)."""
+    return 3 + 3 * width
+
+
+def counter_words(width):
+    """Words of ``counters`` (i8) per ply: alpha, beta, the number of moves, the one being searched, the moves'
+    sort keys."""
+    return 4 + width
+
+
+def popcount(x):
+    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+def bit_index(bit):
+    """The index of the one bit set in ``bit``."""
+    return popcount(bit - U1)
+
+
+def trunc_half(x):
+    """``x / 2`` rounded towards 0 (the bisection's pull towards 0)."""
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table, shift, frames, counters,
+            watch):
+    """The score of (a, b) against the null window (alpha, alpha + 1): a result above alpha is a lower bound, one
+    at or below alpha an upper bound. Returns :data:`STOPPED` when asked to stop."""
+    fw = frame_words(width)
+    cw = counter_words(width)
+    hist = (MAX_PLIES + 1) * cw
+    nodes = watch[NODES]
+    beta = alpha + 1
+    depth = 0
+    result = 0
+    entering = True
+    while True:
+        if entering:
+            nodes += 1
+            if nodes & REPORT_MASK == 0:
+                watch[NODES] = nodes
+                if watch[STOP] != 0 or nodes >= watch[LIMIT]:
+                    return STOPPED
+            moves, low, high = moves_of(a, b, p)
+            if moves == 0:
+                result = low
+                entering = False
+                continue
+            key = key_of(a, b, p)
+            hashed = key * GOLDEN
+            entry = table[hashed >> shift]
+            if entry >> U16 == hashed & TAG:
+                lower_byte = entry & BYTE
+                upper_byte = (entry >> U8) & BYTE
+                if lower_byte != 0:
+                    low = max(low, np.int64(lower_byte) - OFFSET)
+                if upper_byte != 0:
+                    high = min(high, np.int64(upper_byte) - OFFSET)
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    result = alpha
+                    entering = False
+                    continue
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    result = beta
+                    entering = False
+                    continue
+            base = depth * fw
+            at = depth * cw
+            seen = base + 3 + width  # the children's hashed keys, then their entries
+            count = 0
+            rest = moves
+            while rest != 0:
+                move = rest & (~rest + U1)
+                rest ^= move
+                ca, cb = play(a, b, move, p)
+                frames[seen + count] = key_of(ca, cb, p) * GOLDEN
+                count += 1
+            # The children's slots are read in one tight loop and looked at only after the sort: the reads wait
+            # for memory together, not one miss after another (the search waits on little else).
+            for j in range(count):
+                frames[seen + width + j] = table[frames[seen + j] >> shift]
+            side = (depth & 1) * 64
+            count = 0
+            rest = moves
+            while rest != 0:
+                move = rest & (~rest + U1)
+                rest ^= move
+                score = order(a, b, move, p)
+                if history:
+                    score = score * HISTORY_SCALE + min(counters[hist + side + bit_index(move)], HISTORY_SCALE - 1)
+                j = count
+                while j > 0 and counters[at + 4 + j - 1] < score:
+                    frames[base + 3 + j] = frames[base + 2 + j]
+                    counters[at + 4 + j] = counters[at + 3 + j]
+                    j -= 1
+                frames[base + 3 + j] = move
+                counters[at + 4 + j] = score
+                count += 1
+            # Enhanced transposition cut-off: a child whose upper bound already refutes it settles this position.
+            refuted = False
+            for j in range(count):
+                entry = frames[seen + width + j]
+                if entry >> U16 == frames[seen + j] & TAG and (entry >> U8) & BYTE != 0 and \
+                        OFFSET - np.int64((entry >> U8) & BYTE) >= beta:
+                    result = OFFSET - np.int64((entry >> U8) & BYTE)
+                    refuted = True
+                    break
+            if refuted:
+                store(table, shift, key, result, True)
+                entering = False
+                continue
+            frames[base] = a
+            frames[base + 1] = b
+            frames[base + 2] = key
+            counters[at] = alpha
+            counters[at + 1] = beta
+            counters[at + 2] = count
+            counters[at + 3] = 0
+            a, b = play(a, b, frames[base + 3], p)
+            alpha, beta = -beta, -alpha
+            depth += 1
+            continue
+        # a result came back from the position at ``depth``: its parent takes it
+        if depth == 0:
+            watch[NODES] = nodes
+            return result
+        depth -= 1
+        base = depth * fw
+        at = depth * cw
+        score = -result
+        alpha = counters[at]
+        beta = counters[at + 1]
+        i = counters[at + 3]
+        if score >= beta:
+            store(table, shift, frames[base + 2], score, True)
+            if history:
+                counters[hist + (depth & 1) * 64 + bit_index(frames[base + 3 + i])] += 1
+            result = score
+            continue
+        if score > alpha:
+            alpha = score
+            counters[at] = alpha
+        i += 1
+        if i < counters[at + 2]:
+            counters[at + 3] = i
+            a, b = play(frames[base], frames[base + 1], frames[base + 3 + i], p)
+            alpha, beta = -beta, -alpha
+            depth += 1
+            entering = True
+            continue
+        store(table, shift, frames[base + 2], alpha, False)
+        result = alpha
+
+
+def store(table, shift, key, score, lower):
+    """Keep ``score`` as a lower (else upper) bound of ``key``'s position: beside the other bound the slot has
+    for the same position, else in place of whatever it held."""
+    hashed = key * GOLDEN
+    slot = hashed >> shift
+    tag = hashed & TAG
+    entry = table[slot]
+    bound = np.uint64(score + OFFSET)
+    if entry >> U16 == tag:
+        if lower:
+            table[slot] = (entry & ~BYTE) | bound
+        else:
+            table[slot] = (entry & ~(BYTE << U8)) | (bound << U8)
+    else:
+        table[slot] = (tag << U16) | (bound if lower else bound << U8)
+
+
+def table_shift(size):
+    """64 - log2(size): the shift that turns a hashed key into a slot of a table of ``size`` (a power of 2)."""
+    bits = 0
+    while (1 << (bits + 1)) <= size:
+        bits += 1
+    return np.uint64(64 - bits)
+
+
+def solve(start, moves_of, play, order, key_of, a, b, p, low, high, width, history, table, size, frames, counters,
+          watch):
+    """The exact score of (a, b) if it lies in [low, high], else the nearest of the two (so (-1, 1) asks the
+    outcome alone). Returns :data:`STOPPED` when asked to stop."""
+    settled, lo, hi = start(a, b, p)
+    if settled:
+        return max(low, min(high, lo))
+    lo = max(low, lo)
+    hi = min(high, hi)
+    shift = table_shift(size)
+    while lo < hi:
+        watch[LOW] = lo
+        watch[HIGH] = hi
+        middle = lo + (hi - lo) // 2
+        if middle <= 0 and trunc_half(lo) < middle:
+            middle = trunc_half(lo)
+        elif middle >= 0 and trunc_half(hi) > middle:
+            middle = trunc_half(hi)
+        r = negamax(moves_of, play, order, key_of, a, b, p, middle, width, history, table, shift, frames, counters,
+                    watch)
+        if r == STOPPED:
+            return STOPPED
+        if r <= middle:
+            hi = r
+        else:
+            lo = r
+    watch[LOW] = lo
+    watch[HIGH] = lo
+    return max(low, min(high, lo))
+
+
+def grow(table, size):
+    """Double the table of ``size`` slots in place (``table`` holds ``2 * size`` slots, the upper half zero);
+    returns the entries kept. A hashed key is its slot (its top bits) and its tag (its low 48 bits), so it is found
+    again whole; its new slot is twice its old one, or one more, so going down from the last slot, each entry
+    moves to a slot that is already free."""
+    old_shift = table_shift(size)
+    new_shift = old_shift - U1
+    low_bits = (U1 << old_shift) - U1
+    moved = 0
+    for slot in range(size - 1, -1, -1):
+        entry = table[slot]
+        if entry == 0:
+            continue
+        table[slot] = 0
+        table[((np.uint64(slot) << old_shift) | ((entry >> U16) & low_bits)) >> new_shift] = entry
+        moved += 1
+    return moved

@@ -1,0 +1,93 @@
+"""Domineering on the score search (gamedp.kernels.domineering_search over gamedp.kernels.null_window): who wins,
+against a plain game-tree search written from the rules, on random boards of every shape up to 5 x 5 and from
+the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from functools import lru_cache
+
+import pytest
+
+from gamedp.games.domineering_scores import DomineeringScores, transpose
+from gamedp.games.placement import Domineering, domineering_from_spec
+from gamedp.solvers.score_search import ScoreSearch
+from gamedp.values import LOSE, WIN
+
+
+@lru_cache(maxsize=None)
+def plain_wins(empty: frozenset, vertical: bool) -> bool:
+    """Whether the player to move wins: Vertical covers (r, c) and (r + 1, c), Horizontal (r, c) and (r, c + 1);
+    who cannot move loses."""
+    dr, dc = (1, 0) if vertical else (0, 1)
+    for r, c in empty:
+        if (r + dr, c + dc) in empty and not plain_wins(empty - {(r, c), (r + dr, c + dc)}, not vertical):
+            return True
+    return False
+
+
+def random_position(rng: random.Random, rows: int, cols: int) -> tuple[int, frozenset, bool]:
+    """A board of the game (bit r * cols + c filled, the turn above the cells) and its plain form."""
+    density = rng.choice([0.0, 0.1, 0.25, 0.4])
+    filled = [(r, c) for r in range(rows) for c in range(cols) if rng.random() < density]
+    vertical = rng.random() < 0.5
+    bits = sum(1 << (r * cols + c) for r, c in filled) | (0 if vertical else 1 << rows * cols)
+    empty = frozenset((r, c) for r in range(rows) for c in range(cols)) - set(filled)
+    return bits, empty, vertical
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 5), (2, 2), (3, 4), (4, 3), (4, 4), (3, 6), (5, 4), (4, 5), (5, 5)])
+def test_random_boards_match_a_plain_search(rows, cols):
+    rng = random.Random(rows * 10 + cols)
+    game = Domineering(rows, cols)
+    search = ScoreSearch(DomineeringScores(game), progress=False)
+    for _ in range(40):
+        bits, empty, vertical = random_position(rng, rows, cols)
+        expected = WIN if plain_wins(empty, vertical) else LOSE
+        assert search.value(bits).outcome is expected, game.format_position(bits)
+
+
+def test_a_table_too_small_to_hold_the_search_gives_the_same_answers():
+    rng = random.Random(7)
+    game = Domineering(5, 5)
+    search = ScoreSearch(DomineeringScores(game), memory=1 << 19, progress=False)  # 2^16 slots, never grown
+    for _ in range(30):
+        bits, empty, vertical = random_position(rng, 5, 5)
+        assert search.value(bits).outcome is (WIN if plain_wins(empty, vertical) else LOSE)
+
+
+def test_the_frame_turns_horizontal_s_move_into_vertical_s():
+    rng = random.Random(3)
+    for _ in range(100):
+        frame = rng.getrandbits(64)
+        assert transpose(transpose(frame)) == frame
+    game = Domineering(2, 3)
+    rules = DomineeringScores(game)
+    # a 2 x 3 board with Horizontal to move is Vertical's 3 x 2 board
+    assert rules.frame(1 << 6) == transpose(rules.frame(0))
+
+
+def test_boards_are_named_rows_by_columns_and_bad_names_are_one_line():
+    assert (domineering_from_spec("6x7").rules.rows, domineering_from_spec("6x7").rules.cols) == (6, 7)
+    for bad in ["9x2", "8", "0x3", "x"]:
+        out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", f"domineering:{bad}"], capture_output=True,
+                             text=True)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "domineering:RxC" in out.stderr, out.stderr
+
+
+def test_a_big_board_is_analysed_by_the_search_from_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "domineering:6x6", "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["positionValue"] == "win"  # Vertical, first to move on 6 x 6, wins (Breuker et al. 2000)
+    # the moves' values agree with the search from the positions they lead to
+    game = domineering_from_spec("6x6")
+    search = ScoreSearch(DomineeringScores(game), progress=False)
+    assert {move["moveValue"] for move in record["moves"]} == {"win", "lose"}
+    for move in record["moves"][::5]:
+        child = game.do_move(game.start(), game.parse_move(game.start(), move["move"]))
+        assert search.value(child).outcome is (LOSE if move["moveValue"] == "win" else WIN)
