@@ -88,15 +88,18 @@ def _jit_instead(module_name: str, why: str) -> types.SimpleNamespace:
 def jit_functions(module: types.ModuleType, skip=()) -> None:
     """Replace the functions ``module`` defines, but those named in ``skip``, by numba JIT kernels, so that
     the entry points compiled from it can call them; those named in the module's ``BORROW`` (helpers that
-    allocate nothing and keep no array) are compiled without reference counts of the arrays they are passed."""
+    allocate nothing and keep no array) are compiled without reference counts of the arrays they are passed. A
+    module whose functions take other kernels as arguments says ``TAKES_KERNELS = True``: numba's cache cannot
+    keep those (its index would name kernels of another process), so they are compiled afresh."""
     import inspect
 
     from numba import njit
 
     borrow = getattr(module, "BORROW", ())  # helpers called in hot loops with arrays: no atomic refcounts
+    cache = not getattr(module, "TAKES_KERNELS", False)
     for name, fn in list(vars(module).items()):
         if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in skip:
-            setattr(module, name, njit(cache=True, nogil=True, **({"_nrt": False} if name in borrow else {}))(fn))
+            setattr(module, name, njit(cache=cache, nogil=True, **({"_nrt": False} if name in borrow else {}))(fn))
 
 
 def kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:

@@ -279,3 +279,45 @@ def test_a_long_search_stops_on_ctrl_c_with_one_line():
     out, err = process.communicate(timeout=30)
     assert time.monotonic() - started < 5
     assert process.returncode == 130 and out == "" and err == "gamedp: interrupted\n"
+
+
+# -- the opening book -----------------------------------------------------------------------------------------
+def test_an_opening_book_answers_its_positions_as_the_strong_solve_does(databases, tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEDP_DB_DIR", str(tmp_path))
+    made = subprocess.run([sys.executable, "-m", "gamedp", "book", "connect4:5x4", "--depth", "5", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr
+    game = Connect4(5, 4)
+    saved = saved_solution(game, game.tiered(), lambda key: key, db=databases)
+    search = ScoreSearch(game.score_search(), progress=False)
+    assert search.book is not None and search.book.depth == 5
+    held = 0
+    for stones in range(6):
+        for position in positions_at(game, stones):
+            assert search.value(position) == saved.value(position), game.format_position_line(position)
+            held += search.explored == 0
+    assert held >= len(search.book) > 100  # each position was read from the book, not searched
+    again = subprocess.run([sys.executable, "-m", "gamedp", "book", "connect4:5x4", "--depth", "2"],
+                           capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr and again.stderr.count("\n") == 1
+
+
+def test_a_damaged_book_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEDP_DB_DIR", str(tmp_path))
+    env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path)}
+    assert subprocess.run([sys.executable, "-m", "gamedp", "book", "connect4:4x4", "--depth", "3"], env=env,
+                          capture_output=True).returncode == 0
+    [path] = tmp_path.glob("connect4-book*")
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(data)
+    out = subprocess.run([sys.executable, "-m", "gamedp", "value", "connect4:4x4"], input="12\n", env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.startswith("gamedp: error:") and "damaged" in out.stderr
+    assert out.stderr.count("\n") == 1, out.stderr
+
+
+def test_a_game_without_a_book_says_so():
+    out = subprocess.run([sys.executable, "-m", "gamedp", "book", "nim", "--depth", "2"], capture_output=True,
+                         text=True)
+    assert out.returncode == 2 and "no opening book" in out.stderr and out.stderr.count("\n") == 1

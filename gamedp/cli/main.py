@@ -17,6 +17,7 @@ from gamedp.errors import GamedpError
 #: subcommand -> "module:click command"; each module imports its heavy parts (numba) only when run.
 COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
+    "book": "gamedp.cli.book:book",
     "cards": "gamedp.cli.cards:cards",
     "explain": "gamedp.cli.explain:explain",
     "check": "gamedp.cli.check:check",

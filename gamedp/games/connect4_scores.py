@@ -55,6 +55,24 @@ class Connect4Scores:
         #: the last position read or split, with its bitboards: each is asked for a few times in a row
         self._last: tuple[int, int, int] = (-1, 0, 0)
 
+    @property
+    def book_id(self) -> str:
+        return "connect4-book"
+
+    @property
+    def variant(self) -> dict[str, int]:
+        return {"width": self.game.width, "height": self.game.height}
+
+    @property
+    def book_game(self) -> str:
+        return f"connect4:{self.game.width}x{self.game.height}"
+
+    def book_key(self, position: int) -> int:
+        return self.game.canonical(position)
+
+    def moves_made(self, position: int) -> int:
+        return self._boards(position)[1].bit_count()
+
     def library(self) -> Any:
         return library()
 

@@ -92,27 +92,44 @@ def isolated(empty):
 
 
 def guaranteed(empty, first):
-    """Moves Vertical can make whatever Horizontal does: its safe moves (on cells no horizontal domino can ever
-    cover) and half its vulnerable ones (other vertical pairs, no two side by side, so that a horizontal domino
-    spoils one at most: Vertical takes one while Horizontal spoils another), the odd one too when Vertical moves
-    ``first``. The pairs are disjoint, taken greedily row by row for all columns at once."""
+    """Moves Vertical can make whatever Horizontal does, taking the best of what is left at each turn while
+    Horizontal spoils the best of the rest, one a move: its safe moves (on cells no horizontal domino can ever
+    cover); its protective squares (2 x 2 empty, nothing empty beside them: a domino in one makes the other
+    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, no two side
+    by side, so that a horizontal domino spoils one at most). All disjoint, taken greedily row by row for every
+    column at once; Vertical takes the first spoilable one when it moves ``first``."""
     iso = isolated(empty)
     safe = 0
-    vulnerable = 0
-    below = np.uint64(0)  # cells of this row held by the pairs taken at the row before
+    squares = 0
+    pairs = 0
+    below = np.uint64(0)  # cells of this row held by what was taken at the row before
     near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
     for r in range(7):
         shift = np.uint64(8 * r)
-        upper = (empty >> shift) & ROW & ~below
+        row = (empty >> shift) & ROW
+        upper = row & ~below
         lower = (empty >> (shift + U8)) & ROW
         safe_tops = upper & (iso >> shift) & (iso >> (shift + U8)) & ROW
-        pairs = upper & lower & ~safe_tops & ~near
-        pairs &= ~(pairs << U1)  # of side-by-side pairs, the first of each run
+        square_lefts = alone_pairs(row) & alone_pairs(lower)
+        square_lefts &= ~(below | (below >> U1))
+        square = square_lefts | (square_lefts << U1)
+        vulnerable = upper & lower & ~safe_tops & ~square & ~near
+        vulnerable &= ~(vulnerable << U1)  # of side-by-side pairs, the first of each run
         safe += null_window.popcount(safe_tops)
-        vulnerable += null_window.popcount(pairs)
-        below = safe_tops | pairs
-        near = ((pairs << U1) | (pairs >> U1)) & ROW
-    return safe + (vulnerable + 1 if first else vulnerable) // 2
+        squares += null_window.popcount(square_lefts)
+        pairs += null_window.popcount(vulnerable)
+        below = safe_tops | square | vulnerable
+        near = ((vulnerable << U1) | (vulnerable >> U1)) & ROW
+    # Vertical's picks are every other one of the squares, then of the pairs, from the first or the second
+    take = 1 if first else 0
+    got_squares = (squares + take) // 2
+    got_pairs = (squares + pairs + take) // 2 - got_squares
+    return safe + 2 * got_squares + got_pairs
+
+
+def alone_pairs(row):
+    """The left cells of the runs of exactly two empty cells in a row (a byte)."""
+    return row & (row >> U1) & ~(row << U1) & ~(row >> np.uint64(2)) & np.uint64(0x7F)
 
 
 # -- the hooks; p = () ---------------------------------------------------------------------------------------
@@ -142,14 +159,20 @@ def play_move(board, _, move, p):
 
 
 def order(board, _, move, p):
-    """The opponent's placements the move takes away, less the mover's own; a safe move last."""
+    """The opponent's placements the move takes away, less the mover's own, then its contact with filled cells;
+    a safe move last."""
     empty = ~board
     cells = move | (move << U8)
     theirs = empty & (empty >> U1) & NOT_LAST_COLUMN  # left cells of the empty horizontal pairs
     taken = null_window.popcount(theirs & (cells | (cells >> U1)))
     lost = null_window.popcount(vertical_moves(empty) & ((move >> U8) | (move << U8)))
     safe = cells & ~isolated(empty) == 0
-    return 4 * taken - lost - (16 if safe else 0)
+    # filled cells and the frame's edges against the domino: play stays compact
+    around = ((cells << U1) & NOT_FIRST_COLUMN) | ((cells >> U1) & NOT_LAST_COLUMN) | (move >> U8) | \
+        (move << np.uint64(16))
+    contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
+        (2 if move >> np.uint64(48) != 0 else 0)
+    return 16 * taken - 4 * lost + contact - (64 if safe else 0)
 
 
 def key(board, _, p):

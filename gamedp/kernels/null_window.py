@@ -39,6 +39,8 @@ the table, and search on from the bounds ``watch[LOW]`` and ``watch[HIGH]`` prov
 
 import numpy as np
 
+#: Its functions take a game's kernels as arguments (see gamedp.aot.jit_functions).
+TAKES_KERNELS = True
 #: What a search returns when told to stop (no score is this low).
 STOPPED = -(1 << 40)
 #: Plies a search can go below its root.

@@ -67,6 +67,10 @@ class ScoreRules(Protocol):
     def children(self, position: Any) -> list[tuple[Any, Any]]:
         """Every legal move with the position it leads to."""
 
+    # Optional, for an opening book (gamedp.solvers.opening_book): ``book_id`` (None: no book), ``variant``,
+    # ``game``, ``book_game`` (its name on the command line), ``book_key(position)`` (one key for a position and
+    # its symmetric images) and ``moves_made(position)``.
+
 
 def score_rules(game: Any) -> ScoreRules | None:
     """The rules ``game`` gives this engine through its optional ``score_search()`` hook, or None."""
@@ -91,13 +95,20 @@ class ScoreSearch:
 
     ``memory`` bounds the table in bytes (it never grows past it; default: 1 GiB, or half the memory available
     if that is less); ``outcomes_only`` makes :meth:`value` search the outcome alone; ``progress`` shows a
-    progress line on a terminal for long searches.
+    progress line on a terminal for long searches; ``book`` is the opening book to answer from first (by
+    default the game's, where ``gamedp book`` made one; False for none).
     """
 
     def __init__(self, rules: ScoreRules, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True):
+                 progress: bool = True, book: Any = None):
         self.rules = rules
         self.outcomes_only = outcomes_only
+        if book is None:  # the game's opening book where one was made (gamedp book), else none
+            from gamedp.solvers.opening_book import find_book
+
+            book = find_book(rules)
+        #: the opening book answered from first (:mod:`gamedp.solvers.opening_book`), or None
+        self.book = book or None
         self.lib = rules.library()
         if memory is None:
             from gamedp.memory import available_memory
@@ -144,6 +155,11 @@ class ScoreSearch:
     # -- queries -------------------------------------------------------------------------------------------
     def score(self, position: Any, low: int = -UNBOUNDED, high: int = UNBOUNDED) -> int:
         """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
+        if self.book is not None:
+            kept = self.book.score(self.rules.book_key(position))
+            if kept is not None:
+                self.explored = 0
+                return max(low, min(high, kept))
         args = self.rules.arguments(position)
         watch = self.watch
         watch[NODES] = watch[STOP] = 0

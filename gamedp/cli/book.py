@@ -1,0 +1,44 @@
+"""``gamedp book GAME --depth N``: an opening book of exact scores (:mod:`gamedp.solvers.opening_book`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from gamedp.cli.arguments import memory_option
+from gamedp.errors import GamedpError
+
+
+@click.command()
+@click.argument("game")
+@click.option("--depth", type=click.IntRange(0, 20), required=True, metavar="N",
+              help="Every position up to N moves from the start (0-20).")
+@click.option("--force", is_flag=True, help="Replace the book that is there.")
+@memory_option
+@click.option("--json", "as_json", is_flag=True, help="Print the book's statistics as a JSON object.")
+def book(game: str, depth: int, force: bool, memory: int | None, as_json: bool) -> None:
+    """Search every position of GAME up to N moves from the start and keep their exact scores as its book.
+
+    analyze, play, serve and value answer from the book the positions it holds (a position and its mirror image
+    are one entry). The book is kept beside gamedp's databases ($GAMEDP_DB_DIR, else ~/.cache/gamedp/db).
+    A game offers a book with its exact-score search (Connect-Four, any board).
+
+    Example: gamedp book connect4:5x4 --depth 6
+    """
+    from gamedp.loader import load_game
+    from gamedp.solvers.opening_book import book_path, make_book
+    from gamedp.solvers.score_search import score_rules
+
+    rules = score_rules(load_game(game))
+    if rules is None or getattr(rules, "book_id", None) is None:
+        raise GamedpError(f"{game} has no opening book: a book is made by a game's exact-score search "
+                          "(e.g. gamedp book connect4 --depth 4)")
+    path = book_path(rules)
+    stats = make_book(rules, depth, path, memory=memory, force=force)
+    if as_json:
+        sys.stdout.write(json.dumps({**stats, "depth": depth, "path": str(path)}) + "\n")
+    else:
+        sys.stdout.write(f"{rules.name}: {stats['positions']:,} positions up to {depth} moves "
+                         f"({stats['explored']:,} explored, {stats['seconds']} s) in {path}\n")

@@ -1,0 +1,142 @@
+"""An opening book of gamedp's own: the exact score of every position up to a number of moves, found by the score
+search (:mod:`gamedp.solvers.score_search`) and kept in gamedp's checksummed file format
+(:func:`gamedp.database.write_container`).
+
+The first moves are the slow ones to search (the 7x6 Connect-Four start takes minutes), and the ones a game
+against the program, or the web board, asks about every time. ``gamedp book connect4 --depth N`` finds them
+once; the score search then answers from the book whatever it holds. Positions are kept under their key up to
+symmetry (a position and its mirror image are one entry).
+
+File: the container's metadata names ``game_id`` (the game's book id, e.g. ``connect4-book``), its ``variant``
+and the ``depth``; section ``keys`` holds the keys in increasing order (u64, little-endian), ``scores`` one
+signed byte per key.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.book"
+>>> write_book(path, "tiny-book", {"n": 3}, 2, {5: -1, 2: 3, 9: 0})
+>>> book = OpeningBook(path, "tiny-book", {"n": 3})
+>>> book.score(2), book.score(9), book.score(4), len(book), book.depth
+(3, 0, None, 3, 2)
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from gamedp.database import Container, DatabaseError, default_path, write_container
+from gamedp.errors import GamedpError
+
+
+class OpeningBook:
+    """A book read from ``path``, checked whole (its checksums, its game and variant) when opened."""
+
+    def __init__(self, path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], game: str = "GAME"):
+        self.path = Path(path)
+        remake = f"make it again with: gamedp book {game} --depth N --force"
+        container = Container(self.path, fix=remake)
+        try:
+            meta = container.meta
+            if meta.get("game_id") != book_id or meta.get("variant") != dict(variant):
+                raise DatabaseError(f"{self.path} is the book of {meta.get('game_id')} {meta.get('variant')}, not "
+                                    f"of {book_id} {dict(variant)}")
+            container.verify()
+            self.keys = container.section("keys").cast("Q")
+            self.scores = container.section("scores").cast("b")
+            if len(self.keys) != len(self.scores):
+                raise DatabaseError(f"{self.path} is damaged (as many keys as scores expected); {remake}")
+        except BaseException:
+            container.close()
+            raise
+        self._container = container
+        self.depth: int = meta.get("depth", 0)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def score(self, key: int) -> int | None:
+        """The score kept for ``key``, or None if the book does not hold it."""
+        keys, lo, hi = self.keys, 0, len(self.keys)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if keys[mid] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return self.scores[lo] if lo < len(keys) and keys[lo] == key else None
+
+    def close(self) -> None:
+        self.keys.release()
+        self.scores.release()
+        self._container.close()
+
+
+def write_book(path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], depth: int,
+               scores: Mapping[int, int], stats: dict | None = None) -> None:
+    """Write ``scores`` (key -> score) as a book of positions up to ``depth`` moves, atomically."""
+    keys = sorted(scores)
+    meta = {"game_id": book_id, "variant": dict(variant), "depth": depth, "size": len(keys), "stats": stats or {}}
+    write_container(path, meta, [("keys", struct.pack(f"<{len(keys)}Q", *keys)),
+                                 ("scores", struct.pack(f"<{len(keys)}b", *(scores[k] for k in keys)))])
+
+
+def book_path(rules: Any, db: str | os.PathLike | None = None) -> Path:
+    """Where the book of ``rules``' game is kept: ``db`` if given, else beside gamedp's databases."""
+    return default_path(rules.book_id, rules.variant, db)
+
+
+def find_book(rules: Any) -> OpeningBook | None:
+    """The book of ``rules``' game at its usual place, or None where there is none (a damaged one is an error)."""
+    if getattr(rules, "book_id", None) is None:
+        return None
+    path = book_path(rules)
+    if not path.exists():
+        return None
+    return OpeningBook(path, rules.book_id, rules.variant, rules.book_game)
+
+
+def positions_up_to(rules: Any, depth: int) -> dict[int, Any]:
+    """Every position within ``depth`` moves of the start that the game goes on from, one per key."""
+    start = rules.game.start()
+    found = {rules.book_key(start): start}
+    layer = [start]
+    for _ in range(depth):
+        following = []
+        for position in layer:
+            for _, child in rules.children(position):
+                key = rules.book_key(child)
+                if key not in found and rules.children(child):
+                    found[key] = child
+                    following.append(child)
+        layer = following
+    return found
+
+
+def make_book(rules: Any, depth: int, path: str | os.PathLike, *, memory: int | None = None,
+              force: bool = False) -> dict:
+    """Search every position up to ``depth`` moves and write the book to ``path``; returns its statistics."""
+    from gamedp.progress import ProgressLine
+    from gamedp.solvers.score_search import ScoreSearch
+
+    path = Path(path)
+    if path.exists() and not force:
+        raise GamedpError(f"{path} exists; give --force to replace it")
+    positions = positions_up_to(rules, depth)
+    search = ScoreSearch(rules, memory=memory, progress=False, book=False)
+    line = ProgressLine(f"book of {rules.name}, {depth} moves deep")
+    began = time.perf_counter()
+    scores, explored = {}, 0
+    try:
+        # deepest first: the searches of the shallow positions then find their children's bounds in the table
+        for done, (key, position) in enumerate(sorted(positions.items(), key=lambda kv: -rules.moves_made(kv[1]))):
+            scores[key] = search.score(position)
+            explored += search.explored
+            line.update(done + 1, len(positions))
+    finally:
+        line.close()
+    stats = {"positions": len(scores), "explored": explored, "seconds": round(time.perf_counter() - began, 3)}
+    write_book(path, rules.book_id, rules.variant, depth, scores, stats)
+    return stats
