@@ -2,14 +2,14 @@
 workers, CPU seconds and peak memory.
 
     python bench/bench_connect4.py --rounds 3                      # 5x4: in this process, --workers 1 and 2
-    python bench/bench_connect4.py --rounds 3 --boards 5x4,6x4,5x5 --workers '' --bdd-dir ~/src/Connect4-Strong-Solver
+    python bench/bench_connect4.py --rounds 3 --boards 5x4,6x4,5x5 --workers '' --bdd PATH/TO/solve.out
     python bench/bench_connect4.py --rounds 1 --boards 6x4 --workers 1,2
 
 Each gamedp run is `gamedp solve connect4 -V width=W -V height=H --force --json` into bench/build/db. With
---bdd-dir (a checkout of markus7800/Connect4-Strong-Solver), its `solve` program is built here with cc -O2 (it is
-C; the same defines as its makefile's `make solve`) and run as `solve.out 24 W H` (2^24 nodes, < 1 GB, the
-setting its README gives for 6x4 and 5x5), saving its solution like gamedp does. Every contender prints the
-position count and the start's value, which must agree (else the table says DIFFERS).
+--bdd PATH (the `solve` program of markus7800/Connect4-Strong-Solver, which you build yourself in its repository,
+e.g. with its makefile's `make solve`; this bench never fetches or builds it) it runs beside, as `PATH 24 W H`
+(2^24 nodes, < 1 GB, the setting its README gives for 6x4 and 5x5), saving its solution like gamedp does. Every
+contender prints the position count and the start's value, which must agree (else the table says DIFFERS).
 
 The harness's table gives wall-clock medians; on a shared machine the CPU seconds (user + system of the process
 and all it waited for, Dask workers included) are the fairer measure, so they follow, with their ratio to the BDD
@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -32,12 +31,6 @@ from harness import BUILD, PYTHON, Contender, compare
 #: The BDD solver's CPU seconds from issue 12 (5x5: its author's desktop, wall clock).
 BDD_FIGURES = {(5, 4): 12.0, (6, 4): 110.0, (5, 5): 40.0}
 PUBLISHED = {(4, 4): 161_029, (5, 4): 3_945_711, (4, 5): 1_706_255, (6, 4): 94_910_577, (5, 5): 69_763_700}
-BDD_SOURCES = ["search/solve.c"] + [f"../bdd/{name}.c" for name in
-                                    ("caches", "counts", "memorypool", "node", "ops", "uniquetable", "save",
-                                     "nodeindexmap")]
-BDD_DEFINES = ["-DIN_OP_GC=0", "-DIN_OP_GC_EXCL=0", "-DIN_OP_GC_THRES=0.9999", "-DALLOW_ROW_ORDER=0",
-               "-DCOMPRESSED_ENCODING=1", "-DENTER_TO_CONTINUE=0", "-DWRITE_TO_FILE=0", "-DSAVE_BDD_TO_DISK=1"]
-
 #: Runs one contender (argv after the CPU log's path) and prints what every contender must agree on; appends the
 #: CPU seconds of everything it waited for to the log.
 RUN = """\
@@ -59,17 +52,16 @@ else:  # the BDD solver: per ply 'win=.. draw=.. loss=.. term=.. / total=..', pl
 """
 
 
-def build_bdd(checkout: Path) -> Path:
-    """The BDD solver's `solve` program, built from ``checkout`` into bench/build."""
-    src = checkout / "src" / "connect4"
-    if not (src / "search" / "solve.c").exists():
-        raise SystemExit(f"--bdd-dir {checkout}: no src/connect4/search/solve.c there (a checkout of "
-                         "markus7800/Connect4-Strong-Solver is expected)")
-    BUILD.mkdir(parents=True, exist_ok=True)
-    exe = BUILD / "bdd_solve"
-    if not exe.exists():
-        subprocess.run(["cc", "-O2", *BDD_SOURCES, *BDD_DEFINES, "-o", str(exe)], cwd=src, check=True)
-    return exe
+def bdd_program(path: Path) -> Path:
+    """The BDD solver's program the user built and named, checked to be a runnable file of theirs."""
+    path = path.expanduser().resolve()
+    if not path.is_file() or not os.access(path, os.X_OK):
+        raise SystemExit(f"--bdd {path}: not an executable file; build the BDD solver's `solve` program in its "
+                         "own repository (`make solve`) and name it here")
+    if path.stat().st_uid != os.getuid() or path.stat().st_mode & 0o022:
+        raise SystemExit(f"--bdd {path}: another user could have written it; use a build of your own "
+                         "(yours, not group- or world-writable)")
+    return path
 
 
 def board(width: int, height: int, rounds: int, workers: list[int], bdd: Path | None) -> None:
@@ -91,7 +83,7 @@ def board(width: int, height: int, rounds: int, workers: list[int], bdd: Path | 
     if bdd is not None:
         run_dir = BUILD / "bdd_run"
         run_dir.mkdir(exist_ok=True)
-        contenders.append(contender("BDD solver (C, cc -O2)", "bdd", [str(bdd), "24", str(width), str(height)],
+        contenders.append(contender("BDD solver (your build)", "bdd", [str(bdd), "24", str(width), str(height)],
                                     {"BENCH_CWD": str(run_dir)}))
     contenders.append(contender("gamedp solve (this process)", "gamedp", gamedp + ["--db", str(db / "local.gdb")]))
     for n in workers:
@@ -121,11 +113,12 @@ def main() -> None:
     p.add_argument("--quick", action="store_true", help="4x4 only, for a smoke test")
     p.add_argument("--boards", default="5x4", help="boards as WxH, comma-separated (default 5x4)")
     p.add_argument("--workers", default="1,2", help="Dask local cluster sizes to run too (default 1,2; '' none)")
-    p.add_argument("--bdd-dir", type=Path, help="a checkout of markus7800/Connect4-Strong-Solver to run beside")
+    p.add_argument("--bdd", type=Path, metavar="PATH",
+                   help="the BDD strong solver's `solve` program, built by you, to run beside")
     args = p.parse_args()
     boards = [(4, 4)] if args.quick else [tuple(int(x) for x in b.split("x")) for b in args.boards.split(",")]
     workers = [int(n) for n in args.workers.split(",") if n]
-    bdd = build_bdd(args.bdd_dir.expanduser().resolve()) if args.bdd_dir else None
+    bdd = bdd_program(args.bdd) if args.bdd else None
     for w, h in boards:
         board(w, h, args.rounds, workers, bdd)
 

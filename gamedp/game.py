@@ -46,7 +46,7 @@ class Game:
     scored: bool = False
     #: The end test given once: the engines ask :meth:`primitive` first and never ask a position it ends for its
     #: moves, so :meth:`moves` (or :meth:`children`) need not test for the end again. Faster for games whose end
-    #: test is costly (see the README, "Writing a game for speed").
+    #: test is costly (see docs/contract.md, "Writing a game for speed").
     primitive_first: bool = False
 
     # -- rules -------------------------------------------------------------------------------------------

@@ -172,7 +172,7 @@ class Rules:
 
     @cached_property
     def sym_tables_py(self) -> list[list[list[int]]]:
-        """[symmetry][byte of the board][byte value]: the image of each byte value under each symmetry."""
+        """``[symmetry][byte of the board][byte value]``: the image of each byte value under each symmetry."""
         return byte_table_lists(self.symmetries, self.n)
 
     def image(self, board: int, s: int) -> int:
@@ -270,7 +270,7 @@ def parse_row(line: str, cols: int, line_no: int, source: str = "input") -> int:
 
 
 def byte_table_lists(maps: Sequence[Sequence[int]], n: int) -> list[list[list[int]]]:
-    """[map][chunk][byte value]: the image of every byte value of the board under each cell map, in plain
+    """``[map][chunk][byte value]``: the image of every byte value of the board under each cell map, in plain
     lists (a database look-up translates boards with these without importing numpy)."""
     tables = []
     for cells in maps:
