@@ -16,7 +16,8 @@ Herik; Bullock), written here from their description:
   other can still make (half of every run of empty cells along its direction, an upper bound): the player to
   move wins if theirs exceed the opponent's bound, and loses if the opponent's reach theirs;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
-- moves are tried by how many of the opponent's placements they take away, less the mover's own;
+- moves are tried first if they leave the opponent sure to lose, then by how many of the opponent's placements
+  they take away, less the mover's own, then by their contact with filled cells;
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
 - the search's history breaks ties.
 """
@@ -159,8 +160,8 @@ def play_move(board, _, move, p):
 
 
 def order(board, _, move, p):
-    """The opponent's placements the move takes away, less the mover's own, then its contact with filled cells;
-    a safe move last."""
+    """A move that leaves the opponent sure to lose first; then the opponent's placements the move takes away,
+    less the mover's own, then its contact with filled cells; a safe move last."""
     empty = ~board
     cells = move | (move << U8)
     theirs = empty & (empty >> U1) & NOT_LAST_COLUMN  # left cells of the empty horizontal pairs
@@ -172,7 +173,10 @@ def order(board, _, move, p):
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
         (2 if move >> np.uint64(48) != 0 else 0)
-    return 16 * taken - 4 * lost + contact - (64 if safe else 0)
+    # first of all, a move after which the opponent is sure to lose (as the opponent's position will find)
+    rest = empty & ~cells
+    wins = guaranteed(rest, False) >= disjoint_vertical(transpose(rest))
+    return (4096 if wins else 0) + 16 * taken - 4 * lost + contact - (64 if safe else 0)
 
 
 def key(board, _, p):
