@@ -12,7 +12,8 @@ The hooks give the search what the Domineering solvers of the literature use (Br
 Herik; Bullock), written here from their description:
 
 - a position is settled without a search when the moves one player is sure to make (its safe moves, on cells
-  the other can never cover, and half its other disjoint pairs, no two side by side) outnumber every move the
+  the other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, no two side by
+  side) outnumber every move the
   other can still make (half of every run of empty cells along its direction, an upper bound): the player to
   move wins if theirs exceed the opponent's bound, and loses if the opponent's reach theirs;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
