@@ -139,7 +139,7 @@ class TieredGame:
     :meth:`functions` (see the module docstring for the contract and an example)."""
 
     #: True when every index is a position to answer (a board typed in need not be reachable from the start):
-    #: the solver then solves them all instead of only those play reaches.
+    #: the solver then solves them all instead of only those play reaches (its statistics still count only those).
     every_index = False
 
     def __init__(self, game_id: str, variant: dict, *, num_tiers: int, max_children: int, start: int):

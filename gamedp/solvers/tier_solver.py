@@ -3,7 +3,9 @@
 1. **Reachability, forward.** Tier by tier from the start's, one bit per index: a position is reachable when a
    reachable, unfinished position in a lower tier moves to it. Each tier's bits are a file of their own, kept
    until the tier's values are sealed (they hold its reachability from then on, as code 3). A game whose every
-   index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has them all.
+   index is a position to answer (``every_index``: BLOCKGAME boards, tic-tac-toe's 3^9) has every index solved,
+   but its statistics count only what play reaches, as every game's do: its reach files are kept to the end
+   (its codes have no 3 to say it), or it gives its own (``tier_reach(tier) -> bits``, e.g. 64 boards a word).
 2. **Values, backward.** From the last tier down; a tier is cut into shards of at most :data:`SHARD` indices
    (on an executor of several slots, first into :data:`PER_SLOT` a slot with as many reachable positions each, so
    that the workers finish it together; a tier too small for a task is solved by the driver, whole), which are
@@ -12,11 +14,11 @@
    made again: only the database itself is worth an fsync), so memory is one shard plus what the map pages in,
    and a solve that is killed resumes at the first shard without a file. A game may solve a shard with a kernel
    of its own (``shard_values(tier, lo, hi, remoteness) -> (codes, remoteness, stats)``, a byte per code, e.g.
-   64 boards per machine word); everything else stays the same. The executor decides where shards run (see
-   :mod:`gamedp.executors`). When every shard of a tier is there, they are sealed into one tier file and removed,
-   and so is the tier's reach file: the working files stay near 2 bits per index (plus the remoteness byte), the
-   values of the tiers solved and the reach bits of those still to solve, and one tier's shards twice while it is
-   sealed.
+   64 boards per machine word; the statistics of the reachable positions only); everything else stays the
+   same. The executor decides where shards run (see :mod:`gamedp.executors`). When every shard of a tier is
+   there, they are sealed into one tier file and removed, and so is the tier's reach file: the working files
+   stay near 2 bits per index (plus the remoteness byte), the values of the tiers solved and the reach bits of
+   those still to solve, and one tier's shards twice while it is sealed.
    Values are two bits per index (0 LOSE, 1 WIN, 2 TIE for the player to move, 3 not reachable; index i at bits
    2(i%4) of byte i//4), remoteness a byte when asked. Positions come to the kernels by index, through the
    game's :meth:`~gamedp.tiers.TieredGame.expansion`.
@@ -49,7 +51,7 @@ from typing import Any, Callable
 
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
 from gamedp.kernels import tier_values
-from gamedp.solvers.statistics import code_at, compact, pack_codes, table_stats
+from gamedp.solvers.statistics import code_at, compact, pack_codes, table_stats, unreached_codes
 from gamedp.tiers import Passes, TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
@@ -99,32 +101,47 @@ def solve_in_memory(game: TieredGame) -> list[list[int]]:
     return values
 
 
-def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict]]:
+def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict], Any]:
     """The whole solve of a tiny index space in memory by the plain functions (no numba): the 2-bit outcomes
-    (3: unreachable) and remoteness (or an empty array) of the whole index space, and each tier's statistics,
-    exactly as the sharded solve makes them, as ``bytes``: nothing here imports numpy. A child is looked up by its
-    key among the positions already solved, so only each position's own rank is computed."""
+    (3: unreachable) and remoteness (or an empty array) of the whole index space, each tier's statistics and the
+    outcomes counted in them (the outcomes again, with 3 at every index play does not reach: not the same for a
+    game whose every index is solved), exactly as the sharded solve makes them, as ``bytes``: nothing here imports
+    numpy. A child is looked up by its key among the positions already solved, so only each position's own rank
+    is computed, and the rules are asked once about each position play reaches."""
     f = game.functions()
     sizes, out = game.sizes, [0] * (game.max_children + 64)
     declared = [set(game.child_tiers(t)) for t in range(game.num_tiers)]
-    if game.every_index:
-        keys = [[f.unrank(t, i) for i in range(sizes[t])] for t in range(game.num_tiers)]
-    else:  # the positions play reaches, tier by tier, then in index order
-        reached: list[dict] = [{} for _ in sizes]  # key -> its index
+    moves: dict[int, tuple[int, list[int]]] = {}  # the positions play reaches: key -> primitive code, children
+
+    def expand(key: int) -> list[int]:
+        prim = f.primitive(key)
+        kids = out[:0 if prim else f.children(key, out)]
+        moves[key] = prim, kids
+        return kids
+
+    if game.every_index:  # every index is solved, in index order: here only which ones play reaches
+        keys = [list(enumerate(f.unrank(t, i) for i in range(sizes[t]))) for t in range(game.num_tiers)]
+        todo = [game.start]
+        while todo:
+            key = todo.pop()
+            if key not in moves:
+                todo += expand(key)
+    else:  # the positions play reaches, tier by tier (key -> its index), then in index order
+        reached: list[dict] = [{} for _ in sizes]
         reached[game.start_tier][game.start] = f.rank(game.start)
         for t in range(game.num_tiers):
             for key in reached[t]:
-                if not f.primitive(key):
-                    for c in out[:f.children(key, out)]:
-                        ct = f.tier_of(c)
-                        if ct not in declared[t]:
-                            _fail_key(game, (1, key, c), t)
-                        if c not in reached[ct]:
-                            ci = reached[ct][c] = f.rank(c)
-                            if not 0 <= ci < sizes[ct]:
-                                _fail_key(game, (2, key, c), t)
+                for c in expand(key):
+                    ct = f.tier_of(c)
+                    if ct not in declared[t]:
+                        _fail_key(game, (1, key, c), t)
+                    if c not in reached[ct]:
+                        ci = reached[ct][c] = f.rank(c)
+                        if not 0 <= ci < sizes[ct]:
+                            _fail_key(game, (2, key, c), t)
         keys = [sorted((i, key) for key, i in tier.items()) for tier in reached]
     codes = [bytearray(b"\3" * s) for s in sizes]
+    counted = [bytearray(b"\3" * s) for s in sizes]
     rems = [bytearray(s) for s in sizes]
     # key -> (its option for the parent, its tier): a LOSE is a WIN for the parent (3B - r) and beats a TIE
     # (2B - r), which beats a WIN (r): the kernels' order, so the best option is the largest number.
@@ -134,22 +151,26 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict
     primitive, children = f.primitive, f.children
     for t in range(game.num_tiers - 1, -1, -1):
         counts = [0] * 5  # positions, WIN, LOSE, TIE, terminal
-        mine, tier_codes, tier_rems = declared[t], codes[t], rems[t]
-        for i, key in (enumerate(keys[t]) if game.every_index else keys[t]):
-            prim = primitive(key)
-            n = 0 if prim else children(key, out)
-            if prim or n == 0:
+        mine, tier_codes, tier_counted, tier_rems = declared[t], codes[t], counted[t], rems[t]
+        for i, key in keys[t]:
+            found = moves.get(key)
+            if found is None:  # not reached by play: solved all the same
+                prim = primitive(key)
+                kids = out[:0 if prim else children(key, out)]
+            else:
+                prim, kids = found
+            terminal = prim != 0 or not kids
+            if terminal:
                 if prim not in (0, 1, 2, 3):
                     _fail_key(game, (4, key, prim), t)
                 code, r = (0, 0, 1, 2)[prim], 0
-                counts[4] += 1
             else:
                 best = -1
-                for j in range(n):
-                    option, ct = known.get(out[j], (-1, -1))
+                for child in kids:
+                    option, ct = known.get(child, (-1, -1))
                     if ct not in mine:
-                        _child(game, f, t, key, out[j])  # names what is wrong
-                        _fail_key(game, (3, key, out[j]), t)
+                        _child(game, f, t, key, child)  # names what is wrong
+                        _fail_key(game, (3, key, child), t)
                     if option > best:
                         best = option
                 code, r = (1, 3 * base - best + 1) if best > 2 * base else \
@@ -160,10 +181,15 @@ def solve_small(game: TieredGame, remoteness: bool) -> tuple[Any, Any, list[dict
                     _fail_key(game, (5, key, r), t)
             known[key] = (3 * base - r if code == 0 else 2 * base - r if code == 2 else r, t)
             tier_codes[i], tier_rems[i] = code, r
-            counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+            if found is not None:
+                tier_counted[i] = code
+                counts[1 + (0 if code == 1 else 1 if code == 0 else 2)] += 1
+                counts[4] += terminal
         counts[0] = sum(counts[1:4])
         tier_stats[t] = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), counts))
-    return pack_codes(b"".join(codes)), b"".join(rems) if remoteness else b"", tier_stats
+    packed = pack_codes(b"".join(codes))
+    return (packed, b"".join(rems) if remoteness else b"", tier_stats,
+            pack_codes(b"".join(counted)) if game.every_index else packed)
 
 
 def _child(game: TieredGame, f: Any, tier: int, key: int, child: int) -> tuple[int, int]:
@@ -660,31 +686,46 @@ def run_shard(job: Job) -> None:
         codes, rem, stats = game.shard_values(job.tier, job.lo, job.hi, job.remoteness)
         _write_shard(job, path, pack_codes(codes), rem, stats)
         return
-    reach_file = None if game.every_index else _File(_reach_file(work, job.tier), job.identity)
+    reach_file = _File(_reach_file(work, job.tier), job.identity)
     files = [_File(_tier_file(work, c), job.identity) for c in game.child_tiers(job.tier)]
     try:
-        reach = (np.full((game.sizes[job.tier] + 7) >> 3, 255, dtype=np.uint8) if reach_file is None
-                 else np.frombuffer(reach_file.section("reach"), dtype=np.uint8))
+        reach = np.frombuffer(reach_file.section("reach"), dtype=np.uint8)
         p, slot, limits, (state, out, err) = _arrays(game, job.tier)
         nshards = [f_.c.meta["shards"] for f_ in files]
         codes_l = _four([np.frombuffer(f_.span("codes", n), dtype=np.uint8) for f_, n in zip(files, nshards)])
         rem_l = _four([np.frombuffer(f_.span("remoteness", n), dtype=np.uint8) for f_, n in zip(files, nshards)]
                       if job.remoteness else [])
-        codes = np.full((job.hi - job.lo + 3) >> 2, 255, dtype=np.uint8)  # every index unreachable (3) until solved
-        rem = np.zeros(job.hi - job.lo if job.remoteness else 0, dtype=np.uint8)
+        kernel = (p, slot, limits, (*codes_l, *rem_l), state, out, err)
         stats_a = np.zeros(5, dtype=np.int64)
-        p.solve_shard(p.params, job.tier, job.lo, job.hi, reach, slot, limits, *codes_l, *rem_l, job.remoteness,
-                      codes, rem, state, out, stats_a, err)
-        del codes_l, rem_l, reach
+        codes, rem = _solve_range(job, reach, stats_a, *kernel)
+        if game.every_index and not err[0]:
+            # The indices play does not reach are solved too, uncounted: each pass leaves the other's codes 3
+            # (all ones) and their remoteness 0.
+            others, others_rem = _solve_range(job, _frozen(np.invert(reach)), np.zeros(5, dtype=np.int64), *kernel)
+            np.bitwise_and(codes, others, out=codes)
+            np.bitwise_or(rem, others_rem, out=rem)
+        del codes_l, rem_l, reach, kernel
     finally:
-        if reach_file is not None:
-            reach_file.close()
+        reach_file.close()
         for f_ in files:
             f_.close()
     if err[0]:
         _fail(game, err)
     stats = dict(zip(("positions", "WIN", "LOSE", "TIE", "terminal"), (int(x) for x in stats_a)))
     _write_shard(job, path, codes, rem, stats)
+
+
+def _solve_range(job: Job, reach: Any, stats: Any, p: Passes, slot: Any, limits: Any, children: tuple, state: Any,
+                 out: Any, err: Any) -> tuple[Any, Any]:
+    """The codes and remoteness of ``job``'s reachable indices (those set in ``reach``; the rest left at code 3
+    and remoteness 0), counted in ``stats``, by the backward pass's kernel given the child tiers' arrays."""
+    import numpy as np
+
+    codes = np.full((job.hi - job.lo + 3) >> 2, 255, dtype=np.uint8)
+    rem = np.zeros(job.hi - job.lo if job.remoteness else 0, dtype=np.uint8)
+    p.solve_shard(p.params, job.tier, job.lo, job.hi, reach, slot, limits, *children, job.remoteness, codes, rem,
+                  state, out, stats, err)
+    return codes, rem
 
 
 def _write_shard(job: Job, path: Path, codes: Any, rem: Any, stats: dict) -> None:
@@ -735,8 +776,9 @@ class TierSolve:
         rem = total if self.want_rem else 0
         biggest = max(self.game.sizes)
         # The backward pass (values so far, reach bits still to use, one tier's shards twice), then the database
-        # beside the tier files.
-        disk_need = max(total // 4 + total // 8 + biggest // 2 + rem + biggest, 2 * (total // 4 + rem))
+        # beside the tier files (and the reach bits, kept for the statistics where every index is solved).
+        kept = total // 8 if self.game.every_index else 0
+        disk_need = max(total // 4 + total // 8 + biggest // 2 + rem + biggest, 2 * (total // 4 + rem) + kept)
         memory_need = biggest // 8 * 2 + self.shard * (1 + (4 if self.want_rem else 0)) // 2 + total // 4
         have = available_memory()
         if memory_need > have:
@@ -790,9 +832,7 @@ class TierSolve:
         for f in whole:
             if f is not None:
                 f.close()
-        if all(f is not None for f in whole):
-            return
-        if game.every_index:  # every index is a position: all reachable, nothing to search or keep
+        if all(f is not None for f in whole) or hasattr(game, "tier_reach"):  # done, or the game's own
             return
         first, start, bits = self._reach_while_starting() if not self.executor.started else (0, 0, {})
         for t in range(first, game.num_tiers):
@@ -977,7 +1017,8 @@ class TierSolve:
                 tier_stats[t] = sealed.c.meta["stats"]
                 self.resumed_shards += int(sealed.c.meta["shards"])
                 sealed.close()
-                _reach_file(self.work, t).unlink(missing_ok=True)  # a solve killed between sealing and this
+                if not game.every_index:
+                    _reach_file(self.work, t).unlink(missing_ok=True)  # a solve killed between sealing and this
                 done_before += size
                 continue
             executor, count = self._plan(size)
@@ -1016,7 +1057,8 @@ class TierSolve:
                 f.close()
         for old in self.work.glob(f"tier{t}.shard*"):  # these jobs' shards, and any a solve cut otherwise left
             old.unlink(missing_ok=True)
-        _reach_file(self.work, t).unlink(missing_ok=True)  # its codes say which indices are reachable now
+        if not self.game.every_index:  # its codes say which indices are reachable now (else all are solved)
+            _reach_file(self.work, t).unlink(missing_ok=True)
         return stats
 
     def database(self, tier_stats: list[dict]) -> dict:
@@ -1030,25 +1072,42 @@ class TierSolve:
         # Remoteness, a byte per index, goes through a mapped file: the page cache holds it, not this process.
         all_rem = (np.memmap(rem_path, mode="w+", dtype=np.uint8, shape=(total,)) if self.want_rem
                    else np.zeros(0, dtype=np.uint8))
+        # The remoteness statistics count what play reaches: for a game whose every index is solved, the codes
+        # again with 3 where it does not.
+        counted = np.zeros_like(outcomes) if game.every_index and self.want_rem else outcomes
         for t in range(game.num_tiers):
             f = _File(_tier_file(self.work, t), self.ident)
             try:
                 n, at = f.c.meta["shards"], game.offsets[t]
                 codes = np.frombuffer(f.span("codes", n), dtype=np.uint8)
                 place_codes(outcomes, at, codes, game.sizes[t])
+                if counted is not outcomes:
+                    place_codes(counted, at, codes | unreached_codes(self._tier_reach(t), len(codes)), game.sizes[t])
                 if self.want_rem:
                     all_rem[at:at + game.sizes[t]] = np.frombuffer(f.span("remoteness", n), dtype=np.uint8)
                 del codes
             finally:
                 f.close()
         try:
-            return self._write(outcomes, all_rem, tier_stats)
+            return self._write(outcomes, all_rem, tier_stats, counted)
         finally:
             del all_rem
 
-    def _write(self, outcomes: Any, all_rem: Any, tier_stats: list[dict]) -> dict:
+    def _tier_reach(self, t: int) -> Any:
+        """Tier ``t``'s reach bits: the game's own (see :meth:`reach`), or its reach file's."""
+        import numpy as np
+
+        if hasattr(self.game, "tier_reach"):
+            return self.game.tier_reach(t)
+        f = _File(_reach_file(self.work, t), self.ident)
+        try:
+            return np.frombuffer(f.section("reach"), dtype=np.uint8).copy()
+        finally:
+            f.close()
+
+    def _write(self, outcomes: Any, all_rem: Any, tier_stats: list[dict], counted: Any) -> dict:
         """Write the database: 2-bit ``outcomes`` (3: unreachable) and remoteness of the whole index space (numpy
-        arrays, or bytes from :func:`solve_small`)."""
+        arrays, or bytes from :func:`solve_small`); ``counted``: the outcomes the statistics count (see there)."""
         from gamedp.database import write_container
 
         game, total = self.game, self.game.index_space
@@ -1064,7 +1123,7 @@ class TierSolve:
             "tiers": per_tier,
         }
         if game.every_index and self.want_rem:  # every index a position: counts by remoteness, longest win/loss
-            whole = table_stats(outcomes, all_rem, total)
+            whole = table_stats(counted, all_rem, total)
             stats["remoteness"], stats["longest"] = whole["remoteness"], whole["longest"]
         outcomes, bits = compact(outcomes, total)  # 1 bit per position when there is no TIE and none unreachable
         encoding = {"outcome_bits": bits, "remoteness": "u8" if self.want_rem else None}
