@@ -23,7 +23,7 @@ from gamedp.games.impartial.subtraction_tiers import subtraction_table
 from gamedp.games.indexed import table_spec
 from gamedp.games.placement_tiers import blockgame_table
 from gamedp.games.tictactoe_tiers import tictactoe_table
-from gamedp.solvers import tier_solver
+from gamedp.solvers.tier_solver import driver, files
 from gamedp.solvers.statistics import table_stats
 from gamedp.solvers.tier_solver import PAUSE_ENV, SHARD_ENV, solve_small, solve_tiered, work_dir
 from gamedp.tiers import TieredGame, TierFunctions, check_tiers
@@ -368,7 +368,7 @@ def test_stale_temporaries_of_killed_writes_are_removed_when_a_solve_starts(tmp_
     db = tmp_path / "t.gdb"
     work = work_dir(db)
     work.mkdir()
-    (work / "identity.json").write_text(tier_solver.identity(tictactoe_table(), False, 256))  # a solve to resume
+    (work / "identity.json").write_text(files.identity(tictactoe_table(), False, 256))  # a solve to resume
     stale = [work / f".tier3.shard0.{gone}.k1l2.tmp", work / f".tier2.values.{gone}.abcd.tmp",
              tmp_path / f".t.gdb.{gone}.x9.tmp"]
     kept = [work / f".tier3.shard1.{os.getpid()}.live.tmp", tmp_path / f".t.gdb.{gone}.mine"]
@@ -377,7 +377,7 @@ def test_stale_temporaries_of_killed_writes_are_removed_when_a_solve_starts(tmp_
     monkeypatch.setenv(SHARD_ENV, "256")
     monkeypatch.setenv(PAUSE_ENV, "0")
     with pytest.raises(KeyboardInterrupt):  # stopped at the first shard: the clean-up came before it
-        monkeypatch.setattr(tier_solver, "run_shard", _interrupt)
+        monkeypatch.setattr(driver, "run_shard", _interrupt)
         solve_tiered(tictactoe_table(), "tictactoe", db)
     assert not any(p.exists() for p in stale) and all(p.exists() for p in kept)
 
@@ -481,10 +481,10 @@ def test_a_torn_working_file_is_redone_not_trusted(tmp_path):
     ident = "a solve"
     path = tmp_path / "tier3.values"
     write_container(path, {"identity": ident, "tier": 3}, [("codes0", bytes(range(200)) * 700)], durable=False)
-    f = tier_solver._open(path, ident)
+    f = files.open_whole(path, ident)
     assert f is not None
     f.close()
     data = bytearray(path.read_bytes())
     data[-1000] ^= 1
     path.write_bytes(bytes(data))
-    assert tier_solver._open(path, ident) is None and not path.exists()
+    assert files.open_whole(path, ident) is None and not path.exists()
