@@ -108,9 +108,9 @@ class Passes:
     """A tiered game's own kernels for the tier solver's two passes, each over a range of a tier's indices, in
     place of its generic loops that call the :class:`Expansion` index by index (e.g. a sweep that decodes a block
     of indices once and keeps what it needs in registers): ``mark_children`` and ``solve_shard`` take the
-    arguments of :func:`gamedp.solvers.tier_solver.mark_children` and :func:`~gamedp.solvers.tier_solver.solve_shard`
-    but the first (the expansion kernel), and must do the same. ``params``, ``state_size`` and ``out_size`` as in
-    :class:`Expansion`."""
+    arguments of :func:`gamedp.solvers.tier_solver.loops.mark_children` and
+    :func:`~gamedp.solvers.tier_solver.loops.solve_shard` but the first (the expansion kernel), and must do the
+    same. ``params``, ``state_size`` and ``out_size`` as in :class:`Expansion`."""
     mark_children: Callable
     solve_shard: Callable
     params: Any
@@ -139,7 +139,7 @@ class TieredGame:
     :meth:`functions` (see the module docstring for the contract and an example)."""
 
     #: True when every index is a position to answer (a board typed in need not be reachable from the start):
-    #: the solver then solves them all instead of only those play reaches.
+    #: the solver then solves them all instead of only those play reaches (its statistics still count only those).
     every_index = False
 
     def __init__(self, game_id: str, variant: dict, *, num_tiers: int, max_children: int, start: int):

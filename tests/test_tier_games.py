@@ -3,6 +3,7 @@ sharded ways byte for byte, their errors, kills and resumes, stale temporary fil
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -10,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +23,7 @@ from gamedp.games.impartial.subtraction_tiers import subtraction_table
 from gamedp.games.indexed import table_spec
 from gamedp.games.placement_tiers import blockgame_table
 from gamedp.games.tictactoe_tiers import tictactoe_table
-from gamedp.solvers import tier_solver
+from gamedp.solvers.tier_solver import driver, files
 from gamedp.solvers.statistics import table_stats
 from gamedp.solvers.tier_solver import PAUSE_ENV, SHARD_ENV, solve_small, solve_tiered, work_dir
 from gamedp.tiers import TieredGame, TierFunctions, check_tiers
@@ -37,6 +37,7 @@ settings.load_profile("tables")
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
+@functools.lru_cache(maxsize=None)
 def ttt_brute(mine: frozenset, theirs: frozenset) -> tuple[str, int]:
     """Tic-tac-toe by plain minimax: (outcome for the mover, remoteness); whoever has a line has won."""
     if any(set(line) <= theirs for line in LINES):
@@ -54,6 +55,31 @@ def ttt_brute(mine: frozenset, theirs: frozenset) -> tuple[str, int]:
     if ties:
         return "TIE", min(ties) + 1
     return "LOSE", max(r for _, r in results) + 1
+
+
+def ttt_reached() -> dict[tuple[frozenset, frozenset], int]:
+    """Every tic-tac-toe board play reaches from the empty one, breadth first (X moves first, play stops at a
+    line or a full board), as (the mover's marks, the opponent's) -> the moves made."""
+    level = {(frozenset(), frozenset())}
+    seen: dict = {}
+    for ply in range(10):
+        for board in level:
+            seen[board] = ply
+        level = {(theirs, mine | {c}) for mine, theirs in level
+                 if not any(set(line) <= mine or set(line) <= theirs for line in LINES)
+                 for c in range(9) if c not in mine | theirs}
+    return seen
+
+
+def subtraction_reached(n: int, moves: tuple) -> set[int]:
+    """The heaps play reaches from ``n`` stones."""
+    seen, todo = set(), [n]
+    while todo:
+        heap = todo.pop()
+        if heap not in seen:
+            seen.add(heap)
+            todo += [heap - k for k in moves if k <= heap]
+    return seen
 
 
 def subtraction_brute(n: int, moves: tuple, misere: bool) -> tuple[str, int]:
@@ -108,14 +134,102 @@ def test_tictactoe_matches_memo_solver_on_every_reachable_board(ttt_solved):
     assert len(seen) == 5478
 
 
+def counted(values: dict, tier_of, terminal) -> dict:
+    """The statistics ``gamedp solve`` reports, of ``values`` (position -> (outcome, remoteness)): per tier (by
+    ``tier_of``), by outcome and by remoteness."""
+    tiers = {}
+    by_r: dict = {}
+    for position, (outcome, r) in values.items():
+        row = tiers.setdefault(tier_of(position), dict.fromkeys(("positions", "WIN", "LOSE", "TIE", "terminal"), 0))
+        row["positions"] += 1
+        row[outcome] += 1
+        row["terminal"] += terminal(position)
+        by_r.setdefault(outcome, {}).setdefault(str(r), 0)
+        by_r[outcome][str(r)] += 1
+    return {"tiers": tiers, "positions": len(values), "remoteness": by_r,
+            "outcomes": {o: sum(v[0] == o for v in values.values()) for o in ("WIN", "LOSE", "TIE")}}
+
+
+def assert_counts_what_play_reaches(stats: dict, game: TieredGame, values: dict, tier_of, terminal, key_of) -> None:
+    """``stats`` of a solve with remoteness count exactly the positions ``values`` holds (those play reaches)."""
+    want = counted(values, tier_of, terminal)
+    assert {row["tier"]: {k: v for k, v in row.items() if k != "tier"} for row in stats["tiers"] if row["positions"]} \
+        == want["tiers"]
+    assert all(row["positions"] or not any(row[o] for o in ("WIN", "LOSE", "TIE")) for row in stats["tiers"])
+    assert (stats["positions"], stats["outcomes"], stats["remoteness"]) == \
+        (want["positions"], want["outcomes"], want["remoteness"])
+    by_key = {key_of(position): value for position, value in values.items()}
+    for outcome, longest in stats["longest"].items():  # the least index of the longest, among those play reaches
+        assert by_key[game.position(longest["index"])] == (outcome, longest["remoteness"])
+        assert longest["remoteness"] == max(r for o, r in values.values() if o == outcome)
+
+
+@pytest.mark.parametrize("shard", [None, "256"])
+def test_tictactoe_statistics_count_the_boards_play_reaches(tmp_path, monkeypatch, shard):
+    """5,478 boards from the empty one (not the 3^9 the database answers): per tier, by outcome, by remoteness,
+    in memory and sharded alike."""
+    if shard:
+        monkeypatch.setenv(SHARD_ENV, shard)
+    reached = ttt_reached()
+    game = tictactoe_table()
+    stats = solve_tiered(game, "tictactoe", tmp_path / "t.gdb", remoteness=True)
+    values = {board: ttt_brute(*board) for board in reached}
+
+    def over(board: tuple[frozenset, frozenset]) -> bool:
+        return any(set(line) <= marks for line in LINES for marks in board) or len(board[0] | board[1]) == 9
+
+    assert_counts_what_play_reaches(stats, game, values, reached.get, over,
+                                    lambda board: sum(3 ** c for c in board[0]) + sum(2 * 3 ** c for c in board[1]))
+    assert len(reached) == 5478 and stats["index_space"] == 3 ** 9
+
+
+def blockgame_reached(rows: int, cols: int) -> dict[int, tuple[str, int]]:
+    """BLOCKGAME from the rules: every board (bit r * cols + c filled) play reaches from the empty one, placing
+    dominoes and L-trominoes on empty cells, with its (outcome, remoteness) by plain minimax (no move loses)."""
+    def cell(r: int, c: int) -> int:
+        return 1 << (r * cols + c)
+
+    pieces = [cell(r, c) | cell(r, c + 1) for r in range(rows) for c in range(cols - 1)]
+    pieces += [cell(r, c) | cell(r + 1, c) for r in range(rows - 1) for c in range(cols)]
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            square = cell(r, c) | cell(r, c + 1) | cell(r + 1, c) | cell(r + 1, c + 1)
+            pieces += [square ^ cell(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+    values: dict[int, tuple[str, int]] = {}
+
+    def value(board: int) -> tuple[str, int]:
+        if board not in values:
+            results = [value(board | p) for p in pieces if not board & p]
+            wins = [r for o, r in results if o == "LOSE"]
+            values[board] = ("WIN", min(wins) + 1) if wins else \
+                ("LOSE", max(r for _, r in results) + 1) if results else ("LOSE", 0)
+        return values[board]
+
+    value(0)
+    return values
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 4), (4, 4)])  # in memory by the plain rules; 64 boards a word
+def test_blockgame_statistics_count_the_boards_play_reaches(tmp_path, rows, cols):
+    values = blockgame_reached(rows, cols)
+    game = blockgame_table(rows, cols)
+    stats = solve_tiered(game, "blockgame", tmp_path / "b.gdb", remoteness=True)
+    assert_counts_what_play_reaches(stats, game, values, lambda board: game.functions().tier_of(game.key(board)),
+                                    lambda board: values[board] == ("LOSE", 0), game.key)
+    assert stats["index_space"] == 1 << rows * cols > len(values)
+
+
 @given(n=st.integers(0, 22), moves=st.sets(st.integers(1, 6), min_size=1, max_size=3), misere=st.booleans(),
        remoteness=st.booleans())
 @settings(max_examples=30)
 def test_subtraction_matches_brute_force(n, moves, misere, remoteness):
     game = subtraction_table(n=n, moves=sorted(moves), misere=misere)
     assert check_tiers(game).ok
-    outcomes, rem, stats = solve_small(game, remoteness)
-    assert len(rem) == (n + 1 if remoteness else 0) and sum(s["positions"] for s in stats) == n + 1
+    outcomes, rem, stats, _ = solve_small(game, remoteness)
+    assert len(rem) == (n + 1 if remoteness else 0)
+    reached = [subtraction_brute(heap, tuple(moves), misere)[0] for heap in subtraction_reached(n, tuple(moves))]
+    assert {o: sum(s[o] for s in stats) for o in ("positions", "WIN", "LOSE")} == \
+        {"positions": len(reached), "WIN": reached.count("WIN"), "LOSE": reached.count("LOSE")}
     for stones in range(n + 1):
         outcome, r = subtraction_brute(stones, tuple(moves), misere)
         i = game.index(stones)
@@ -145,7 +259,7 @@ def test_blockgame_words_match_the_plain_rules_on_every_small_board(tmp_path):
     for rows, cols in ((2, 3), (3, 3), (2, 5), (4, 3)):
         game = blockgame_table(rows, cols)
         assert check_tiers(game).ok
-        outcomes, rem, stats = solve_small(game, True)
+        outcomes, rem, stats, _ = solve_small(game, True)
         for t in range(game.num_tiers):
             codes, words_rem, word_stats = game.shard_values(t, 0, game.sizes[t], True)
             at = game.offsets[t]
@@ -254,7 +368,7 @@ def test_stale_temporaries_of_killed_writes_are_removed_when_a_solve_starts(tmp_
     db = tmp_path / "t.gdb"
     work = work_dir(db)
     work.mkdir()
-    (work / "identity.json").write_text(tier_solver.identity(tictactoe_table(), False, 256))  # a solve to resume
+    (work / "identity.json").write_text(files.identity(tictactoe_table(), False, 256))  # a solve to resume
     stale = [work / f".tier3.shard0.{gone}.k1l2.tmp", work / f".tier2.values.{gone}.abcd.tmp",
              tmp_path / f".t.gdb.{gone}.x9.tmp"]
     kept = [work / f".tier3.shard1.{os.getpid()}.live.tmp", tmp_path / f".t.gdb.{gone}.mine"]
@@ -263,7 +377,7 @@ def test_stale_temporaries_of_killed_writes_are_removed_when_a_solve_starts(tmp_
     monkeypatch.setenv(SHARD_ENV, "256")
     monkeypatch.setenv(PAUSE_ENV, "0")
     with pytest.raises(KeyboardInterrupt):  # stopped at the first shard: the clean-up came before it
-        monkeypatch.setattr(tier_solver, "run_shard", _interrupt)
+        monkeypatch.setattr(driver, "run_shard", _interrupt)
         solve_tiered(tictactoe_table(), "tictactoe", db)
     assert not any(p.exists() for p in stale) and all(p.exists() for p in kept)
 
@@ -298,9 +412,10 @@ def test_solve_reports_statistics_and_reuses_a_valid_database(tmp_path):
     first = subprocess.run(args, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     stats = json.loads(first.stdout)
-    expected = [subtraction_brute(s, (2, 3), False) for s in range(41)]
-    assert stats["outcomes"] == {o: sum(e[0] == o for e in expected) for o in ("LOSE", "WIN", "TIE")}
-    wins = [r for o, r in expected if o == "WIN"]
+    expected = {s: subtraction_brute(s, (2, 3), False) for s in subtraction_reached(40, (2, 3))}  # not 39
+    assert stats["outcomes"] == {o: sum(e[0] == o for e in expected.values()) for o in ("LOSE", "WIN", "TIE")}
+    assert stats["positions"] == len(expected) and stats["index_space"] == 41
+    wins = [r for o, r in expected.values() if o == "WIN"]
     spec = table_spec("subtraction", n=40, moves=[2, 3])
     assert stats["longest"]["WIN"]["remoteness"] == max(wins)
     assert expected[spec.position(stats["longest"]["WIN"]["index"])] == ("WIN", max(wins))
@@ -366,10 +481,10 @@ def test_a_torn_working_file_is_redone_not_trusted(tmp_path):
     ident = "a solve"
     path = tmp_path / "tier3.values"
     write_container(path, {"identity": ident, "tier": 3}, [("codes0", bytes(range(200)) * 700)], durable=False)
-    f = tier_solver._open(path, ident)
+    f = files.open_whole(path, ident)
     assert f is not None
     f.close()
     data = bytearray(path.read_bytes())
     data[-1000] ^= 1
     path.write_bytes(bytes(data))
-    assert tier_solver._open(path, ident) is None and not path.exists()
+    assert files.open_whole(path, ident) is None and not path.exists()

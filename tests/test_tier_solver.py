@@ -287,12 +287,12 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
 def test_a_resume_takes_the_sealed_tiers_reachability_from_their_codes(tmp_path, monkeypatch) -> None:
     """A sealed tier's reach file is gone: a resume reads its reachability in its codes (3) and does not redo the
     forward pass; the database is the same bytes as one solved in one go."""
-    from gamedp.solvers import tier_solver
+    from gamedp.solvers.tier_solver import driver
 
     game = connect4_table(4, 3)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "256")
-    db, real = tmp_path / "c.gdb", tier_solver.run_shard
+    db, real = tmp_path / "c.gdb", driver.run_shard
     last = game.num_tiers - 1
 
     def killed_below_the_last_three_tiers(job):
@@ -300,7 +300,7 @@ def test_a_resume_takes_the_sealed_tiers_reachability_from_their_codes(tmp_path,
             raise KeyboardInterrupt
         return real(job)
 
-    monkeypatch.setattr(tier_solver, "run_shard", killed_below_the_last_three_tiers)
+    monkeypatch.setattr(driver, "run_shard", killed_below_the_last_three_tiers)
     with pytest.raises(KeyboardInterrupt):
         solve_tiered(game, "connect4", db)
     work = work_dir(db)
@@ -311,8 +311,8 @@ def test_a_resume_takes_the_sealed_tiers_reachability_from_their_codes(tmp_path,
     def no_forward_pass(job):
         raise AssertionError("the forward pass ran again")
 
-    monkeypatch.setattr(tier_solver, "run_shard", real)
-    monkeypatch.setattr(tier_solver, "run_marks", no_forward_pass)
+    monkeypatch.setattr(driver, "run_shard", real)
+    monkeypatch.setattr(driver, "run_marks", no_forward_pass)
     assert solve_tiered(game, "connect4", db)["resumed_shards"] > 0
     assert db.read_bytes() == (tmp_path / "whole.gdb").read_bytes() and not work.exists()
 
@@ -377,7 +377,8 @@ def test_gamedp_check_checks_the_tiers_of_connect4() -> None:
 
 def test_a_worker_that_cannot_see_the_database_directory_says_so(tmp_path) -> None:
     from gamedp.errors import GamedpError
-    from gamedp.solvers.tier_solver import Job, run_shard
+    from gamedp.solvers.tier_solver.plan import Job
+    from gamedp.solvers.tier_solver.worker import run_shard
 
     job = Job("connect4", (("connect", 3), ("height", 3), ("width", 3)), str(tmp_path / "elsewhere.tiers"), "{}",
               0, 0, 0, 1, False)
@@ -398,9 +399,9 @@ class Slots(LocalExecutor):
 def interrupt_after(monkeypatch, kernel: str, when: Callable) -> Callable[[], None]:
     """Make the tier solver's ``kernel`` (run_marks or run_shard) raise KeyboardInterrupt, as a kill would, right
     after a job that ``when`` picks; returns what puts the real one back."""
-    from gamedp.solvers import tier_solver
+    from gamedp.solvers.tier_solver import driver
 
-    real = getattr(tier_solver, kernel)
+    real = getattr(driver, kernel)
 
     def killed(job):
         result = real(job)
@@ -408,8 +409,8 @@ def interrupt_after(monkeypatch, kernel: str, when: Callable) -> Callable[[], No
             raise KeyboardInterrupt
         return result
 
-    monkeypatch.setattr(tier_solver, kernel, killed)
-    return lambda: monkeypatch.setattr(tier_solver, kernel, real)
+    monkeypatch.setattr(driver, kernel, killed)
+    return lambda: monkeypatch.setattr(driver, kernel, real)
 
 
 def biggest_tier(game) -> int:
@@ -464,7 +465,7 @@ def test_a_backward_pass_resumed_with_another_number_of_workers_redoes_the_shard
 
 def test_tiers_too_small_for_a_task_are_solved_by_the_driver(tmp_path, monkeypatch) -> None:
     """Only tiers of at least a shard over DRIVER_TIER indices go to the executor; the database is the same."""
-    from gamedp.solvers.tier_solver import DRIVER_TIER
+    from gamedp.solvers.tier_solver.plan import DRIVER_TIER
 
     class Recording(Slots):
         tiers: set = set()
@@ -489,8 +490,8 @@ def test_the_backward_pass_cuts_a_tier_as_the_forward_pass_did(tmp_path, monkeyp
     import numpy as np
 
     from gamedp.database import Container
-    from gamedp.solvers import tier_solver
-    from gamedp.solvers.tier_solver import TierSolve, capped, cuts
+    from gamedp.solvers.tier_solver import TierSolve, driver
+    from gamedp.solvers.tier_solver.plan import capped, cuts
 
     class Recording(Slots):
         def __init__(self, n: int):
@@ -511,7 +512,7 @@ def test_the_backward_pass_cuts_a_tier_as_the_forward_pass_did(tmp_path, monkeyp
     bounds = [lo for lo, _ in executor.pieces[t]] + [game.sizes[t]]
     assert len(bounds) == 4
     with monkeypatch.context() as m:  # the kept cut: nothing computed again
-        m.setattr(tier_solver, "piece_bounds", lambda *a: pytest.fail("the cut was made again"))
+        m.setattr(driver, "piece_bounds", lambda *a: pytest.fail("the cut was made again"))
         assert solve._shard_cuts(t, 3) == capped(bounds, 1024)
     with Container(solve.work / f"tier{t}.reach", "") as reach:
         bits = np.frombuffer(reach.section("reach"), dtype=np.uint8).copy()
@@ -610,20 +611,20 @@ def test_a_tier_the_forked_process_was_in_when_the_cluster_came_up_is_finished_o
         tmp_path, monkeypatch) -> None:
     """The forked process looks at whether the cluster is up every FIRST_STEP indices; told so in the middle of a
     tier, it hands over the indices it did, and the rest of the tier is cut into pieces for the cluster."""
-    from gamedp.solvers import tier_solver
+    from gamedp.solvers.tier_solver import driver
 
     game = connect4_table(4, 4)
     solve_tiered(game, "connect4", tmp_path / "whole.gdb")
     monkeypatch.setenv(SHARD_ENV, "256")
-    monkeypatch.setattr(tier_solver, "FIRST_STEP", 256)
-    here, real_mark = os.getpid(), tier_solver.mark
+    monkeypatch.setattr(driver, "FIRST_STEP", 256)
+    here, real_mark = os.getpid(), driver.mark
 
     def slow_there(*args):
         if os.getpid() != here:
             time.sleep(0.02)
         return real_mark(*args)
 
-    monkeypatch.setattr(tier_solver, "mark", slow_there)
+    monkeypatch.setattr(driver, "mark", slow_there)
     starts = record_tiers_here(monkeypatch)
     db, biggest = tmp_path / "c.gdb", biggest_tier(game)
     executor = Starting(2, lambda: (work_dir(db) / f"tier{biggest}.reach").exists())

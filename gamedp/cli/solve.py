@@ -133,8 +133,11 @@ def _report(what: str, spec: Any, path: Path, stats: dict, remoteness: bool, as_
     seconds = f" in {stats['seconds']:.2f} s" if "seconds" in stats and not already else ""
     head = "already solved" if already else f"solved{seconds}"
     positions = stats.get("positions", spec.size)  # a tiered game's index space is larger than what play reaches
-    lines = [f"{what}: {positions:,} positions {head}",
-             f"database: {path} ({_bytes(size)}, {8 * size / max(positions, 1):.2f} bits per position)", ""]
+    solved, reached = positions, ""
+    if getattr(spec, "every_index", False):  # every index solved (a board typed in need not be reachable)
+        solved, reached = spec.size, f", {positions:,} of them reachable from the start (counted below)"
+    lines = [f"{what}: {solved:,} positions {head}{reached}",
+             f"database: {path} ({_bytes(size)}, {8 * size / max(solved, 1):.2f} bits per position)", ""]
     outcomes = stats.get("outcomes", {})
     lines.append(f"{'outcome':<10}{'positions':>15}{'share':>9}")
     for name in ORDER:

@@ -152,8 +152,7 @@ class Connect4Tiers(TieredGame):
     def move_runs(self, tier: int) -> tuple[int, list[int]]:
         """A tier's indices run through its column heights, lexicographically, ``C(n, n // 2)`` colourings each:
         the moves of a run are its columns not full. (A tier's early runs have low first columns, so more open
-        ones: 6x4's first half of a tier by reachable positions had 6-14% more moves than the second, and took
-        5-9% longer.)
+        ones, and cut by reachable positions alone its first half takes longer: see docs/performance.md.)
 
         >>> connect4_table(3, 2).move_runs(5)   # heights 1 2 2, 2 1 2, 2 2 1: two columns full in each
         (10, [1, 1, 1])

@@ -640,7 +640,18 @@ class TableSpec:
             k.table_outcomes(*self.outcome_arrays(), win)
         if progress:
             progress(self.size, self.size)
-        return (win.view(np.uint8) if nl == 6 else _repack(win, nl)), rem
+        return lane_bits(win, nl), rem
+
+    def reach_words(self):
+        """The boards play reaches from the empty board: a uint64 per word, bit j for lane j (as ``win``)."""
+        import numpy as np
+
+        from gamedp.aot import load_kernels
+
+        reach = np.empty(self.size >> len(self.lanes), np.uint64)
+        hi, lo, mask, _ = self._pieces()
+        load_kernels("gamedp.kernels.blockgame").table_reach(hi, lo, mask, reach)
+        return reach
 
     def solve_table(self, remoteness: bool, progress=None):
         """(outcomes, remoteness or None): 2-bit codes packed 4 per byte (0 LOSE, 1 WIN), remoteness bytes."""
@@ -673,10 +684,17 @@ def _aligned(n: int):
     return buf[skip:skip + n]
 
 
-def _repack(words, nl: int):
-    """Win bits of words holding 2**nl < 64 boards each, as packed bits."""
+def lane_bits(words, nl: int):
+    """The bits of words holding 2**nl boards each (a board's bit at its lane), as packed bits, board after board.
+
+    >>> import numpy as np
+    >>> lane_bits(np.array([0b0110, 0b1001], np.uint64), 2).tolist()   # 4 boards a word: 0110 then 1001
+    [150]
+    """
     import numpy as np
 
+    if nl == 6:
+        return words.view(np.uint8)
     lanes = np.arange(1 << nl, dtype=np.uint64)
     bits = ((words[:, None] >> lanes[None, :]) & np.uint64(1)).astype(np.uint8).ravel()
     return np.packbits(bits, bitorder="little")

@@ -4,7 +4,8 @@ A key is a board seen from the player to move: cell i holds digit i in base 3 (0
 the opponent's). Every key is a position once you forget which mark is X: the player with three in a row has
 won (the opponent, if both have one), a full board is a tie. Tier t holds the boards with t marks; within it a
 board's index is the combinadic rank of its marked cells times 2^t plus which of them are the mover's, so tier t
-has C(9, t) * 2^t indices and the tiers together exactly 3^9.
+has C(9, t) * 2^t indices and the tiers together exactly 3^9. All are solved; the statistics count the 5,478
+boards play reaches from the empty one.
 
 >>> game = tictactoe_table()
 >>> game.sizes, game.index_space

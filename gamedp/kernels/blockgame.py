@@ -232,6 +232,27 @@ def table_outcomes(hi, lo, mask, lanes, compat, win):
         win[w] = acc & lanes
 
 
+def table_reach(hi, lo, mask, reach):
+    """The boards play reaches from the empty one: bit j of ``reach[w]`` is set iff board ``w * 2**L + j`` is.
+
+    ``hi``, ``lo`` and ``mask`` as :func:`table_outcomes` takes them. A board's children lie in larger words, so
+    one pass up the words carries each word's reachable lanes to its children: the lanes ``j`` where a piece fits
+    move to ``j + lo``, 64 boards at a time.
+    """
+    n = np.uint64(reach.shape[0])
+    for i in range(reach.shape[0]):
+        reach[i] = ZERO
+    reach[0] = ONE
+    w = ZERO
+    while w != n:
+        here = reach[w]
+        if here != ZERO:
+            for k in range(hi.shape[0]):
+                if w & hi[k] == ZERO:
+                    reach[w | hi[k]] |= (here & mask[k]) << lo[k]
+        w += ONE
+
+
 def popcount(x):
     x = x - ((x >> ONE) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -332,4 +353,5 @@ EXPORTS = {
     "dfs_outcomes": "i8(u8[::1], u8[:,::1], u8, u8[:,:,::1], u8[::1], u1[::1], u1[::1])",
     "table_outcomes": "void(u8[::1], u8[::1], u8[::1], u8, u8[:,:,::1], u8[::1])",
     "table_remoteness": "void(u8[::1], u8[::1], u8[::1], u8, i8, i8, u8[::1], u1[::1], u8[::1], u8[::1])",
+    "table_reach": "void(u8[::1], u8[::1], u8[::1], u8[::1])",
 }

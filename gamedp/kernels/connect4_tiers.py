@@ -237,7 +237,8 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
     """The reachable positions ``lo..hi-1`` of ``tier``: their children's reach bits set in ``marks`` (unless
     ``solving``; an ended position has none), or (``solving``) their values from their children's ``values``
     (2 bits each) and ``rems`` (with ``want_rem``) into ``codes`` and ``rem`` from ``lo`` on, counted in ``stats``
-    as :func:`gamedp.solvers.tier_solver.solve_shard` does. ``limit``: the child tier's size. ``err`` as there."""
+    as :func:`gamedp.solvers.tier_solver.loops.solve_shard` does. ``limit``: the child tier's size. ``err`` as
+    there."""
     width, height = params[P_WIDTH], params[P_HEIGHT]
     stride = height + 1
     n = tier
@@ -307,13 +308,13 @@ def sweep(params, tier, lo, hi, reach, limit, marks, values, rems, want_rem, cod
 
 
 def mark_children(params, tier, lo, hi, reach, slot, limits, m0, m1, m2, m3, state, out, err):
-    """:func:`gamedp.solvers.tier_solver.mark_children` for Connect-N (its one child tier in ``m0``)."""
+    """:func:`gamedp.solvers.tier_solver.loops.mark_children` for Connect-N (its one child tier in ``m0``)."""
     sweep(params, tier, lo, hi, reach, limits[0], m0, reach, reach, False, m1, m1, out, err, state, False)
 
 
 def solve_shard(params, tier, lo, hi, reach, slot, limits, c0, c1, c2, c3, r0, r1, r2, r3, want_rem, codes, rem,
                 state, out, stats, err):
-    """:func:`gamedp.solvers.tier_solver.solve_shard` for Connect-N (its one child tier in ``c0``, ``r0``)."""
+    """:func:`gamedp.solvers.tier_solver.loops.solve_shard` for Connect-N (its one child tier in ``c0``, ``r0``)."""
     sweep(params, tier, lo, hi, reach, limits[0], codes, c0, r0, want_rem, codes, rem, stats, err, state, True)
 
 

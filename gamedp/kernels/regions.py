@@ -33,12 +33,13 @@ RESOLVED, SEARCH, UNKNOWN = 4, 5, 6
 #: what :func:`outcome_search` returns besides WIN_CODE and LOSE_CODE
 NIMBER_TABLE_FULL, NIMBER_STACK_FULL, MEMO_FULL, FRAMES_FULL, OUT_OF_BUDGET = -1, -2, -3, -4, -5
 #: helpers that borrow the arrays they are passed (see gamedp.aot.jit_functions): compiled without reference
-#: counts, which (two atomic operations per array passed, inlined or not) took half the outcome search's time
+#: counts, two atomic operations per array passed, inlined or not (a large share of the outcome search's time:
+#: docs/performance.md)
 BORROW = ("fitting", "split", "placements", "region_key", "spread", "slot", "lookup", "cached", "store", "reduce",
           "remember_outcome", "bit_index", "canonical", "learn_nimber", "filter_bit", "may_hold", "mark_images")
 #: the regions whose nimber the outcome search gathers from its children while they are all settled (see
 #: :func:`outcome_search`): larger regions have children of unknown nimber more often, and scanning all their
-#: children past a winning one cost more than it saved (measured on 4 x 6 Cram and 5 x 5 BLOCKGAME)
+#: children past a winning one cost more than it saved (on 4 x 6 Cram and 5 x 5 BLOCKGAME)
 MEX_SCAN_CELLS = 10
 #: ``ostate`` slots shared with the caller
 MEMO_USED, NODES, NODE_BUDGET = 0, 1, 2
@@ -150,7 +151,7 @@ def grow_seeded(seed, rest, seeds, live, from_left, from_right, stride):
     """
     comp = seed
     while comp & seeds != seeds:
-        # the step written out as in grow: through a helper both call, inlined, the outcome search took 2% more
+        # the step written out as in grow, not through a helper both call (slower, even inlined)
         grown = (comp | ((comp << ONE) & from_left) | ((comp >> ONE) & from_right)
                  | (((comp << stride) | (comp >> stride)) & live))
         if grown == comp:
@@ -236,8 +237,7 @@ def region_key(region, cols, syms, key):
     d1 = (w << EIGHT) | h
     best_d = d0
     best = i0
-    # maps 1-3 written out, not through image(): so the mex search ran 2-3% faster (bench_regions.py, 5 x 5
-    # BLOCKGAME's nimber, two runs each way)
+    # maps 1-3 written out, not through image(): the mex search runs faster so (docs/performance.md)
     if syms[1] != 0:
         best = min(best, reverse(i0) >> turn)
     if syms[2] != 0:
@@ -408,8 +408,8 @@ def solve_regions(orient, edges, cols, syms, k0, k1, vals, ck, cv, stack, state)
 
 def mex_search(orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state):
     """:func:`solve_regions`, callable from the other kernels; each region solved sets its bits in the table's
-    filter ``bloom`` (see :func:`may_hold`) unless it is empty (no outcome search asks: marking took a tenth of
-    the mex search's time)."""
+    filter ``bloom`` (see :func:`may_hold`) unless it is empty (no outcome search asks: marking costs the mex
+    search time)."""
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
@@ -554,8 +554,7 @@ def canonical(region, cols, syms, kr, kd, kc, key):
     return s
 
 
-def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, ck, cv, stack, state,
-                   o0, o1, ov, ocr, ocv, kr, kd, kc, sc, fr, fh, fc, fx, fs, fn, fi, ostate):
+def outcome_search(root, heap, rules, nimbers, memo, caches, frames, ostate):
     """Win/lose of the regions of ``root`` (a mask of empty cells) plus a Nim heap, by the Lemoine-Viennot method:
     a node is the largest region of a sum and the XOR of the others' nimbers as a heap (:func:`reduce`); its
     moves are the placements in the region and the heap's moves. A child is resolved at once when every nimber
@@ -571,6 +570,12 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
     position of p and q lost, so the node's child entered by q is won too (by p): it is not tried. And a node first
     tries, of its placements, the one that last won against the placement that led into it (a countermove).
 
+    Its arrays come in five tuples, by what they hold: ``rules`` (orient, edges, cols, syms: the board's
+    placements, as :func:`reduce` takes them), ``nimbers`` (k0, k1, vals, bloom, ck, cv, stack, state: the nimber
+    table, its filter and cache, and the mex search's stack and state), ``memo`` (o0, o1, ov, ocr, ocv: the
+    outcome memo and the cache in front of it), ``caches`` (kr, kd, kc, sc: canonical keys and splits of regions
+    as they lie on the board) and ``frames`` (fr, fh, fc, fx, fs, fn, fi: the search's stack).
+
     Returns WIN_CODE (2) or LOSE_CODE (1), or a negative code asking the caller to grow something and call
     again, which starts over from the root with all that was learnt: NIMBER_TABLE_FULL, NIMBER_STACK_FULL,
     MEMO_FULL (the outcome memo o0/o1/ov holds 3/4 of its slots), FRAMES_FULL (the frames fr/fh/fn/fi, and
@@ -578,6 +583,11 @@ def outcome_search(root, heap, orient, edges, cols, syms, k0, k1, vals, bloom, c
     (``ostate[NODES]`` reached ``ostate[NODE_BUDGET]``: a moment for a progress report). ``ostate[MEMO_USED]``
     counts the memo's entries.
     """
+    orient, edges, cols, syms = rules
+    k0, k1, vals, bloom, ck, cv, stack, state = nimbers
+    o0, o1, ov, ocr, ocv = memo
+    kr, kd, kc, sc = caches
+    fr, fh, fc, fx, fs, fn, fi = frames
     fits = np.empty(orient.shape[0], np.uint64)
     parts = np.empty(MAX_PARTS, np.uint64)
     key = np.empty(2, np.uint64)
@@ -950,9 +960,9 @@ EXPORTS = {
     "board_parts": "i8(u8, u8, u8[:,::1], u8[::1], u8[::1])",
     "board_nimber": "i8(u8, u8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], i2[::1])",
     "region_keys": "void(u8[::1], u8, u1[::1], u8[:,::1])",
-    "outcome_search": "i8(u8, i8, u8[:,::1], u8[::1], u8, u1[::1], u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1], "
-                      "u8[::1], i8[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1], u8[::1], u8[::1], u8[::1], "
-                      "u8[::1], u8[::1], "
-                      "i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1])",
+    "outcome_search": "i8(u8, i8, Tuple((u8[:,::1], u8[::1], u8, u1[::1])), "
+                      "Tuple((u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1], u8[::1], i8[::1])), "
+                      "Tuple((u8[::1], u8[::1], i2[::1], u8[::1], i8[::1])), UniTuple(u8[::1], 4), "
+                      "Tuple((u8[::1], i8[::1], u8[::1], i8[::1], i8[::1], i8[::1], i8[::1])), i8[::1])",
     "insert_all": "i8(u8[::1], u8[::1], i2[::1], u8[::1], u8[::1], i2[::1])",
 }

@@ -1,5 +1,6 @@
 """A tiered position's value from its children's: the step the tier solver's loops share, its generic ones
-(:mod:`gamedp.solvers.tier_solver`, over any game's expansion) and a game's own (:mod:`gamedp.kernels.connect4_tiers`).
+(:mod:`gamedp.solvers.tier_solver.loops`, over any game's expansion) and a game's own
+(:mod:`gamedp.kernels.connect4_tiers`).
 
 A child's worth to its parent is one number, so that the best option is the largest: a child that loses (a WIN
 for the parent) is 3B - r, one that ties 2B - r (the nearest first, both), one that wins r (the farthest first),

@@ -368,10 +368,12 @@ class RegionSolver:
             fn, fi = np.empty(frames, np.int64), np.empty(frames, np.int64)
             before = int(self.state[2])
             try:
-                code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap, self.orient, self.edges,
-                                        self.cols, self.syms, self.k0, self.k1, self.vals, self.bloom, self.ck,
-                                        self.cv, self.stack, self.state, *self.outcomes, self.ocr, self.ocv, self.kr,
-                                        self.kd, self.kc, self.sc, fr, fh, fc, fx, fs, fn, fi, ostate)
+                code = k.outcome_search(self.full & np.uint64(~board & (2**64 - 1)), heap,
+                                        (self.orient, self.edges, self.cols, self.syms),
+                                        (self.k0, self.k1, self.vals, self.bloom, self.ck, self.cv, self.stack,
+                                         self.state),
+                                        (*self.outcomes, self.ocr, self.ocv), (self.kr, self.kd, self.kc, self.sc),
+                                        (fr, fh, fc, fx, fs, fn, fi), ostate)
             finally:
                 self.solved += int(self.state[2]) - before
                 self.memo_used = int(ostate[0])

@@ -43,6 +43,22 @@ def pack_codes(codes: Any) -> Any:
     return quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
 
 
+def unreached_codes(reach: Any, length: int) -> Any:
+    """``length`` bytes of packed codes: 3 at every index whose bit in ``reach`` (bit i % 8 of byte i // 8) is 0,
+    else 0; OR them into outcomes to mark what play does not reach.
+
+    >>> import numpy as np
+    >>> [code_at(unreached_codes(np.array([0b101], np.uint8), 1), i) for i in range(4)]
+    [0, 3, 0, 3]
+    """
+    import numpy as np
+
+    spread = np.array([sum(3 << 2 * k for k in range(4) if not n >> k & 1) for n in range(16)], dtype=np.uint8)
+    out = np.empty(2 * len(reach), dtype=np.uint8)
+    out[0::2], out[1::2] = spread[reach & 15], spread[reach >> 4]
+    return np.pad(out, (0, max(0, length - len(out))), constant_values=255)[:length]
+
+
 def compact(outcomes: Any, size: int) -> tuple[Any, int]:
     """The outcome section of a database: 1 bit per position when all are WIN or LOSE, else the 2-bit packing
     (a TIE, DRAW or unreachable index: codes 2 and 3).
