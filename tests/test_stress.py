@@ -272,3 +272,15 @@ def test_a_big_gamedp_process_does_not_make_a_small_program_look_big():
     run = run_program([PY, "-c", "print(1)"], b"", 5, 64)
     assert run.peak_rss_mb < 64 and judge_run(run, "1\n").kind is Kind.ACCEPTED
     del ballast
+
+
+def test_a_program_under_test_does_not_inherit_gamedps_numba_locators(monkeypatch):
+    """gamedp tells numba (in its own process) to find its cache through gamedp's locators; a program under test
+    may use another Python, without gamedp, whose numba would fail to import them."""
+    from gamedp.kernel_cache import NUMBA_LOCATORS
+
+    monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", NUMBA_LOCATORS)
+    show = "import os; print(os.environ.get('NUMBA_CACHE_LOCATOR_CLASSES'))"
+    assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"None\n"
+    monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", "mine.Locator")  # the user's own: theirs to pass on
+    assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"mine.Locator\n"

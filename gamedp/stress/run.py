@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 
 from gamedp.errors import GamedpError
+from gamedp.kernel_cache import NUMBA_LOCATORS
 
 #: Output beyond this many bytes stops the run: no judge answer of these problems comes near it.
 OUTPUT_CAP = 64 << 20
@@ -113,7 +114,7 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
     started = time.perf_counter()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, preexec_fn=limit_child)
+                                start_new_session=True, preexec_fn=limit_child, env=_environment())
     except FileNotFoundError:
         raise GamedpError(f"cannot run {argv[0]!r}: no such program (give a path, or a command on PATH)") from None
     except PermissionError:
@@ -140,6 +141,16 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
                peak_rss_mb=max(peak[0], usage.ru_maxrss / 1024 if usage.ru_maxrss / 1024 > inherited else 0.0),
                killed=killed, time_limit=time_limit, memory_mb=memory_mb,
                output_capped=capped)
+
+
+def _environment() -> dict[str, str]:
+    """This process's environment, less the numba locators gamedp named for itself
+    (:func:`gamedp.kernel_cache.trust_numba_cache`): the program may run a Python without gamedp, whose numba
+    would fail to import them."""
+    env = dict(os.environ)
+    if env.get("NUMBA_CACHE_LOCATOR_CLASSES") == NUMBA_LOCATORS:
+        del env["NUMBA_CACHE_LOCATOR_CLASSES"]
+    return env
 
 
 def _feed(pipe, data: bytes) -> None:
