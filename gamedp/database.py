@@ -300,12 +300,17 @@ def check_regular(path: str | os.PathLike) -> None:
     except OSError:
         return  # missing (or unreachable: opening it says why)
     if not stat.S_ISREG(mode):
-        raise GamedpError(f"{path} is {_kind(mode)}, not a regular file: a database is a regular file; "
+        raise GamedpError(f"{path} is {kind_of(mode)}, not a regular file: a database is a regular file; "
                           "choose another --db")
 
 
-def _kind(mode: int) -> str:
-    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+def kind_of(mode: int) -> str:
+    """What a file of mode ``mode`` (from os.stat or os.lstat) that is not a regular file is, in words.
+
+    >>> kind_of(os.lstat("/dev/null").st_mode)
+    'a character device'
+    """
+    kinds = [(stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
     return next((name for test, name in kinds if test(mode)), "a special file")
 
@@ -395,7 +400,7 @@ class Container:
             raise
 
     def _not_regular(self, mode: int) -> str:
-        return f"cannot read {self.path}: it is {_kind(mode)}, not a regular file (a database is a regular file)"
+        return f"cannot read {self.path}: it is {kind_of(mode)}, not a regular file (a database is a regular file)"
 
     @property
     def fix(self) -> str:

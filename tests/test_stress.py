@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -284,3 +286,63 @@ def test_a_program_under_test_does_not_inherit_gamedps_numba_locators(monkeypatc
     assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"None\n"
     monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", "mine.Locator")  # the user's own: theirs to pass on
     assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"mine.Locator\n"
+
+
+# -- where the failing input is saved: only a regular file, new or (with --force) replaced ------------------------
+CRASH = [PY, "-c", "import sys; sys.stdin.read(); sys.exit('boom')"]
+
+
+def stress_saving(capsys, save: Path, *extra: str) -> tuple[int, dict, str]:
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "--json", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(save), *extra,
+              "--", *CRASH])
+    captured = capsys.readouterr()
+    return ended.value.code, json.loads(captured.out) if captured.out.strip() else {}, captured.err
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda p: os.mkfifo(p), "a FIFO (named pipe)"),
+    (lambda p: p.mkdir(), "a directory"),
+    (lambda p: ((p.parent / "target").write_text("keep\n"), p.symlink_to(p.parent / "target")), "a symbolic link"),
+    (lambda p: p.symlink_to("/dev/null"), "a symbolic link"),
+], ids=["fifo", "directory", "link to a file", "link to a device"])
+@pytest.mark.parametrize("force", [False, True])
+def test_save_refuses_anything_but_a_regular_file_even_with_force(capsys, tmp_path, make, kind, force):
+    path = tmp_path / "fail.in"
+    make(path)
+    before = path.lstat()
+    code, report, err = stress_saving(capsys, path, *(["--force"] if force else []))
+    assert code == 2 and report == {} and err.count("\n") == 1
+    assert err.startswith(f"gamedp: error: --save {path} is {kind}, not a regular file")
+    after = path.lstat()
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    if (tmp_path / "target").exists():
+        assert (tmp_path / "target").read_text() == "keep\n"
+
+
+def test_save_replaces_a_file_only_with_force(capsys, tmp_path):
+    path = tmp_path / "fail.in"
+    path.write_text("my notes\n")
+    code, report, err = stress_saving(capsys, path)
+    assert code == 2 and path.read_text() == "my notes\n"
+    assert err.startswith(f"gamedp: error: --save {path}: a file is there") and "--force" in err
+    code, report, err = stress_saving(capsys, path, "--force")
+    assert code == 1 and path.read_text() == report["failure"]["input"] != "my notes\n"
+
+
+def test_save_into_a_new_file(capsys, tmp_path):
+    path = tmp_path / "fail.in"
+    code, report, err = stress_saving(capsys, path)
+    assert code == 1 and path.read_text() == report["failure"]["input"] and report["failure"]["saved"] == str(path)
+    assert stat.S_ISREG(path.lstat().st_mode)
+
+
+def test_a_file_that_appears_while_stress_runs_is_not_replaced(capsys, tmp_path):
+    """The program under test itself writes where the input is to be saved: that file is kept."""
+    path = tmp_path / "fail.in"
+    writes = f"import sys; sys.stdin.read(); open({str(path)!r}, 'w').write('theirs'); sys.exit('boom')"
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(path), "--", PY, "-c", writes])
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and path.read_text() == "theirs"
+    assert err.startswith(f"gamedp: error: --save {path}: a file is there") and err.count("\n") == 1

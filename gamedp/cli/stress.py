@@ -24,7 +24,8 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
               help="Random inputs to try before declaring the program correct.")
 @click.option("--seed", type=int, default=None, help="Make the run repeatable (the seed used is always printed).")
 @click.option("--save", default="gamedp-stress-failure.in", show_default=True,
-              help="Where to save the shrunk failing input.")
+              help="Where to save the shrunk failing input: a new file (or, with --force, a file to replace).")
+@click.option("--force", is_flag=True, help="Replace the file at --save, if one is there.")
 @click.option("--shrink-time", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="Seconds to spend shrinking a failing input.")
 @click.option("--generator", default=None,
@@ -32,7 +33,7 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
 @click.option("--reference", default=None, help="With --generator: the command whose output is right.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, trials: int, seed: int | None,
-           save: str, shrink_time: float, generator: str | None, reference: str | None, as_json: bool) -> None:
+           save: str, force: bool, shrink_time: float, generator: str | None, reference: str | None, as_json: bool) -> None:
     """Run COMMAND (your solution, any language) on random inputs of PROBLEM and compare with gamedp's answers.
 
     PROBLEM is blockgame, cardgame or gridgame; put `--` before COMMAND, e.g.
@@ -73,7 +74,7 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
 
     with _progress(trials) as progress:
         outcome = run_stress(source, command, trials=trials, seed=seed, limits=limits, save=save,
-                             shrink_budget=shrink_time, progress=progress)
+                             replace=force, shrink_budget=shrink_time, progress=progress)
     if as_json:
         click.echo(json.dumps(_as_json(source.name, command, limits, outcome), indent=2))
     else:
