@@ -17,13 +17,18 @@ done 3
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+import threading
+import time
 from typing import Any, Callable, Sequence
 
 from gamedp.errors import GamedpError, InputError
 
-#: Seconds to wait for an existing scheduler before saying it cannot be reached.
+#: Seconds to wait for an existing scheduler (and its scheduler file) before saying it cannot be reached.
 CONNECT_TIMEOUT = 10
+#: The most bytes of a scheduler file read: Dask writes a few hundred.
+SCHEDULER_FILE_LIMIT = 1 << 16
 #: How a local cluster starts its workers: forked from this process (0.2 s, and with what ``preload`` loaded)
 #: where that is safe, rather than spawned (a fresh interpreter each: 1.7 s, then numba and the kernels loaded
 #: again in every worker, seconds of a 6x4 solve's 16).
@@ -79,13 +84,14 @@ class DaskExecutor:
     (the solver's kernels)."""
 
     def __init__(self, workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
-                 timeout: float = CONNECT_TIMEOUT, preload: Callable[[], None] | None = None):
+                 timeout: float | None = None, preload: Callable[[], None] | None = None):
         if importlib.util.find_spec("distributed") is None:
             raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'")
         self.cluster = self._client = None
         self._last: list = []
         self._workers, self._address, self._scheduler_file = workers, address, scheduler_file
-        self._timeout, self._preload = timeout, preload
+        self._timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        self._preload = preload
         if workers is None:
             self.start()
 
@@ -117,29 +123,34 @@ class DaskExecutor:
         # worker's heartbeat that meets the scheduler closing at the end printed a traceback): a task's failure
         # reaches the solver through its future.
         logging.getLogger("distributed").setLevel(logging.ERROR if self._workers is None else logging.CRITICAL)
+        if self._workers is None:
+            self._client = self._reach()
+            return
         try:
-            if self._workers is not None:
-                if self._preload is not None:
-                    self._preload()
-                # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
-                # which can give one worker both pieces of a tier while the other waits).
-                with dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
-                                      "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER}):
-                    self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=None)
-                self._client = Client(self.cluster)
-                self._prompt()
-            elif self._scheduler_file is not None:
-                self._client = Client(scheduler_file=self._scheduler_file, timeout=self._timeout)
-            else:
-                self._client = Client(self._address, timeout=self._timeout)
+            if self._preload is not None:
+                self._preload()
+            # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
+            # which can give one worker both pieces of a tier while the other waits).
+            with dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
+                                  "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER}):
+                self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+            self._client = Client(self.cluster)
+            self._prompt()
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
-            where = f"the scheduler at {self._address}" if self._address else \
-                f"the scheduler file {self._scheduler_file}" if self._scheduler_file else "a local cluster"
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise InputError(f"cannot reach {where} within {self._timeout:g} s ({first}); check the address, or "
-                             "use --workers N for a local cluster") from None
+            raise GamedpError(f"cannot start a local cluster of {self._workers} workers ({first})") from None
+
+    def _reach(self) -> Any:
+        """A client of the existing scheduler, within the timeout (the scheduler file's wait included)."""
+        deadline = time.monotonic() + self._timeout
+        if self._scheduler_file is None:
+            address, where = self._address, f"--cluster {self._address}"
+        else:
+            address = read_scheduler_file(self._scheduler_file, deadline, self._timeout)
+            where = f"the scheduler at {address} (from --scheduler-file {self._scheduler_file})"
+        return connect(address, where, deadline, self._timeout)
 
     def _prompt(self) -> None:
         """Send a local cluster's messages every :data:`PROMPT` seconds. The intervals are attributes of Dask's
@@ -197,6 +208,134 @@ def _prompt_worker(dask_worker: Any = None) -> None:
     stream = getattr(dask_worker, "batched_stream", None)
     if hasattr(stream, "interval"):
         stream.interval = PROMPT
+
+
+def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:
+    """The scheduler's address in Dask scheduler file ``path``, waiting until ``deadline`` (time.monotonic) for the
+    file to appear (a scheduler that is starting writes it). Only a regular file is read, and at most
+    :data:`SCHEDULER_FILE_LIMIT` bytes of it: never a device (``/dev/zero``), never a FIFO (which would wait for a
+    writer)."""
+    import json
+    import stat
+
+    from gamedp.database import kind_of
+
+    where = f"--scheduler-file {path}"
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
+            raise GamedpError(f"no scheduler file at {path} after {timeout:g} s: check the path, or start the "
+                              f"scheduler with --scheduler-file {path}") from None
+        except OSError as e:
+            raise GamedpError(f"cannot read {where}: {e.strerror or e}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise GamedpError(f"{where} is {kind_of(st.st_mode)}, not a regular file: give the file a Dask "
+                                  "scheduler wrote (dask scheduler --scheduler-file PATH)")
+            data = os.read(fd, SCHEDULER_FILE_LIMIT + 1) if st.st_size <= SCHEDULER_FILE_LIMIT else b""
+            size = max(st.st_size, len(data))
+        finally:
+            os.close(fd)
+        if size > SCHEDULER_FILE_LIMIT:
+            raise GamedpError(f"{where} is not a Dask scheduler file: it holds {size:,} bytes, and those hold a "
+                              "few hundred")
+        if data or time.monotonic() >= deadline:
+            break
+        time.sleep(0.1)  # empty: its scheduler may be writing it
+    not_one = f"{where} is not a Dask scheduler file"
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise GamedpError(f"{not_one}: not JSON (not UTF-8 text)") from None
+    except json.JSONDecodeError as e:
+        raise GamedpError(f"{not_one}: not JSON (line {e.lineno}, column {e.colno}: {e.msg[:1].lower()}"
+                          f"{e.msg[1:]})") from None
+    address = doc.get("address") if isinstance(doc, dict) else None
+    if not isinstance(address, str):
+        raise GamedpError(f'{not_one}: no "address" of a scheduler in it')
+    return address
+
+
+def connect(address: str, where: str, deadline: float, timeout: float) -> Any:
+    """A Dask client of the scheduler at ``address`` by ``deadline`` (time.monotonic), else one line naming why
+    (``where`` names the address for the user; ``timeout`` is the time allowed, as said). Dask's own connect
+    waits past its timeout on a listener that accepts and stays silent, and reads an HTTP server's answer as a
+    message of gigabytes: so it runs in a thread of its own, given up at the deadline."""
+    from distributed.comm import parse_address
+
+    try:
+        scheme, location = parse_address(address)
+    except ValueError as e:
+        raise GamedpError(f"{where}: not a scheduler address ({e}); give tcp://HOST:PORT") from None
+    if scheme == "tls":
+        from distributed.security import Security
+
+        if Security().get_connection_args("client").get("ssl_context") is None:
+            raise GamedpError(f"{where}: tls:// needs Dask's TLS settings (distributed.comm.tls: a CA file, and "
+                              "the client's certificate and key, in Dask's configuration); or use tcp://")
+    elif scheme != "tcp":
+        raise GamedpError(f"{where}: gamedp reaches Dask schedulers over tcp:// (or tls://), not {scheme}://")
+    _probe(location, where, deadline, timeout)
+    return _client_by(address, where, deadline, timeout)
+
+
+def _probe(location: str, where: str, deadline: float, timeout: float) -> None:
+    """Open and close a TCP connection to ``location``: no listener there, or no route, is said at once (Dask
+    would retry it until its timeout and then say only that it timed out)."""
+    import socket
+
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        host, port = parse_host_port(location, 8786)
+        socket.create_connection((host, port), timeout=max(deadline - time.monotonic(), 0.01)).close()
+    except ValueError as e:
+        raise GamedpError(f"{where}: not a scheduler address ({e}); give tcp://HOST:PORT") from None
+    except ConnectionRefusedError:
+        raise GamedpError(f"{where}: connection refused: nothing listens there; check the host and port, and "
+                          "that the scheduler runs") from None
+    except TimeoutError:
+        raise GamedpError(f"{where}: no answer within {timeout:g} s (is the host up, and the port open?)") from None
+    except OSError as e:
+        raise GamedpError(f"{where}: cannot connect: {e.strerror or e}") from None
+
+
+def _client_by(address: str, where: str, deadline: float, timeout: float) -> Any:
+    from distributed import Client
+
+    done: dict[str, Any] = {}
+    late = threading.Event()
+
+    def reach() -> None:
+        try:
+            client = Client(address, timeout=max(deadline - time.monotonic(), 0.1))
+        except BaseException as e:
+            done["error"] = e
+            return
+        done["client"] = client
+        if late.is_set():  # given up on meanwhile: nobody else will close it
+            client.close()
+
+    thread = threading.Thread(target=reach, name="gamedp-connect", daemon=True)
+    thread.start()
+    thread.join(max(deadline - time.monotonic(), 0) + 0.5)
+    late.set()
+    if "client" in done:
+        return done["client"]
+    error = done.get("error")
+    if error is None:
+        raise GamedpError(f"{where}: no answer as a Dask scheduler within {timeout:g} s: something accepts "
+                          "connections there, but it is not a Dask scheduler, or a busy one; check the address")
+    if isinstance(error, (OSError, TimeoutError)):
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise GamedpError(f"{where}: cannot reach a Dask scheduler within {timeout:g} s ({first})")
+    raise GamedpError(f"{where}: the server there answered, but not as a Dask scheduler ({type(error).__name__}); "
+                      "check the address")
 
 
 def make_executor(workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
