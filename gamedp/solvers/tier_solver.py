@@ -50,6 +50,7 @@ from typing import Any, Callable
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
 from gamedp.kernels import tier_values
 from gamedp.solvers.statistics import code_at, compact, pack_codes, table_stats
+from gamedp.solvers.tier_work import WorkLock, work_dir
 from gamedp.tiers import Passes, TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
@@ -243,10 +244,6 @@ def piece_bounds(size: int, count: int, reach: Any = None, runs: tuple[int, list
 def capped(bounds: list[int], most: int) -> list[tuple[int, int]]:
     """The pieces between ``bounds``, each longer than ``most`` cut into pieces of ``most`` (and the rest)."""
     return [(lo, min(lo + most, hi)) for a, hi in zip(bounds[:-1], bounds[1:]) for lo in range(a, hi, most)]
-
-
-def work_dir(path: Path) -> Path:
-    return path.with_name(path.name + ".tiers")
 
 
 def identity(game: TieredGame, remoteness: bool, shard: int) -> str:
@@ -754,17 +751,18 @@ class TierSolve:
         self.check_resources()
         if self.small:
             return self._write(*solve_small(self.game, self.want_rem))
-        self._prepare_work()
-        self.reach()
-        tier_stats = self.values()
-        stats = self.database(tier_stats)
-        shutil.rmtree(self.work, ignore_errors=True)
+        with WorkLock(self.path) as lock:
+            self._prepare_work()
+            lock.mark()
+            self.reach()
+            tier_stats = self.values()
+            stats = self.database(tier_stats)
+            shutil.rmtree(self.work, ignore_errors=True)
         return stats
 
     def _prepare_work(self) -> None:
         from gamedp.database import remove_stale_temporaries
 
-        self.work.mkdir(parents=True, exist_ok=True)
         # What killed writers left (a shard's or the database's temporary file can be as big as the result).
         for written in [self.path] + [self.work / p.name[1:-4].rsplit(".", 2)[0] for p in self.work.glob(".*.tmp")]:
             remove_stale_temporaries(written)
