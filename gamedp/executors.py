@@ -39,6 +39,12 @@ START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 #: as fast without them).
 QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
                  "distributed.admin.system-monitor.interval": "5s"}
+#: The least a local worker takes: memory (a forked worker holds 55 MB resident before loading the kernels, and
+#: more once they are loaded) and this process's file descriptors (10 each, measured: its connections and pipes).
+WORKER_MEMORY = 128 << 20
+WORKER_FILES = 12
+#: File descriptors kept for the solve itself (its working files, the scheduler's listening sockets).
+FILES_RESERVE = 64
 #: Seconds between a local cluster's batches of messages (client to scheduler, scheduler to workers and back):
 #: Dask's 2-10 ms suit many tasks over a network, but a tier is a barrier of a few tasks, so each tier waited on
 #: them (a barrier of 4 trivial tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 25 barriers).
@@ -87,6 +93,11 @@ class DaskExecutor:
                  timeout: float | None = None, preload: Callable[[], None] | None = None):
         if importlib.util.find_spec("distributed") is None:
             raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'")
+        if workers is not None:
+            most, why = most_workers()
+            if workers > most:
+                raise GamedpError(f"--workers {workers} is more than this machine holds: at most {most:,} ({why}); "
+                                  f"it has {os.cpu_count() or 1} cores, and more workers than cores do not help")
         self.cluster = self._client = None
         self._last: list = []
         self._workers, self._address, self._scheduler_file = workers, address, scheduler_file
@@ -208,6 +219,22 @@ def _prompt_worker(dask_worker: Any = None) -> None:
     stream = getattr(dask_worker, "batched_stream", None)
     if hasattr(stream, "interval"):
         stream.interval = PROMPT
+
+
+def most_workers() -> tuple[int, str]:
+    """How many local workers this machine can hold (at least 1), and what bounds it, in words: the memory
+    available (:data:`WORKER_MEMORY` each) or the open files this process may have (:data:`WORKER_FILES` each)."""
+    import resource
+
+    from gamedp.memory import available_memory
+
+    have = available_memory()
+    by_memory = have // WORKER_MEMORY
+    files, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    by_files = (files - FILES_RESERVE) // WORKER_FILES if files != resource.RLIM_INFINITY else by_memory
+    if by_files < by_memory:
+        return max(1, by_files), f"each takes {WORKER_FILES} open files and `ulimit -n` allows {files:,}"
+    return max(1, by_memory), (f"each takes about {WORKER_MEMORY >> 20} MB and {have >> 20:,} MB are available")
 
 
 def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:

@@ -8,6 +8,8 @@ import http.server
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -179,3 +181,27 @@ def test_a_real_scheduler_is_reached_by_address_and_by_its_scheduler_file(tmp_pa
             with DaskExecutor(**where) as executor:
                 executor.run(abs, [-1, -2], done.append)
             assert sorted(done) == [-2, -1]
+
+
+# -- more local workers than the machine holds --------------------------------------------------------------------
+def test_a_worker_count_past_the_machines_memory_is_refused_at_once(capsys, tmp_path):
+    clock = time.monotonic()
+    err = solve_refused(capsys, tmp_path, "--workers", "100000")
+    assert time.monotonic() - clock < 5
+    assert "--workers 100000 is more than this machine holds" in err and "MB" in err and "at most" in err
+    assert not (tmp_path / "t.gdb").exists()
+
+
+def test_a_worker_count_past_the_open_files_limit_is_refused(tmp_path):
+    """Under ``ulimit -n 64`` 20 workers' connections do not fit: said before any process starts."""
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)); "
+            "from gamedp.cli.main import main; main(sys.argv[1:])")
+    r = subprocess.run([sys.executable, "-c", code, "solve", "tictactoe", "--db", str(tmp_path / "t.gdb"),
+                        "--workers", "20"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "--workers 20 is more than this machine holds" in r.stderr and "ulimit -n" in r.stderr
+
+
+def test_the_most_workers_the_machine_holds_allows_a_few():
+    most, _ = executors.most_workers()
+    assert most >= 2
