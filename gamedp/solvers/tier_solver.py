@@ -763,6 +763,7 @@ class TierSolve:
     def _prepare_work(self) -> None:
         from gamedp.database import remove_stale_temporaries
 
+        self.work.mkdir(parents=True, exist_ok=True)
         # What killed writers left (a shard's or the database's temporary file can be as big as the result).
         for written in [self.path] + [self.work / p.name[1:-4].rsplit(".", 2)[0] for p in self.work.glob(".*.tmp")]:
             remove_stale_temporaries(written)
