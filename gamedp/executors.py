@@ -16,11 +16,13 @@ done 3
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
 import threading
 import time
+from concurrent.futures import CancelledError
 from typing import Any, Callable, Sequence
 
 from gamedp.errors import GamedpError, InputError
@@ -39,6 +41,9 @@ START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 #: as fast without them).
 QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
                  "distributed.admin.system-monitor.interval": "5s"}
+#: Seconds a cluster may have no worker at all while jobs wait, before the run stops (a local cluster starts a
+#: killed worker again in well under a second; a remote one may be scaling).
+PATIENCE = 30.0
 #: The least a local worker takes: memory (a forked worker holds 55 MB resident before loading the kernels, and
 #: more once they are loaded) and this process's file descriptors (10 each, measured: its connections and pipes).
 WORKER_MEMORY = 128 << 20
@@ -98,7 +103,7 @@ class DaskExecutor:
             if workers > most:
                 raise GamedpError(f"--workers {workers} is more than this machine holds: at most {most:,} ({why}); "
                                   f"it has {os.cpu_count() or 1} cores, and more workers than cores do not help")
-        self.cluster = self._client = None
+        self.cluster = self._client = self._settings = None
         self._last: list = []
         self._workers, self._address, self._scheduler_file = workers, address, scheduler_file
         self._timeout = CONNECT_TIMEOUT if timeout is None else timeout
@@ -133,7 +138,9 @@ class DaskExecutor:
         # are a local cluster's errors about its own messages, which its forked workers inherit this level for (a
         # worker's heartbeat that meets the scheduler closing at the end printed a traceback): a task's failure
         # reaches the solver through its future.
-        logging.getLogger("distributed").setLevel(logging.ERROR if self._workers is None else logging.CRITICAL)
+        level = logging.ERROR if self._workers is None else logging.CRITICAL
+        for name in ("distributed", "tornado.application"):  # tornado logs what fails in Dask's callbacks
+            logging.getLogger(name).setLevel(level)
         if self._workers is None:
             self._client = self._reach()
             return
@@ -141,11 +148,14 @@ class DaskExecutor:
             if self._preload is not None:
                 self._preload()
             # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
-            # which can give one worker both pieces of a tier while the other waits).
-            with dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
-                                  "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER}):
-                self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None)
+            # which can give one worker both pieces of a tier while the other waits). Kept while the cluster
+            # runs: a worker that dies is started again by the same method (spawned, it took seconds, and needed
+            # a resource tracker process, whose replacement printed a traceback for each of its predecessor's
+            # semaphores).
+            self._settings = dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
+                                              "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER})
+            self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
             self._client = Client(self.cluster)
             self._prompt()
         except (OSError, TimeoutError, ValueError) as e:
@@ -175,22 +185,64 @@ class DaskExecutor:
         self._client.run(_prompt_worker)
 
     def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
-        from distributed import as_completed
-
+        """As the module says. A run whose cluster fails under it (no worker for :data:`PATIENCE` seconds, a job
+        that killed its worker each time Dask tried it, Dask's own machinery broken by killed processes) stops
+        with one line; what the jobs finished is kept."""
         futures = self.client.map(fn, list(jobs), pure=False)
         # The last batch's futures are released only now: releasing them sends the scheduler a message, and the
         # client sends at most one batch of messages per 10 ms, so a release just before this map held it back
         # ~10 ms (a tier's start, 25 times in a 6x4 solve).
         self._last = futures
         index = {f.key: i for i, f in enumerate(futures)}
+        pending, alone_since = set(futures), None
         try:
-            for future in as_completed(futures):
-                if future.status != "finished":
-                    future.result()  # raises the job's error
-                on_done(jobs[index[future.key]])
+            while pending:
+                done, pending = self._cluster(_wait_some, pending)
+                for future in done:
+                    if future.status != "finished":
+                        self._raise_from(future)
+                    on_done(jobs[index[future.key]])
+                if done or self._cluster(self.client.nthreads):
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                elif time.monotonic() - alone_since > PATIENCE:
+                    raise self._failed(f"has no workers left (none for {PATIENCE:g} s)")
         except BaseException:
-            self.client.cancel(futures)
+            try:
+                self.client.cancel(futures)
+            except Exception:  # a cluster in pieces: nothing left to cancel
+                pass
             raise
+
+    def _raise_from(self, future: Any) -> None:
+        """Raise a job's own error; a job Dask lost or gave up on (its worker died each time) is the cluster's."""
+        from distributed import KilledWorker
+
+        try:
+            future.result()
+        except KilledWorker:
+            raise self._failed("lost a job's worker each time it ran the job (killed, or out of memory?)") from None
+        except CancelledError:
+            raise self._failed("lost a job") from None
+
+    def _cluster(self, call: Callable, *args: Any, **kwargs: Any) -> Any:
+        """``call`` into Dask; its failure (say, after its processes were killed) as one line."""
+        try:
+            return call(*args, **kwargs)
+        except Exception as e:
+            said = " ".join(str(e).split())[:200]
+            raise self._failed(f"failed ({type(e).__name__}{': ' + said if said else ''})") from None
+
+    def _failed(self, what: str) -> GamedpError:
+        return GamedpError(f"{self._where()} {what}, so the work cannot go on; it stopped, and what was finished "
+                           "is kept: run the same command again to resume")
+
+    def _where(self) -> str:
+        if self._workers is not None:
+            return "the local cluster"
+        return f"the scheduler at {self._address}" if self._address else \
+            f"the scheduler of {self._scheduler_file}"
 
     def slots(self) -> int:
         """How many jobs run at once: a local cluster's workers (one thread each), else the cluster's worker
@@ -200,18 +252,35 @@ class DaskExecutor:
         return max(1, sum(self.client.nthreads().values()))
 
     def close(self) -> None:
+        # Closing a cluster whose processes were killed can fail in Dask's own ways: nothing left to say then.
         if self._client is not None:
-            self._client.close()
+            with contextlib.suppress(Exception):
+                self._client.close()
             self._client = None
         if self.cluster is not None:
-            self.cluster.close()
+            with contextlib.suppress(Exception):
+                self.cluster.close()
             self.cluster = None
+        if self._settings is not None:
+            self._settings.__exit__(None, None, None)
+            self._settings = None
 
     def __enter__(self) -> DaskExecutor:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _wait_some(futures: set) -> tuple[set, set]:
+    """Those of ``futures`` done within a second (none, if none is), and the others."""
+    from distributed import wait
+
+    try:
+        done = wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
+    except TimeoutError:
+        return set(), futures
+    return done.done, done.not_done
 
 
 def _prompt_worker(dask_worker: Any = None) -> None:
