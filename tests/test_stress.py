@@ -10,6 +10,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -346,3 +347,50 @@ def test_a_file_that_appears_while_stress_runs_is_not_replaced(capsys, tmp_path)
     err = capsys.readouterr().err
     assert ended.value.code == 2 and path.read_text() == "theirs"
     assert err.startswith(f"gamedp: error: --save {path}: a file is there") and err.count("\n") == 1
+
+
+# -- programs that fight back -------------------------------------------------------------------------------------
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("ends", ["exits", "is killed"])
+def test_a_child_in_a_session_of_its_own_does_not_outlive_the_run(ends):
+    """A program whose child calls setsid (out of the program's session and process group) leaves nothing
+    running, whether the program ends by itself or is stopped at the time limit."""
+    tail = "" if ends == "exits" else "; time.sleep(60)"
+    code = ("import os, sys, time\npid = os.fork()\nif pid == 0:\n    os.setsid(); time.sleep(60); os._exit(0)\n"
+            f"print(pid, flush=True){tail}")
+    run = run_program([PY, "-c", code], b"", 0.5, 256)
+    grandchild = int(run.stdout.split()[0])
+    deadline = time.monotonic() + 5
+    while alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(grandchild)
+
+
+def test_output_past_the_limit_is_reported_as_such_and_shown_in_a_few_lines(capsys, tmp_path, monkeypatch):
+    from gamedp.stress import run as stress_run
+
+    monkeypatch.setattr(stress_run, "OUTPUT_CAP", 1 << 20)
+    flood = "import sys; sys.stdin.read(); w = sys.stdout.write\nwhile True: w('x' * 65536)"
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(tmp_path / "f"), "--",
+              PY, "-c", flood])
+    out = capsys.readouterr().out
+    assert ended.value.code == 1 and "FAILED on trial 1: output limit exceeded" in out
+    assert "signal 9" not in out and len(out) < 8000, len(out)
+
+
+def test_stderr_shows_printable_text_only(capsys, tmp_path):
+    noise = "import sys; sys.stdin.read(); sys.stderr.write('\\0' * 300000 + 'boom\\x1b[2J\\n'); sys.exit(1)"
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(tmp_path / "f"), "--",
+              PY, "-c", noise])
+    out = capsys.readouterr().out
+    assert ended.value.code == 1 and "boom" in out
+    assert all(ch.isprintable() or ch in "\n\t" for ch in out) and len(out) < 8000, len(out)

@@ -84,6 +84,8 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
 
 
 def _report(name: str, command: list[str], limits, outcome) -> str:
+    from gamedp.stress.verdict import Kind
+
     timing = outcome.timing
     head = (f"gamedp stress {name}: {shlex.join(command)}, seed {outcome.seed}, limits {limits.time:g} s and "
             f"{limits.memory_mb} MB")
@@ -99,16 +101,21 @@ def _report(name: str, command: list[str], limits, outcome) -> str:
              failure.verdict.summary()]
     if failure.saved:
         lines.append(f"input saved to {failure.saved}")
+    flood = failure.verdict.kind is Kind.OUTPUT
     lines += ["--- input ---", _cut(failure.text), "--- expected output ---", _cut(failure.verdict.expected),
-              "--- received output ---", _cut(failure.verdict.received)]
+              "--- received output" + (" (its beginning)" if flood else "") + " ---",
+              _cut(failure.verdict.received, 5 if flood else 60)]
     if failure.explanation:
         lines += ["--- why (the expected answer, explained) ---", failure.explanation]
     return "\n".join(lines)
 
 
 def _cut(text: str, most: int = 60) -> str:
-    """At most ``most`` lines of ``text`` (a shrunk input is short; one cut short by the time may not be)."""
-    lines = text.rstrip("\n").split("\n")
+    """At most ``most`` lines of ``text`` (a shrunk input is short; one cut short by the time may not be), each
+    cut to a width, printable text only (a program's output may be anything)."""
+    from gamedp.stress.run import cut_line, printable
+
+    lines = [cut_line(line) for line in printable(text).rstrip("\n").split("\n")]
     if len(lines) <= most:
         return "\n".join(lines)
     return "\n".join(lines[:most] + [f"... ({len(lines) - most} more lines)"])
