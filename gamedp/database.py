@@ -310,8 +310,8 @@ def kind_of(mode: int) -> str:
     >>> kind_of(os.lstat("/dev/null").st_mode)
     'a character device'
     """
-    kinds = [(stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+    kinds = [(stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
     return next((name for test, name in kinds if test(mode)), "a special file")
 
 

@@ -373,24 +373,26 @@ def test_a_child_in_a_session_of_its_own_does_not_outlive_the_run(ends):
     assert not alive(grandchild)
 
 
+def report_on(capsys, tmp_path, code: str) -> tuple[int, str]:
+    """gamedp stress's exit status and text report on the program ``python -c code``."""
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(tmp_path / "f"), "--",
+              PY, "-c", code])
+    return ended.value.code, capsys.readouterr().out
+
+
 def test_output_past_the_limit_is_reported_as_such_and_shown_in_a_few_lines(capsys, tmp_path, monkeypatch):
     from gamedp.stress import run as stress_run
 
     monkeypatch.setattr(stress_run, "OUTPUT_CAP", 1 << 20)
-    flood = "import sys; sys.stdin.read(); w = sys.stdout.write\nwhile True: w('x' * 65536)"
-    with pytest.raises(SystemExit) as ended:
-        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(tmp_path / "f"), "--",
-              PY, "-c", flood])
-    out = capsys.readouterr().out
-    assert ended.value.code == 1 and "FAILED on trial 1: output limit exceeded" in out
+    code, out = report_on(capsys, tmp_path, "import sys; sys.stdin.read(); w = sys.stdout.write\n"
+                                            "while True: w('x' * 65536)")
+    assert code == 1 and "FAILED on trial 1: output limit exceeded" in out
     assert "signal 9" not in out and len(out) < 8000, len(out)
 
 
 def test_stderr_shows_printable_text_only(capsys, tmp_path):
-    noise = "import sys; sys.stdin.read(); sys.stderr.write('\\0' * 300000 + 'boom\\x1b[2J\\n'); sys.exit(1)"
-    with pytest.raises(SystemExit) as ended:
-        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(tmp_path / "f"), "--",
-              PY, "-c", noise])
-    out = capsys.readouterr().out
-    assert ended.value.code == 1 and "boom" in out
+    code, out = report_on(capsys, tmp_path, "import sys; sys.stdin.read(); "
+                                            "sys.stderr.write('\\0' * 300000 + 'boom\\x1b[2J\\n'); sys.exit(1)")
+    assert code == 1 and "boom" in out
     assert all(ch.isprintable() or ch in "\n\t" for ch in out) and len(out) < 8000, len(out)

@@ -33,7 +33,8 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
 @click.option("--reference", default=None, help="With --generator: the command whose output is right.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, trials: int, seed: int | None,
-           save: str, force: bool, shrink_time: float, generator: str | None, reference: str | None, as_json: bool) -> None:
+           save: str, force: bool, shrink_time: float, generator: str | None, reference: str | None,
+           as_json: bool) -> None:
     """Run COMMAND (your solution, any language) on random inputs of PROBLEM and compare with gamedp's answers.
 
     PROBLEM is blockgame, cardgame or gridgame; put `--` before COMMAND, e.g.

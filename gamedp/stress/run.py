@@ -228,7 +228,7 @@ def peak_memory_mb(pid: int) -> float:
 def _collect(proc: subprocess.Popen, deadline: float, time_limit: float,
              peak: list[float]) -> tuple[bytes, bytes, bool, bool]:
     """Read stdout and stderr until both close, the CPU limit or the deadline passes (then kill the session)."""
-    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    err_fd = proc.stderr.fileno()
     out: list[bytes] = []
     size = 0
     err = _HeadAndTail(STDERR_CAP // 2)
