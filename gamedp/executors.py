@@ -103,7 +103,9 @@ class DaskExecutor:
             if workers > most:
                 raise GamedpError(f"--workers {workers} is more than this machine holds: at most {most:,} ({why}); "
                                   f"it has {os.cpu_count() or 1} cores, and more workers than cores do not help")
-        self.cluster = self._client = self._settings = None
+        self.cluster: Any = None
+        self._client: Any = None
+        self._settings: Any = None
         self._last: list = []
         self._workers, self._address, self._scheduler_file = workers, address, scheduler_file
         self._timeout = CONNECT_TIMEOUT if timeout is None else timeout
@@ -167,7 +169,7 @@ class DaskExecutor:
         """A client of the existing scheduler, within the timeout (the scheduler file's wait included)."""
         deadline = time.monotonic() + self._timeout
         if self._scheduler_file is None:
-            address, where = self._address, f"--cluster {self._address}"
+            address, where = str(self._address), f"--cluster {self._address}"
         else:
             address = read_scheduler_file(self._scheduler_file, deadline, self._timeout)
             where = f"the scheduler at {address} (from --scheduler-file {self._scheduler_file})"

@@ -80,8 +80,9 @@ class GuardedH11(H11Protocol):
         super().connection_lost(exc)
 
     def _await_request(self) -> None:
-        if getattr(self, "_deadline", None) is not None:
-            self._deadline.cancel()
+        deadline = getattr(self, "_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
         self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._too_slow)
 
     def _too_slow(self) -> None:
