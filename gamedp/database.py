@@ -300,13 +300,18 @@ def check_regular(path: str | os.PathLike) -> None:
     except OSError:
         return  # missing (or unreachable: opening it says why)
     if not stat.S_ISREG(mode):
-        raise GamedpError(f"{path} is {_kind(mode)}, not a regular file: a database is a regular file; "
+        raise GamedpError(f"{path} is {kind_of(mode)}, not a regular file: a database is a regular file; "
                           "choose another --db")
 
 
-def _kind(mode: int) -> str:
-    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+def kind_of(mode: int) -> str:
+    """What a file of mode ``mode`` (from os.stat or os.lstat) that is not a regular file is, in words.
+
+    >>> kind_of(os.lstat("/dev/null").st_mode)
+    'a character device'
+    """
+    kinds = [(stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
     return next((name for test, name in kinds if test(mode)), "a special file")
 
 
@@ -331,6 +336,27 @@ def _fsync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def named_game(path: str | os.PathLike) -> str | None:
+    """The game and variant a database's header names, as :func:`describe` puts them, read even when its
+    checksums fail (a damaged file is replaced by solving again only when it is known to be that game's); None
+    when the header names none.
+
+    >>> named_game("/dev/null") is None
+    True
+    """
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            head = f.read(_FIXED.size)
+            if len(head) < _FIXED.size or head[:8] != MAGIC:
+                return None
+            meta = json.loads(f.read(min(_FIXED.unpack(head)[2], 1 << 24)).decode())
+        return describe(str(meta["game_id"]), dict(meta["variant"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def remove_stale_temporaries(path: str | os.PathLike) -> None:
@@ -395,7 +421,7 @@ class Container:
             raise
 
     def _not_regular(self, mode: int) -> str:
-        return f"cannot read {self.path}: it is {_kind(mode)}, not a regular file (a database is a regular file)"
+        return f"cannot read {self.path}: it is {kind_of(mode)}, not a regular file (a database is a regular file)"
 
     @property
     def fix(self) -> str:

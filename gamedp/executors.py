@@ -16,14 +16,21 @@ done 3
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import os
 import sys
+import threading
+import time
+from concurrent.futures import CancelledError
 from typing import Any, Callable, Sequence
 
 from gamedp.errors import GamedpError, InputError
 
-#: Seconds to wait for an existing scheduler before saying it cannot be reached.
+#: Seconds to wait for an existing scheduler (and its scheduler file) before saying it cannot be reached.
 CONNECT_TIMEOUT = 10
+#: The most bytes of a scheduler file read: Dask writes a few hundred.
+SCHEDULER_FILE_LIMIT = 1 << 16
 #: How a local cluster starts its workers: forked from this process (0.2 s, and with what ``preload`` loaded)
 #: where that is safe, rather than spawned (a fresh interpreter each: 1.7 s, then numba and the kernels loaded
 #: again in every worker, seconds of a 6x4 solve's 16).
@@ -34,6 +41,15 @@ START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 #: as fast without them).
 QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
                  "distributed.admin.system-monitor.interval": "5s"}
+#: Seconds a cluster may have no worker at all while jobs wait, before the run stops (a local cluster starts a
+#: killed worker again in well under a second; a remote one may be scaling).
+PATIENCE = 30.0
+#: The least a local worker takes: memory (a forked worker holds 55 MB resident before loading the kernels, and
+#: more once they are loaded) and this process's file descriptors (10 each, measured: its connections and pipes).
+WORKER_MEMORY = 128 << 20
+WORKER_FILES = 12
+#: File descriptors kept for the solve itself (its working files, the scheduler's listening sockets).
+FILES_RESERVE = 64
 #: Seconds between a local cluster's batches of messages (client to scheduler, scheduler to workers and back):
 #: Dask's 2-10 ms suit many tasks over a network, but a tier is a barrier of a few tasks, so each tier waited on
 #: them (a barrier of 4 trivial tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 25 barriers).
@@ -79,13 +95,21 @@ class DaskExecutor:
     (the solver's kernels)."""
 
     def __init__(self, workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
-                 timeout: float = CONNECT_TIMEOUT, preload: Callable[[], None] | None = None):
+                 timeout: float | None = None, preload: Callable[[], None] | None = None):
         if importlib.util.find_spec("distributed") is None:
             raise GamedpError("--workers, --cluster and --scheduler-file need Dask: pip install 'dask[distributed]'")
-        self.cluster = self._client = None
+        if workers is not None:
+            most, why = most_workers()
+            if workers > most:
+                raise GamedpError(f"--workers {workers} is more than this machine holds: at most {most:,} ({why}); "
+                                  f"it has {os.cpu_count() or 1} cores, and more workers than cores do not help")
+        self.cluster: Any = None
+        self._client: Any = None
+        self._settings: Any = None
         self._last: list = []
         self._workers, self._address, self._scheduler_file = workers, address, scheduler_file
-        self._timeout, self._preload = timeout, preload
+        self._timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        self._preload = preload
         if workers is None:
             self.start()
 
@@ -116,30 +140,40 @@ class DaskExecutor:
         # are a local cluster's errors about its own messages, which its forked workers inherit this level for (a
         # worker's heartbeat that meets the scheduler closing at the end printed a traceback): a task's failure
         # reaches the solver through its future.
-        logging.getLogger("distributed").setLevel(logging.ERROR if self._workers is None else logging.CRITICAL)
+        level = logging.ERROR if self._workers is None else logging.CRITICAL
+        for name in ("distributed", "tornado.application"):  # tornado logs what fails in Dask's callbacks
+            logging.getLogger(name).setLevel(level)
+        if self._workers is None:
+            self._client = self._reach()
+            return
         try:
-            if self._workers is not None:
-                if self._preload is not None:
-                    self._preload()
-                # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
-                # which can give one worker both pieces of a tier while the other waits).
-                with dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
-                                      "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER}):
-                    self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=None)
-                self._client = Client(self.cluster)
-                self._prompt()
-            elif self._scheduler_file is not None:
-                self._client = Client(scheduler_file=self._scheduler_file, timeout=self._timeout)
-            else:
-                self._client = Client(self._address, timeout=self._timeout)
+            if self._preload is not None:
+                self._preload()
+            # One task at a time per worker thread (Dask's default sends 2 to each of its 1-thread workers,
+            # which can give one worker both pieces of a tier while the other waits). Kept while the cluster
+            # runs: a worker that dies is started again by the same method (spawned, it took seconds, and needed
+            # a resource tracker process, whose replacement printed a traceback for each of its predecessor's
+            # semaphores).
+            self._settings = dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
+                                              "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER})
+            self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self._client = Client(self.cluster)
+            self._prompt()
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
-            where = f"the scheduler at {self._address}" if self._address else \
-                f"the scheduler file {self._scheduler_file}" if self._scheduler_file else "a local cluster"
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise InputError(f"cannot reach {where} within {self._timeout:g} s ({first}); check the address, or "
-                             "use --workers N for a local cluster") from None
+            raise GamedpError(f"cannot start a local cluster of {self._workers} workers ({first})") from None
+
+    def _reach(self) -> Any:
+        """A client of the existing scheduler, within the timeout (the scheduler file's wait included)."""
+        deadline = time.monotonic() + self._timeout
+        if self._scheduler_file is None:
+            address, where = str(self._address), f"--cluster {self._address}"
+        else:
+            address = read_scheduler_file(self._scheduler_file, deadline, self._timeout)
+            where = f"the scheduler at {address} (from --scheduler-file {self._scheduler_file})"
+        return connect(address, where, deadline, self._timeout)
 
     def _prompt(self) -> None:
         """Send a local cluster's messages every :data:`PROMPT` seconds. The intervals are attributes of Dask's
@@ -153,22 +187,64 @@ class DaskExecutor:
         self._client.run(_prompt_worker)
 
     def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
-        from distributed import as_completed
-
+        """As the module says. A run whose cluster fails under it (no worker for :data:`PATIENCE` seconds, a job
+        that killed its worker each time Dask tried it, Dask's own machinery broken by killed processes) stops
+        with one line; what the jobs finished is kept."""
         futures = self.client.map(fn, list(jobs), pure=False)
         # The last batch's futures are released only now: releasing them sends the scheduler a message, and the
         # client sends at most one batch of messages per 10 ms, so a release just before this map held it back
         # ~10 ms (a tier's start, 25 times in a 6x4 solve).
         self._last = futures
         index = {f.key: i for i, f in enumerate(futures)}
+        pending, alone_since = set(futures), None
         try:
-            for future in as_completed(futures):
-                if future.status != "finished":
-                    future.result()  # raises the job's error
-                on_done(jobs[index[future.key]])
+            while pending:
+                done, pending = self._cluster(_wait_some, pending)
+                for future in done:
+                    if future.status != "finished":
+                        self._raise_from(future)
+                    on_done(jobs[index[future.key]])
+                if done or self._cluster(self.client.nthreads):
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                elif time.monotonic() - alone_since > PATIENCE:
+                    raise self._failed(f"has no workers left (none for {PATIENCE:g} s)")
         except BaseException:
-            self.client.cancel(futures)
+            try:
+                self.client.cancel(futures)
+            except Exception:  # a cluster in pieces: nothing left to cancel
+                pass
             raise
+
+    def _raise_from(self, future: Any) -> None:
+        """Raise a job's own error; a job Dask lost or gave up on (its worker died each time) is the cluster's."""
+        from distributed import KilledWorker
+
+        try:
+            future.result()
+        except KilledWorker:
+            raise self._failed("lost a job's worker each time it ran the job (killed, or out of memory?)") from None
+        except CancelledError:
+            raise self._failed("lost a job") from None
+
+    def _cluster(self, call: Callable, *args: Any, **kwargs: Any) -> Any:
+        """``call`` into Dask; its failure (say, after its processes were killed) as one line."""
+        try:
+            return call(*args, **kwargs)
+        except Exception as e:
+            said = " ".join(str(e).split())[:200]
+            raise self._failed(f"failed ({type(e).__name__}{': ' + said if said else ''})") from None
+
+    def _failed(self, what: str) -> GamedpError:
+        return GamedpError(f"{self._where()} {what}, so the work cannot go on; it stopped, and what was finished "
+                           "is kept: run the same command again to resume")
+
+    def _where(self) -> str:
+        if self._workers is not None:
+            return "the local cluster"
+        return f"the scheduler at {self._address}" if self._address else \
+            f"the scheduler of {self._scheduler_file}"
 
     def slots(self) -> int:
         """How many jobs run at once: a local cluster's workers (one thread each), else the cluster's worker
@@ -178,12 +254,18 @@ class DaskExecutor:
         return max(1, sum(self.client.nthreads().values()))
 
     def close(self) -> None:
+        # Closing a cluster whose processes were killed can fail in Dask's own ways: nothing left to say then.
         if self._client is not None:
-            self._client.close()
+            with contextlib.suppress(Exception):
+                self._client.close()
             self._client = None
         if self.cluster is not None:
-            self.cluster.close()
+            with contextlib.suppress(Exception):
+                self.cluster.close()
             self.cluster = None
+        if self._settings is not None:
+            self._settings.__exit__(None, None, None)
+            self._settings = None
 
     def __enter__(self) -> DaskExecutor:
         return self
@@ -192,11 +274,166 @@ class DaskExecutor:
         self.close()
 
 
+def _wait_some(futures: set) -> tuple[set, set]:
+    """Those of ``futures`` done within a second (none, if none is), and the others."""
+    from distributed import wait
+
+    try:
+        done = wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
+    except TimeoutError:
+        return set(), futures
+    return done.done, done.not_done
+
+
 def _prompt_worker(dask_worker: Any = None) -> None:
     """A worker's half of :meth:`DaskExecutor._prompt` (``client.run`` passes the worker)."""
     stream = getattr(dask_worker, "batched_stream", None)
     if hasattr(stream, "interval"):
         stream.interval = PROMPT
+
+
+def most_workers() -> tuple[int, str]:
+    """How many local workers this machine can hold (at least 1), and what bounds it, in words: the memory
+    available (:data:`WORKER_MEMORY` each) or the open files this process may have (:data:`WORKER_FILES` each)."""
+    import resource
+
+    from gamedp.memory import available_memory
+
+    have = available_memory()
+    by_memory = have // WORKER_MEMORY
+    files, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    by_files = (files - FILES_RESERVE) // WORKER_FILES if files != resource.RLIM_INFINITY else by_memory
+    if by_files < by_memory:
+        return max(1, by_files), f"each takes {WORKER_FILES} open files and `ulimit -n` allows {files:,}"
+    return max(1, by_memory), (f"each takes about {WORKER_MEMORY >> 20} MB and {have >> 20:,} MB are available")
+
+
+def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:
+    """The scheduler's address in Dask scheduler file ``path``, waiting until ``deadline`` (time.monotonic) for the
+    file to appear (a scheduler that is starting writes it). Only a regular file is read, and at most
+    :data:`SCHEDULER_FILE_LIMIT` bytes of it: never a device (``/dev/zero``), never a FIFO (which would wait for a
+    writer)."""
+    import json
+    import stat
+
+    from gamedp.database import kind_of
+
+    where = f"--scheduler-file {path}"
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
+            raise GamedpError(f"no scheduler file at {path} after {timeout:g} s: check the path, or start the "
+                              f"scheduler with --scheduler-file {path}") from None
+        except OSError as e:
+            raise GamedpError(f"cannot read {where}: {e.strerror or e}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise GamedpError(f"{where} is {kind_of(st.st_mode)}, not a regular file: give the file a Dask "
+                                  "scheduler wrote (dask scheduler --scheduler-file PATH)")
+            data = os.read(fd, SCHEDULER_FILE_LIMIT + 1) if st.st_size <= SCHEDULER_FILE_LIMIT else b""
+            size = max(st.st_size, len(data))
+        finally:
+            os.close(fd)
+        if size > SCHEDULER_FILE_LIMIT:
+            raise GamedpError(f"{where} is not a Dask scheduler file: it holds {size:,} bytes, and those hold a "
+                              "few hundred")
+        if data or time.monotonic() >= deadline:
+            break
+        time.sleep(0.1)  # empty: its scheduler may be writing it
+    not_one = f"{where} is not a Dask scheduler file"
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise GamedpError(f"{not_one}: not JSON (not UTF-8 text)") from None
+    except json.JSONDecodeError as e:
+        raise GamedpError(f"{not_one}: not JSON (line {e.lineno}, column {e.colno}: {e.msg[:1].lower()}"
+                          f"{e.msg[1:]})") from None
+    address = doc.get("address") if isinstance(doc, dict) else None
+    if not isinstance(address, str):
+        raise GamedpError(f'{not_one}: no "address" of a scheduler in it')
+    return address
+
+
+def connect(address: str, where: str, deadline: float, timeout: float) -> Any:
+    """A Dask client of the scheduler at ``address`` by ``deadline`` (time.monotonic), else one line naming why
+    (``where`` names the address for the user; ``timeout`` is the time allowed, as said). Dask's own connect
+    waits past its timeout on a listener that accepts and stays silent, and reads an HTTP server's answer as a
+    message of gigabytes: so it runs in a thread of its own, given up at the deadline."""
+    from distributed.comm import parse_address
+
+    try:
+        scheme, location = parse_address(address)
+    except ValueError as e:
+        raise GamedpError(f"{where}: not a scheduler address ({e}); give tcp://HOST:PORT") from None
+    if scheme == "tls":
+        from distributed.security import Security
+
+        if Security().get_connection_args("client").get("ssl_context") is None:
+            raise GamedpError(f"{where}: tls:// needs Dask's TLS settings (distributed.comm.tls: a CA file, and "
+                              "the client's certificate and key, in Dask's configuration); or use tcp://")
+    elif scheme != "tcp":
+        raise GamedpError(f"{where}: gamedp reaches Dask schedulers over tcp:// (or tls://), not {scheme}://")
+    _probe(location, where, deadline, timeout)
+    return _client_by(address, where, deadline, timeout)
+
+
+def _probe(location: str, where: str, deadline: float, timeout: float) -> None:
+    """Open and close a TCP connection to ``location``: no listener there, or no route, is said at once (Dask
+    would retry it until its timeout and then say only that it timed out)."""
+    import socket
+
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        host, port = parse_host_port(location, 8786)
+        socket.create_connection((host, port), timeout=max(deadline - time.monotonic(), 0.01)).close()
+    except ValueError as e:
+        raise GamedpError(f"{where}: not a scheduler address ({e}); give tcp://HOST:PORT") from None
+    except ConnectionRefusedError:
+        raise GamedpError(f"{where}: connection refused: nothing listens there; check the host and port, and "
+                          "that the scheduler runs") from None
+    except TimeoutError:
+        raise GamedpError(f"{where}: no answer within {timeout:g} s (is the host up, and the port open?)") from None
+    except OSError as e:
+        raise GamedpError(f"{where}: cannot connect: {e.strerror or e}") from None
+
+
+def _client_by(address: str, where: str, deadline: float, timeout: float) -> Any:
+    from distributed import Client
+
+    done: dict[str, Any] = {}
+    late = threading.Event()
+
+    def reach() -> None:
+        try:
+            client = Client(address, timeout=max(deadline - time.monotonic(), 0.1))
+        except BaseException as e:
+            done["error"] = e
+            return
+        done["client"] = client
+        if late.is_set():  # given up on meanwhile: nobody else will close it
+            client.close()
+
+    thread = threading.Thread(target=reach, name="gamedp-connect", daemon=True)
+    thread.start()
+    thread.join(max(deadline - time.monotonic(), 0) + 0.5)
+    late.set()
+    if "client" in done:
+        return done["client"]
+    error = done.get("error")
+    if error is None:
+        raise GamedpError(f"{where}: no answer as a Dask scheduler within {timeout:g} s: something accepts "
+                          "connections there, but it is not a Dask scheduler, or a busy one; check the address")
+    if isinstance(error, (OSError, TimeoutError)):
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise GamedpError(f"{where}: cannot reach a Dask scheduler within {timeout:g} s ({first})")
+    raise GamedpError(f"{where}: the server there answered, but not as a Dask scheduler ({type(error).__name__}); "
+                      "check the address")
 
 
 def make_executor(workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,

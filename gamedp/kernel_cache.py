@@ -102,29 +102,53 @@ def checksum(*parts: bytes) -> str:
 
 
 def make_private_dir(path: str) -> None:
-    """Create folder ``path`` (and its parents) if missing, the folder itself readable by this user only."""
-    os.makedirs(path, mode=0o700, exist_ok=True)
+    """Create folder ``path`` and its missing parents, each readable by this user only (mode 700) whatever the
+    umask (os.makedirs would leave the parents as the umask says: 777 under a umask of 000)."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
+        return
+    except FileNotFoundError:
+        parent = os.path.dirname(os.path.abspath(path))
+        if parent == os.path.abspath(path):
+            raise
+        make_private_dir(parent)
+        make_private_dir(path)
+        return
+    os.chmod(path, 0o700)
+
+
+NUMBA_LOCATORS = "gamedp.numba_cache.TrustedFileLocator,gamedp.numba_cache.TrustedIPythonLocator"
 
 
 def trust_numba_cache() -> str:
     """Point numba's own cache (``NUMBA_CACHE_DIR``, where ``cache=True`` functions keep their index and code,
     else a ``__pycache__`` next to each source file) at a directory trusted as the kernel cache is: the user's
     ``NUMBA_CACHE_DIR`` if it is trusted, else the ``numba`` folder of :func:`cache_dir`; failing that, after one
-    warning, a private directory of this process. Numba reads it when it first caches or loads a function, so
-    this runs when gamedp is imported (numba imported before gamedp is told too). Returns the directory."""
+    warning, a private directory of this process. numba is also told to find its folders there through
+    :mod:`gamedp.numba_cache`, which holds every folder and file in it to the same rules. Numba reads these when
+    it first caches or loads a function, so this runs when gamedp is imported (numba imported before gamedp is
+    told too). Returns the directory."""
     given = os.environ.get("NUMBA_CACHE_DIR")
     path = given or os.path.join(cache_dir(), "numba")
     why = _make_trusted(path)
     if why is not None or not os.path.isdir(path):  # untrusted (one warning), or it cannot be made (none)
-        path = _private_numba_dir(path, why, given is not None)
+        fix = "unset NUMBA_CACHE_DIR" if given is not None else "set GAMEDP_CACHE_DIR to a directory of your own"
+        path = private_numba_dir(path, why, "make it yours and private (chown, chmod 700) or " + fix)
     os.environ["NUMBA_CACHE_DIR"] = path
+    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = NUMBA_LOCATORS
     config = sys.modules.get("numba.core.config")
     if config is not None:
         config.CACHE_DIR = path  # type: ignore[attr-defined]
+        config.CACHE_LOCATOR_CLASSES = NUMBA_LOCATORS  # type: ignore[attr-defined]
     return path
 
 
-def _private_numba_dir(refused: str, why: str | None, by_user: bool) -> str:
+def private_numba_dir(refused: str, why: str | None, fix: str) -> str:
+    """The private numba cache directory of this process (made once, removed at exit); unless ``why`` is None,
+    one warning first, naming what was refused, why, and the ``fix``."""
     if "numba" not in _dirs:
         import atexit
         import shutil
@@ -132,10 +156,8 @@ def _private_numba_dir(refused: str, why: str | None, by_user: bool) -> str:
 
         _dirs["numba"] = tempfile.mkdtemp(prefix="gamedp-numba-")
         atexit.register(shutil.rmtree, _dirs["numba"], ignore_errors=True)
-        if why is None:
-            return _dirs["numba"]
-        fix = "make it yours and private (chown, chmod 700) or " + ("unset NUMBA_CACHE_DIR" if by_user else
-                                                                   "set GAMEDP_CACHE_DIR to a directory of your own")
+    if why is not None and "numba warned" not in _dirs:
+        _dirs["numba warned"] = refused
         sys.stderr.write(f"gamedp: warning: not using numba's cache in {refused}: {why}, so another user could "
                          f"have put code there. Compiled functions are compiled for this run only (slow); to fix, "
                          f"{fix}\n")

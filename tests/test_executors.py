@@ -65,3 +65,74 @@ def test_a_worker_killed_mid_tier_has_its_shards_run_elsewhere(tmp_path, small_s
         worker.join(timeout=300)
         assert not worker.is_alive() and not errors, errors
     assert path.read_bytes() == (tmp_path / "local.gdb").read_bytes()
+
+
+def test_a_cluster_left_without_workers_stops_with_one_line(monkeypatch) -> None:
+    """No worker to run the jobs, and none coming back: a clear error after the patience, not a wait forever."""
+    from gamedp import executors
+    from gamedp.errors import GamedpError
+
+    monkeypatch.setattr(executors, "PATIENCE", 2.0)
+    with DaskExecutor(workers=1) as executor:
+        executor.start()
+        executor.cluster.scale(0)
+        deadline = time.monotonic() + 30
+        while executor.client.nthreads():
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        clock = time.monotonic()
+        with pytest.raises(GamedpError, match="no workers left") as e:
+            executor.run(abs, [-1, -2], lambda job: None)
+        assert time.monotonic() - clock < 10 and "\n" not in str(e.value)
+
+
+def descendants(pid: int) -> list[int]:
+    rows = [line.split() for line in subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True,
+                                                    text=True).stdout.splitlines()]
+    found, frontier = [], [str(pid)]
+    while frontier:
+        parent = frontier.pop()
+        for child, ppid in rows:
+            if ppid == parent:
+                found.append(int(child))
+                frontier.append(child)
+    return found
+
+
+@pytest.mark.slow
+def test_killing_every_worker_again_and_again_ends_the_solve_quietly_and_it_resumes(tmp_path) -> None:
+    """Every process the solve started (workers, and any resource tracker) killed as soon as it appears, for a few
+    seconds: the solve finishes (its workers restarted) or stops with one line, never waits forever nor floods
+    stderr; run again, it gives the same bytes as a solve in this process."""
+    game = connect4_table(4, 3)
+    solve_tiered(game, "connect4", tmp_path / "local.gdb", remoteness=True)
+    path = tmp_path / "dask.gdb"
+    args = [sys.executable, "-m", "gamedp", "solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db",
+            str(path)]
+    env = {**os.environ, SHARD_ENV: "256", PAUSE_ENV: "0.2"}
+    proc = subprocess.Popen([*args, "--workers", "2"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(work_dir(path).glob("tier*.values"))) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        until = time.monotonic() + 4
+        while time.monotonic() < until:
+            for pid in descendants(proc.pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.1)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode in (0, 2) and len(err.splitlines()) <= 1, err[-2000:]
+    if proc.returncode == 2:
+        assert err.startswith("gamedp: error: ") and "again" in err
+        again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+        assert again.returncode == 0, again.stderr
+    assert path.read_bytes() == (tmp_path / "local.gdb").read_bytes()

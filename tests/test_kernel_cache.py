@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import pickle
 import shutil
 import stat
 import subprocess
@@ -310,3 +311,86 @@ def test_a_numba_cache_dir_that_cannot_be_made_is_replaced_without_a_word(tmp_pa
     (tmp_path / "a-file").write_text("")
     used, err = numba_cache_run(tmp_path, str(tmp_path / "a-file" / "numba"))
     assert used.name.startswith("gamedp-numba-") and err == ""
+
+
+# Below the numba cache directory, every folder and file numba reads (the index .nbi and the code .nbc are
+# pickles: loading one runs it) is held to the same rules.
+PLANT_PROBE = ("import os, sys; os.umask(int(sys.argv[2], 8)); sys.path.insert(0, sys.argv[1]); import gamedp; "
+               "import user_kernel; assert user_kernel.twice(21) == 42; "
+               "print(os.environ['NUMBA_CACHE_DIR']); print(sum(user_kernel.twice.stats.cache_hits.values()))")
+
+
+class Planted:
+    """A pickle that, when loaded, leaves a mark: what another account's code could do as this user."""
+
+    def __init__(self, mark: Path):
+        self.mark = str(mark)
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.mark}",))
+
+
+def run_user_kernel(tmp_path: Path, umask: int = 0o022) -> tuple[Path, int, str]:
+    """Run the user's cache=True kernel in a fresh process: (numba cache directory used, cache hits, stderr)."""
+    (tmp_path / "user_kernel.py").write_text(USER_KERNEL)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["GAMEDP_CACHE_DIR"] = str(tmp_path / "cache")
+    r = subprocess.run([sys.executable, "-c", PLANT_PROBE, str(tmp_path), f"{umask:o}"], capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    used, hits = r.stdout.split()
+    return Path(used), int(hits), r.stderr
+
+
+def numba_files(tmp_path: Path) -> tuple[Path, Path]:
+    """The cache's folder for user_kernel.py and its index file, after an honest first run."""
+    used, hits, err = run_user_kernel(tmp_path)
+    assert hits == 0 and err == ""
+    index = next(used.rglob("user_kernel.twice-*.nbi"))
+    return index.parent, index
+
+
+def plant_pickle(path: Path, mark: Path) -> None:
+    tmp = path.with_name("planting")
+    tmp.write_bytes(pickle.dumps(Planted(mark)))
+    os.replace(tmp, path)
+
+
+def test_a_planted_index_of_this_users_in_a_private_folder_would_run(tmp_path):
+    """The control for the tests below: numba runs what it finds in a folder only this user could write."""
+    folder, index = numba_files(tmp_path)
+    plant_pickle(index, tmp_path / "mark")
+    run_user_kernel(tmp_path)
+    assert (tmp_path / "mark").exists()
+
+
+@pytest.mark.parametrize("damage", [
+    lambda folder, index: os.chmod(folder, 0o777),
+    lambda folder, index: os.chmod(folder, 0o770),
+    lambda folder, index: os.chmod(index, 0o666),
+    lambda folder, index: os.chmod(index, 0o620),
+    lambda folder, index: os.chown(index, NOBODY, NOBODY) if os.getuid() == 0 else pytest.skip("needs root"),
+    lambda folder, index: os.chown(folder, NOBODY, NOBODY) if os.getuid() == 0 else pytest.skip("needs root"),
+    lambda folder, index: os.replace(index, folder / "elsewhere") or os.symlink(folder / "elsewhere", index),
+], ids=["folder 777", "folder 770", "file 666", "file 620", "file of another user", "folder of another user",
+        "file a symlink"])
+def test_a_planted_numba_pickle_anyone_else_could_have_written_is_never_run(tmp_path, damage):
+    folder, index = numba_files(tmp_path)
+    plant_pickle(index, tmp_path / "mark")
+    damage(folder, index)
+    used, hits, err = run_user_kernel(tmp_path)
+    assert not (tmp_path / "mark").exists()
+    assert hits == 0  # compiled again, not loaded
+    assert err == "" or (err.count("\n") == 1 and err.startswith("gamedp: warning: not using numba's cache in "))
+
+
+def test_numba_writes_its_cache_private_whatever_the_umask(tmp_path):
+    """With a umask of 000, every folder gamedp or numba makes is 700 and every file 600, so the next run trusts
+    and loads them (a cache hit, no warning)."""
+    used, hits, err = run_user_kernel(tmp_path, umask=0)
+    assert hits == 0 and err == ""
+    made = [tmp_path / "cache", *(p for p in (tmp_path / "cache").rglob("*"))]
+    assert made and all(stat.S_IMODE(p.lstat().st_mode) == (0o700 if p.is_dir() else 0o600) for p in made), \
+        {str(p): oct(p.lstat().st_mode) for p in made}
+    used, hits, err = run_user_kernel(tmp_path, umask=0)
+    assert hits == 1 and err == ""

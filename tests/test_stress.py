@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import random
+import os
 import shutil
+import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -272,3 +275,124 @@ def test_a_big_gamedp_process_does_not_make_a_small_program_look_big():
     run = run_program([PY, "-c", "print(1)"], b"", 5, 64)
     assert run.peak_rss_mb < 64 and judge_run(run, "1\n").kind is Kind.ACCEPTED
     del ballast
+
+
+def test_a_program_under_test_does_not_inherit_gamedps_numba_locators(monkeypatch):
+    """gamedp tells numba (in its own process) to find its cache through gamedp's locators; a program under test
+    may use another Python, without gamedp, whose numba would fail to import them."""
+    from gamedp.kernel_cache import NUMBA_LOCATORS
+
+    monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", NUMBA_LOCATORS)
+    show = "import os; print(os.environ.get('NUMBA_CACHE_LOCATOR_CLASSES'))"
+    assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"None\n"
+    monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", "mine.Locator")  # the user's own: theirs to pass on
+    assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"mine.Locator\n"
+
+
+# -- where the failing input is saved: only a regular file, new or (with --force) replaced ------------------------
+CRASH = [PY, "-c", "import sys; sys.stdin.read(); sys.exit('boom')"]
+
+
+def stress_saving(capsys, save: Path, *extra: str) -> tuple[int, dict, str]:
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "--json", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(save), *extra,
+              "--", *CRASH])
+    captured = capsys.readouterr()
+    return ended.value.code, json.loads(captured.out) if captured.out.strip() else {}, captured.err
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda p: os.mkfifo(p), "a FIFO (named pipe)"),
+    (lambda p: p.mkdir(), "a directory"),
+    (lambda p: ((p.parent / "target").write_text("keep\n"), p.symlink_to(p.parent / "target")), "a symbolic link"),
+    (lambda p: p.symlink_to("/dev/null"), "a symbolic link"),
+], ids=["fifo", "directory", "link to a file", "link to a device"])
+@pytest.mark.parametrize("force", [False, True])
+def test_save_refuses_anything_but_a_regular_file_even_with_force(capsys, tmp_path, make, kind, force):
+    path = tmp_path / "fail.in"
+    make(path)
+    before = path.lstat()
+    code, report, err = stress_saving(capsys, path, *(["--force"] if force else []))
+    assert code == 2 and report == {} and err.count("\n") == 1
+    assert err.startswith(f"gamedp: error: --save {path} is {kind}, not a regular file")
+    after = path.lstat()
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    if (tmp_path / "target").exists():
+        assert (tmp_path / "target").read_text() == "keep\n"
+
+
+def test_save_replaces_a_file_only_with_force(capsys, tmp_path):
+    path = tmp_path / "fail.in"
+    path.write_text("my notes\n")
+    code, report, err = stress_saving(capsys, path)
+    assert code == 2 and path.read_text() == "my notes\n"
+    assert err.startswith(f"gamedp: error: --save {path}: a file is there") and "--force" in err
+    code, report, err = stress_saving(capsys, path, "--force")
+    assert code == 1 and path.read_text() == report["failure"]["input"] != "my notes\n"
+
+
+def test_save_into_a_new_file(capsys, tmp_path):
+    path = tmp_path / "fail.in"
+    code, report, err = stress_saving(capsys, path)
+    assert code == 1 and path.read_text() == report["failure"]["input"] and report["failure"]["saved"] == str(path)
+    assert stat.S_ISREG(path.lstat().st_mode)
+
+
+def test_a_file_that_appears_while_stress_runs_is_not_replaced(capsys, tmp_path):
+    """The program under test itself writes where the input is to be saved: that file is kept."""
+    path = tmp_path / "fail.in"
+    writes = f"import sys; sys.stdin.read(); open({str(path)!r}, 'w').write('theirs'); sys.exit('boom')"
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(path), "--", PY, "-c", writes])
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and path.read_text() == "theirs"
+    assert err.startswith(f"gamedp: error: --save {path}: a file is there") and err.count("\n") == 1
+
+
+# -- programs that fight back -------------------------------------------------------------------------------------
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("ends", ["exits", "is killed"])
+def test_a_child_in_a_session_of_its_own_does_not_outlive_the_run(ends):
+    """A program whose child calls setsid (out of the program's session and process group) leaves nothing
+    running, whether the program ends by itself or is stopped at the time limit."""
+    tail = "" if ends == "exits" else "; time.sleep(60)"
+    code = ("import os, sys, time\npid = os.fork()\nif pid == 0:\n    os.setsid(); time.sleep(60); os._exit(0)\n"
+            f"print(pid, flush=True){tail}")
+    run = run_program([PY, "-c", code], b"", 0.5, 256)
+    grandchild = int(run.stdout.split()[0])
+    deadline = time.monotonic() + 5
+    while alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(grandchild)
+
+
+def report_on(capsys, tmp_path, code: str) -> tuple[int, str]:
+    """gamedp stress's exit status and text report on the program ``python -c code``."""
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(tmp_path / "f"), "--",
+              PY, "-c", code])
+    return ended.value.code, capsys.readouterr().out
+
+
+def test_output_past_the_limit_is_reported_as_such_and_shown_in_a_few_lines(capsys, tmp_path, monkeypatch):
+    from gamedp.stress import run as stress_run
+
+    monkeypatch.setattr(stress_run, "OUTPUT_CAP", 1 << 20)
+    code, out = report_on(capsys, tmp_path, "import sys; sys.stdin.read(); w = sys.stdout.write\n"
+                                            "while True: w('x' * 65536)")
+    assert code == 1 and "FAILED on trial 1: output limit exceeded" in out
+    assert "signal 9" not in out and len(out) < 8000, len(out)
+
+
+def test_stderr_shows_printable_text_only(capsys, tmp_path):
+    code, out = report_on(capsys, tmp_path, "import sys; sys.stdin.read(); "
+                                            "sys.stderr.write('\\0' * 300000 + 'boom\\x1b[2J\\n'); sys.exit(1)")
+    assert code == 1 and "boom" in out
+    assert all(ch.isprintable() or ch in "\n\t" for ch in out) and len(out) < 8000, len(out)

@@ -32,9 +32,8 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
     is added and shown first, from POSITION (in its notation) if given. A game's saved solve (`gamedp solve`)
     answers the positions it holds; --db and --depth are GAME's, as `analyze` takes them. Stop with Ctrl-C.
     """
-    import uvicorn
-
     from gamedp.web.app import builtin_games, create_app
+    from gamedp.web.guard import Server, config
 
     options = {"db": db, "depth": depth, "memory": memory}
     if game is None and (db is not None or depth is not None):
@@ -56,8 +55,7 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
         import webbrowser
 
         webbrowser.open(url)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[listener])
+    Server(config(app, timeout_graceful_shutdown=2)).run(sockets=[listener])
 
 
 def _check_game(game: str, position: str | None, options: dict) -> None:

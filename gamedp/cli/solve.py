@@ -46,7 +46,7 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     Any other game (a built-in such as nim, or path/to/game.py) is solved from POSITION (default: its start)
     and every position reachable from there is saved, for query and analyze to answer from.
     """
-    from gamedp.database import DatabaseError, Reader, check_regular, default_path
+    from gamedp.database import DatabaseError, Reader, check_regular, check_writable, default_path
     from gamedp.games.indexed import INDEXED, command_for, label, parse_variant, table_spec
 
     if game not in INDEXED:
@@ -68,11 +68,16 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
             with Reader(path, spec.game_id, spec.variant, spec.size, command=command) as existing:
                 if existing.has_remoteness or not remoteness:
                     existing.verify()
+                    from gamedp.solvers.tier_work import remove_leftover
+
+                    remove_leftover(path, existing.has_remoteness)
                     _report(what, spec, path, existing.stats, existing.has_remoteness, as_json, already=True)
                     return
         except DatabaseError as e:
             if not e.damaged:  # another game's or a newer gamedp's file: not ours to replace
                 raise GamedpError(f"{e} (or --force to replace it)") from None
+            refuse_unless_ours(path, spec, e.why)
+            check_writable(path)  # before saying it will be solved
             click.echo(f"gamedp: {path} is {e.why}; solving {what} again", err=True)
 
     from gamedp.cli.tiered import solve_tiers
@@ -81,13 +86,27 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     _report(what, spec, path, stats, remoteness, as_json)
 
 
+def refuse_unless_ours(path: Path, spec: Any, why: str) -> None:
+    """A damaged database is solved again only when its header names this game: another game's (or one whose
+    game cannot be told) is never replaced without ``--force``."""
+    from gamedp.database import describe, named_game
+
+    named, this = named_game(path), describe(spec.game_id, spec.variant)
+    if named == this:
+        return
+    whose = "whose game cannot be told" if named is None else f"of {named}"
+    raise GamedpError(f"{path} is a database {whose}, and {why}; refusing to replace it with one of {this} "
+                      "(choose another --db, or --force)")
+
+
 def refuse_foreign(path: Path) -> None:
     """A file at ``path`` that is not a gamedp database is never replaced without ``--force``."""
     from gamedp.database import MAGIC
 
     try:
         with open(path, "rb") as f:
-            foreign = f.read(len(MAGIC)) != MAGIC and path.stat().st_size > 0
+            head = f.read(len(MAGIC))
+            foreign = head not in (MAGIC, b"")  # read, not stat: /proc shows its files as regular and empty
     except OSError as e:
         raise GamedpError(f"cannot read {path}: {e.strerror}") from None
     if foreign:

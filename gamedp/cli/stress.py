@@ -24,7 +24,8 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
               help="Random inputs to try before declaring the program correct.")
 @click.option("--seed", type=int, default=None, help="Make the run repeatable (the seed used is always printed).")
 @click.option("--save", default="gamedp-stress-failure.in", show_default=True,
-              help="Where to save the shrunk failing input.")
+              help="Where to save the shrunk failing input: a new file (or, with --force, a file to replace).")
+@click.option("--force", is_flag=True, help="Replace the file at --save, if one is there.")
 @click.option("--shrink-time", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="Seconds to spend shrinking a failing input.")
 @click.option("--generator", default=None,
@@ -32,7 +33,8 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
 @click.option("--reference", default=None, help="With --generator: the command whose output is right.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, trials: int, seed: int | None,
-           save: str, shrink_time: float, generator: str | None, reference: str | None, as_json: bool) -> None:
+           save: str, force: bool, shrink_time: float, generator: str | None, reference: str | None,
+           as_json: bool) -> None:
     """Run COMMAND (your solution, any language) on random inputs of PROBLEM and compare with gamedp's answers.
 
     PROBLEM is blockgame, cardgame or gridgame; put `--` before COMMAND, e.g.
@@ -73,7 +75,7 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
 
     with _progress(trials) as progress:
         outcome = run_stress(source, command, trials=trials, seed=seed, limits=limits, save=save,
-                             shrink_budget=shrink_time, progress=progress)
+                             replace=force, shrink_budget=shrink_time, progress=progress)
     if as_json:
         click.echo(json.dumps(_as_json(source.name, command, limits, outcome), indent=2))
     else:
@@ -83,6 +85,8 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
 
 
 def _report(name: str, command: list[str], limits, outcome) -> str:
+    from gamedp.stress.verdict import Kind
+
     timing = outcome.timing
     head = (f"gamedp stress {name}: {shlex.join(command)}, seed {outcome.seed}, limits {limits.time:g} s and "
             f"{limits.memory_mb} MB")
@@ -98,16 +102,21 @@ def _report(name: str, command: list[str], limits, outcome) -> str:
              failure.verdict.summary()]
     if failure.saved:
         lines.append(f"input saved to {failure.saved}")
+    flood = failure.verdict.kind is Kind.OUTPUT
     lines += ["--- input ---", _cut(failure.text), "--- expected output ---", _cut(failure.verdict.expected),
-              "--- received output ---", _cut(failure.verdict.received)]
+              "--- received output" + (" (its beginning)" if flood else "") + " ---",
+              _cut(failure.verdict.received, 5 if flood else 60)]
     if failure.explanation:
         lines += ["--- why (the expected answer, explained) ---", failure.explanation]
     return "\n".join(lines)
 
 
 def _cut(text: str, most: int = 60) -> str:
-    """At most ``most`` lines of ``text`` (a shrunk input is short; one cut short by the time may not be)."""
-    lines = text.rstrip("\n").split("\n")
+    """At most ``most`` lines of ``text`` (a shrunk input is short; one cut short by the time may not be), each
+    cut to a width, printable text only (a program's output may be anything)."""
+    from gamedp.stress.run import cut_line, printable
+
+    lines = [cut_line(line) for line in printable(text).rstrip("\n").split("\n")]
     if len(lines) <= most:
         return "\n".join(lines)
     return "\n".join(lines[:most] + [f"... ({len(lines) - most} more lines)"])

@@ -1,6 +1,8 @@
 """Run a person's program once on one input, under a time and a memory limit, and measure it.
 
-The child runs in a session of its own (so a time-out kills everything it started) with
+The child runs in a session of its own (so a time-out kills its process group at once), and this process is
+made the reaper of the orphans its descendants leave (Linux's ``PR_SET_CHILD_SUBREAPER``), so that a child that
+left the session (``setsid``) is still found among this process's children after the run, and killed. It runs with
 ``RLIMIT_AS`` at the memory limit, as judges that limit the address space do. Its CPU time comes from
 ``os.wait4``'s resource usage, which is the child's own (``RUSAGE_CHILDREN`` would mix in every earlier run). Its
 peak resident memory is the ``VmHWM`` of ``/proc/PID/status``, read while it runs: the ``ru_maxrss`` of
@@ -30,10 +32,11 @@ import time
 from dataclasses import dataclass
 
 from gamedp.errors import GamedpError
+from gamedp.kernel_cache import NUMBA_LOCATORS
 
 #: Output beyond this many bytes stops the run: no judge answer of these problems comes near it.
 OUTPUT_CAP = 64 << 20
-#: How much of stderr is kept for the report.
+#: How much of stderr is kept for the report: its first and its last half of this.
 STDERR_CAP = 64 << 10
 #: How often the child's CPU time is looked at.
 POLL = 0.02
@@ -78,6 +81,8 @@ class Run:
 
     def ending(self) -> str:
         """How the program ended, in words: ``ended with exit code 1``, ``was killed by signal 11 (SIGSEGV)``."""
+        if self.output_capped:
+            return f"was stopped by gamedp when its output passed {OUTPUT_CAP >> 20} MB"
         if self.killed:
             return (f"was stopped by gamedp after {self.cpu_seconds:.2f} s of CPU time ({self.wall_seconds:.2f} s "
                     "wall-clock)")
@@ -91,11 +96,36 @@ class Run:
 
     def stderr_head(self, lines: int = 5) -> str:
         """The first ``lines`` lines of stderr, and the last ``lines`` too when there are more (a traceback
-        ends with its error)."""
-        text = self.stderr.decode("utf-8", "replace").strip().splitlines()
-        if len(text) <= 2 * lines:
-            return "\n".join(text)
-        return "\n".join(text[:lines] + [f"... ({len(text) - 2 * lines} lines)"] + text[-lines:])
+        ends with its error): printable text only, each line cut to :data:`WIDTH` characters."""
+        text = printable(self.stderr.decode("utf-8", "replace")).strip().splitlines()
+        if len(text) > 2 * lines:
+            text = text[:lines] + [f"... ({len(text) - 2 * lines} lines)"] + text[-lines:]
+        return "\n".join(cut_line(line) for line in text)
+
+
+#: The most characters of one line of a program's output shown in a report.
+WIDTH = 200
+
+
+def printable(text: str) -> str:
+    """``text`` with what a terminal would not show as text (NUL bytes, escape sequences' ESC, other controls)
+    left out, and a note of how many characters were.
+
+    >>> printable("boom\\x00\\x00\\x1b[2J\\n")
+    'boom[2J\\n(3 characters that are not text left out)'
+    """
+    kept = "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
+    dropped = len(text) - len(kept)
+    return kept + (f"({dropped:,} characters that are not text left out)" if dropped else "")
+
+
+def cut_line(line: str) -> str:
+    """``line`` cut to :data:`WIDTH` characters, saying how long it was.
+
+    >>> cut_line("x" * 250)[-40:]
+    'xxxxxxxxxxxxxxxxxxxx... (250 characters)'
+    """
+    return line if len(line) <= WIDTH else f"{line[:WIDTH]}... ({len(line):,} characters)"
 
 
 def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int) -> Run:
@@ -110,10 +140,12 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     inherited = peak_memory_mb(os.getpid())  # what ru_maxrss may count that is not the program's
+    _reap_orphans()
+    before = _children()
     started = time.perf_counter()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, preexec_fn=limit_child)
+                                start_new_session=True, preexec_fn=limit_child, env=_environment())
     except FileNotFoundError:
         raise GamedpError(f"cannot run {argv[0]!r}: no such program (give a path, or a command on PATH)") from None
     except PermissionError:
@@ -130,16 +162,27 @@ def run_program(argv: list[str], data: bytes, time_limit: float, memory_mb: int)
     wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait for it again
     _kill_group(proc.pid)  # anything the program left behind
+    _kill_strays(before | {proc.pid})
     feeder.join(1)
     for stream in (proc.stdout, proc.stderr):
         stream.close()
-    return Run(stdout=stdout, stderr=stderr[:STDERR_CAP],
+    return Run(stdout=stdout, stderr=stderr,
                exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                cpu_seconds=usage.ru_utime + usage.ru_stime, wall_seconds=wall,
                peak_rss_mb=max(peak[0], usage.ru_maxrss / 1024 if usage.ru_maxrss / 1024 > inherited else 0.0),
                killed=killed, time_limit=time_limit, memory_mb=memory_mb,
                output_capped=capped)
+
+
+def _environment() -> dict[str, str]:
+    """This process's environment, less the numba locators gamedp named for itself
+    (:func:`gamedp.kernel_cache.trust_numba_cache`): the program may run a Python without gamedp, whose numba
+    would fail to import them."""
+    env = dict(os.environ)
+    if env.get("NUMBA_CACHE_LOCATOR_CLASSES") == NUMBA_LOCATORS:
+        del env["NUMBA_CACHE_LOCATOR_CLASSES"]
+    return env
 
 
 def _feed(pipe, data: bytes) -> None:
@@ -185,9 +228,10 @@ def peak_memory_mb(pid: int) -> float:
 def _collect(proc: subprocess.Popen, deadline: float, time_limit: float,
              peak: list[float]) -> tuple[bytes, bytes, bool, bool]:
     """Read stdout and stderr until both close, the CPU limit or the deadline passes (then kill the session)."""
-    chunks: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
-    sizes = dict.fromkeys(chunks, 0)
-    out_fd = proc.stdout.fileno()
+    err_fd = proc.stderr.fileno()
+    out: list[bytes] = []
+    size = 0
+    err = _HeadAndTail(STDERR_CAP // 2)
     killed = capped = False
     with selectors.DefaultSelector() as sel:
         for stream in (proc.stdout, proc.stderr):
@@ -202,17 +246,38 @@ def _collect(proc: subprocess.Popen, deadline: float, time_limit: float,
                 block = os.read(key.fd, 1 << 16)
                 if not block:
                     sel.unregister(key.fileobj)
-                    continue
-                if sizes[key.fd] < (OUTPUT_CAP if key.fd == out_fd else STDERR_CAP):
-                    chunks[key.fd].append(block)
-                    sizes[key.fd] += len(block)
-                elif key.fd == out_fd:
+                elif key.fd == err_fd:
+                    err.add(block)
+                elif size < OUTPUT_CAP:
+                    out.append(block)
+                    size += len(block)
+                else:
                     capped = True
             if capped:
                 break
     if killed or capped:
         _kill_group(proc.pid)
-    return b"".join(chunks[out_fd]), b"".join(chunks[proc.stderr.fileno()]), killed, capped
+    return b"".join(out), err.bytes(), killed, capped
+
+
+class _HeadAndTail:
+    """The first and the last ``half`` bytes of a stream (a traceback ends with its error), and how many went
+    between them."""
+
+    def __init__(self, half: int):
+        self.half, self.head, self.tail, self.skipped = half, bytearray(), bytearray(), 0
+
+    def add(self, block: bytes) -> None:
+        room = self.half - len(self.head)
+        self.head += block[:room]
+        self.tail += block[room:] if room > 0 else block
+        if len(self.tail) > self.half:
+            self.skipped += len(self.tail) - self.half
+            del self.tail[:len(self.tail) - self.half]
+
+    def bytes(self) -> bytes:
+        gap = f"\n... ({self.skipped:,} bytes left out) ...\n".encode() if self.skipped else b""
+        return bytes(self.head) + gap + bytes(self.tail)
 
 
 def _reap(pid: int, deadline: float, peak: list[float]) -> tuple[int, resource.struct_rusage, bool]:
@@ -227,6 +292,50 @@ def _reap(pid: int, deadline: float, peak: list[float]) -> tuple[int, resource.s
             _kill_group(pid)
             killed = True
         time.sleep(0.002)
+
+
+_reaping: list[bool] = []
+
+
+def _reap_orphans() -> None:
+    """Make this process the reaper of its descendants' orphans (once; Linux only, elsewhere nothing)."""
+    if _reaping:
+        return
+    try:
+        import ctypes
+
+        _reaping.append(ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        _reaping.append(False)
+
+
+def _children() -> set[int]:
+    """This process's children, as its threads' ``/proc`` entries list them (empty where they cannot)."""
+    found: set[int] = set()
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                found.update(int(pid) for pid in f.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def _kill_strays(known: set[int]) -> None:
+    """Kill and reap every child of this process but ``known``: what a program's descendants left when they
+    ended or were killed (they came to this process as their reaper), then theirs in turn."""
+    for _ in range(100):
+        strays = _children() - known
+        if not strays:
+            return
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except ChildProcessError:  # reaped meanwhile (not ours to wait for after all)
+                known.add(pid)
+            except ProcessLookupError:
+                pass
 
 
 def _kill_group(pid: int) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from gamedp.database import kind_of
 from gamedp.errors import GamedpError
 from gamedp.stress.problems import MAX_SIZE, Problem
 from gamedp.stress.run import run_program
@@ -201,9 +202,14 @@ def trial_size(trial: int, rng: random.Random) -> int:
 
 
 def stress(source: ProblemSource | GeneratorSource, command: list[str], *, trials: int, seed: int, limits: Limits,
-           save: str | None, shrink_budget: float = 60.0,
+           save: str | None, replace: bool = False, shrink_budget: float = 60.0,
            progress: Callable[[int], None] | None = None) -> Outcome:
-    """Run ``command`` on up to ``trials`` inputs; on the first failure, shrink it, save it and explain it."""
+    """Run ``command`` on up to ``trials`` inputs; on the first failure, shrink it, save it and explain it.
+
+    The failing input is saved to ``save`` (if given): a new file, or with ``replace`` a regular file there; where
+    it cannot be, the run stops before its first trial (:func:`check_save`)."""
+    if save:
+        check_save(save, replace)
     rng = random.Random(seed)
     timing = Timing()
     outcome = Outcome(0, seed, None, timing)
@@ -236,13 +242,13 @@ def stress(source: ProblemSource | GeneratorSource, command: list[str], *, trial
             progress(trial + 1)
         if verdict.failed:
             outcome.failure = _shrink_failure(source, attempt, value, verdict, trial + 1, trial_seed, save,
-                                              shrink_budget)
+                                              replace, shrink_budget)
             break
     return outcome
 
 
 def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: int, save: str | None,
-                    budget: float) -> Failure:
+                    replace: bool, budget: float) -> Failure:
     failing: dict[str, Verdict] = {}
     known: dict[str, bool] = {}  # input text -> failed the same way: passes may offer an input again
 
@@ -265,16 +271,47 @@ def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: in
     explanation = None
     if verdict.kind is Kind.WRONG and verdict.difference:
         explanation = source.explain(shrunk.value, verdict.difference[0])
-    saved = write_text(save, text) if save else None
+    saved = write_text(save, text, replace) if save else None
     return Failure(trial, first, shrunk, len(known), verdict, text, source.measure(shrunk.value), explanation, saved,
                    seconds)
 
 
-def write_text(path: str, text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename): an older file is never half-replaced."""
+def check_save(path: str, replace: bool) -> None:
+    """Refuse a ``path`` the failing input could not be saved to: anything there but a regular file (a link, a
+    FIFO, a device, a folder: saving would replace it), a regular file unless ``replace``, or a folder where no
+    file can be made."""
+    _check_target(path, replace)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{Path(path).name}.", suffix=".tmp", dir=Path(path).parent)
+    except OSError as e:
+        raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e} (choose another --save)"
+                          ) from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def _check_target(path: str, replace: bool) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):
+        raise GamedpError(f"--save {path} is {kind_of(mode)}, not a regular file: the failing input is saved to "
+                          f"a regular file only; choose another --save")
+    if not replace:
+        raise GamedpError(f"--save {path}: a file is there (from an earlier run?); give --force to replace it, "
+                          f"or choose another --save")
+
+
+def write_text(path: str, text: str, replace: bool = False) -> Path:
+    """Write ``text`` to a new file ``path`` or, with ``replace``, over the regular file there: atomically
+    (temporary file, fsync, then a link that fails if a file is there, or a rename), so an older file is never
+    half-replaced, and nothing else (a link, a device) ever is."""
     target = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as e:
         raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e}") from None
     try:
@@ -283,8 +320,20 @@ def write_text(path: str, text: str) -> Path:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        if replace:
+            _check_target(path, replace)
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                _check_target(path, replace)
+                raise
     except OSError as e:
-        os.unlink(tmp)
         raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e}") from None
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
     return target

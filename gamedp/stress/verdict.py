@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from gamedp.stress.run import Run
+from gamedp.stress.run import STDERR_CAP, Run
 
 
 class Kind(enum.Enum):
@@ -25,6 +25,7 @@ class Kind(enum.Enum):
     TIME = "time limit exceeded"
     MEMORY = "memory limit exceeded"
     CRASH = "runtime error"
+    OUTPUT = "output limit exceeded"
     NOT_TEXT = "output is not text"
 
 
@@ -47,7 +48,7 @@ class Verdict:
         text = f"{self.kind.value}: {self.run.figures()}"
         if self.kind in (Kind.CRASH, Kind.MEMORY, Kind.TIME) and not self.run.killed and self.run.exit_code != 0:
             text += f"; the program {self.run.ending()}"
-        elif self.run.killed:
+        elif self.run.killed or self.run.output_capped:
             text += f"; the program {self.run.ending()}"
         if self.kind is Kind.NOT_TEXT:
             text += f"; its output begins {self.run.stdout[:40]!r}"
@@ -63,6 +64,8 @@ class Verdict:
 def judge_run(run: Run, expected: str) -> Verdict:
     """Classify ``run`` against the ``expected`` output. Resource failures come first: a program stopped for
     time or memory has no answer worth comparing."""
+    if run.output_capped:  # what it wrote is no answer, and too much to show
+        return Verdict(Kind.OUTPUT, run, expected, run.stdout[:STDERR_CAP].decode("utf-8", "replace"))
     received = run.stdout.decode("utf-8", "replace")
     if run.out_of_memory:
         return Verdict(Kind.MEMORY, run, expected, received)
@@ -70,7 +73,7 @@ def judge_run(run: Run, expected: str) -> Verdict:
         return Verdict(Kind.TIME, run, expected, received)
     if run.exit_code != 0:
         return Verdict(Kind.CRASH, run, expected, received)
-    if not is_text(run.stdout) or run.output_capped:
+    if not is_text(run.stdout):
         return Verdict(Kind.NOT_TEXT, run, expected, received)
     difference = first_difference(expected, received)
     return Verdict(Kind.WRONG if difference else Kind.ACCEPTED, run, expected, received, difference)

@@ -14,12 +14,13 @@ from typing import Any, Callable
 from gamedp.errors import GameDefinitionError, GamedpError, ResourceError
 from gamedp.solvers.statistics import code_at, compact, table_stats, unreached_codes
 from gamedp.solvers.tier_solver.files import (WorkFile, Stale, finished_meta, identity, marks_path, open_whole,
-                                              place_codes, reach_path, shard_path, tier_path, work_dir)
+                                              place_codes, reach_path, shard_path, tier_path)
 from gamedp.solvers.tier_solver.loops import MAX_CHILD_TIERS
 from gamedp.solvers.tier_solver.plan import DRIVER_TIER, MIN_SHARD, PER_SLOT, SHARD, Job, capped, cuts, \
     job_variant, piece_bounds
 from gamedp.solvers.tier_solver.small import SMALL, solve_small
 from gamedp.solvers.tier_solver.worker import mark, preload_passes, run_marks, run_shard
+from gamedp.solvers.tier_work import WorkLock, work_dir
 from gamedp.tiers import TieredGame
 
 CODE_NAMES = ("LOSE", "WIN", "TIE", "UNREACHABLE")
@@ -88,11 +89,13 @@ class TierSolve:
         self.check_resources()
         if self.small:
             return self._write(*solve_small(self.game, self.want_rem))
-        self._prepare_work()
-        self.reach()
-        tier_stats = self.values()
-        stats = self.database(tier_stats)
-        shutil.rmtree(self.work, ignore_errors=True)
+        with WorkLock(self.path) as lock:
+            self._prepare_work()
+            lock.mark()
+            self.reach()
+            tier_stats = self.values()
+            stats = self.database(tier_stats)
+            shutil.rmtree(self.work, ignore_errors=True)
         return stats
 
     def _prepare_work(self) -> None:

@@ -3,7 +3,7 @@
 Every working file is a :class:`~gamedp.database.Container` (header, CRC per block) whose metadata carries the
 solve's identity (:func:`identity`: the game, its variant and sizes, remoteness, the shard size and
 :data:`FORMAT`), so a file of another solve is never taken for this one's. In the work directory
-(:func:`work_dir`) a tier ``t`` has ``tier{t}.reach`` (its reach bits, from the forward pass),
+(:func:`gamedp.solvers.tier_work.work_dir`) a tier ``t`` has ``tier{t}.reach`` (its reach bits, from the forward pass),
 ``tier{t}.marks{piece}`` (a forward piece's children, until merged), ``tier{t}.shard{s}`` (a backward shard's
 codes and remoteness) and, once its shards are sealed, ``tier{t}.values``.
 """
@@ -20,10 +20,6 @@ from gamedp.tiers import TieredGame
 
 FORMAT = 4  # of the working files (4: shards cut by reachable positions, their range recorded); a change makes
 # old ones stale
-
-
-def work_dir(path: Path) -> Path:
-    return path.with_name(path.name + ".tiers")
 
 
 def identity(game: TieredGame, remoteness: bool, shard: int) -> str:
