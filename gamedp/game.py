@@ -92,10 +92,17 @@ class Game:
 
     # -- text, for the front ends ----------------------------------------------------------------------
     def format_position(self, position: Position) -> str:
-        return str(position)
+        """Default: :func:`gamedp.notation.format_plain` (``3 4 5`` for a tuple of ints, else ``str``)."""
+        from gamedp.notation import format_plain
+
+        return format_plain(position)
 
     def parse_position(self, text: str) -> Position:
-        raise GamedpError(f"the game {self.name!r} has no text notation for positions; use its start position")
+        """Default: ``text`` read as a position of the start position's kind, when positions are ints, strings or
+        tuples of them (:mod:`gamedp.notation`); other games must give their own."""
+        from gamedp.notation import parse_like
+
+        return parse_like(self.start(), text)
 
     def format_move(self, position: Position, move: Move) -> str:
         return str(move)

@@ -248,15 +248,15 @@ class Analyst:
         """The position on one line, in a notation that :meth:`read_position` reads back (for JSON and commands).
 
         A game's own ``format_position_line`` when it has one; else the first of these that reads back as the
-        same position: ``str(position)``, the game's drawing if it is one
-        line, the drawing with its spaces and line breaks taken out; failing all, the drawing itself.
+        same position: the game's drawing if it is one line, ``str(position)``, the drawing with its spaces and
+        line breaks taken out; failing all, the drawing itself.
         """
         own = getattr(self.game, "format_position_line", None)
         if callable(own):
             return own(position)
         drawn = self.draw(position)
-        candidates = [str(position), drawn, "".join(drawn.split())]
-        for text in candidates if "\n" not in drawn.strip() else candidates[::2]:
+        candidates = [drawn, str(position), "".join(drawn.split())]
+        for text in candidates if "\n" not in drawn.strip() else candidates[1:]:
             try:
                 if self.game.parse_position(text) == position:
                     return text
