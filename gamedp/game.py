@@ -26,6 +26,7 @@ Outcome.LOSE
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Hashable, Iterable
 
 from gamedp.errors import GameDefinitionError, GamedpError
@@ -118,13 +119,16 @@ class Game:
         raise GamedpError(f"{text.strip()!r} is not a legal move here; legal moves: {shown}")
 
     # -- derived -------------------------------------------------------------------------------------------
-    def move_list(self, position: Position) -> list[tuple[Move, Position]]:
-        """Every legal move with the position it leads to (children name themselves without moves())."""
+    def move_list(self, position: Position, limit: int | None = None) -> list[tuple[Move, Position]]:
+        """Every legal move with the position it leads to (children name themselves without moves()); with a
+        ``limit``, at most ``limit + 1`` of them, so that a caller can tell there are too many without making all."""
         if self.primitive_first and self.primitive(position) is not None:  # its moves are never asked
             return []
         if overrides(self, "moves"):
-            return [(m, self.do_move(position, m)) for m in self.moves(position)]
-        return [(c, c) for c in self.children(position)]
+            pairs = ((m, self.do_move(position, m)) for m in self.moves(position))
+        else:
+            pairs = ((c, c) for c in self.children(position))
+        return list(pairs if limit is None else islice(pairs, limit + 1))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
