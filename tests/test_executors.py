@@ -65,3 +65,25 @@ def test_a_worker_killed_mid_tier_has_its_shards_run_elsewhere(tmp_path, small_s
         worker.join(timeout=300)
         assert not worker.is_alive() and not errors, errors
     assert path.read_bytes() == (tmp_path / "local.gdb").read_bytes()
+
+
+def test_a_local_cluster_serves_no_dashboard_and_minds_no_taken_port() -> None:
+    import socket
+    import warnings
+
+    taken = socket.socket()
+    try:
+        taken.bind(("", 8787))  # Dask's dashboard port, as another program may hold it
+        taken.listen()
+    except OSError:
+        pass  # something holds it already
+    try:
+        with warnings.catch_warnings(record=True) as caught, DaskExecutor(workers=1) as executor:
+            warnings.simplefilter("always")
+            executor.start()
+            scheduler = executor.cluster.scheduler
+            bound = [s.getsockname()[0] for s in scheduler.http_server._sockets.values()]
+        assert not [str(w.message) for w in caught if "Port" in str(w.message)]
+        assert "dashboard" not in scheduler.services or set(bound) <= {"127.0.0.1", "::1"}, bound
+    finally:
+        taken.close()
