@@ -221,7 +221,7 @@ class Analyst:
             saved = getattr(self.game, "saved_solution", None)
             if callable(own):
                 self._solution = own()
-            elif callable(saved) and (stored := saved(self.outcomes_only)) is not None:
+            elif callable(saved) and (stored := self._stored(saved)) is not None:
                 self._solution = stored
             elif self.note is not None:
                 from gamedp.solvers.by_nimbers import NimberSolution
@@ -248,6 +248,16 @@ class Analyst:
 
                 self._solution = Solution(self.rules, outcomes_only=self.outcomes_only)
         return self._solution
+
+    def _stored(self, saved: Any) -> Any:
+        """The game's database as an engine (its ``saved_solution`` hook), or None; a database that lacks the
+        remoteness asked for is said so once, since the search that answers instead may take a while."""
+        stored = saved(self.outcomes_only)
+        if stored is None and not self.outcomes_only and saved(True) is not None:
+            click.echo(f"gamedp: the database of {self.name} stores no remoteness (solved without -r), so positions "
+                       "are searched; solve it again with -r to store it, or answer from it with --outcomes-only",
+                       err=True)
+        return stored
 
     # -- text ----------------------------------------------------------------------------------------------
     def start(self) -> Any:
