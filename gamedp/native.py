@@ -58,8 +58,8 @@ def _load(module_name: str) -> ctypes.CDLL | None:
     # A judge run passes here: os.path rather than pathlib, crc32 rather than hashlib, subprocess only to build
     # (each costs milliseconds).
     stem = os.path.join(kernel_folder(_tag(module_name)), "lib" + module_name.rsplit(".", 1)[-1])
-    return load_built(stem, lambda: _build_apart(module_name, os.path.dirname(stem)), f"the native kernels of {module_name}",
-                      "the slower numpy path")
+    return load_built(stem, lambda: _build_apart(module_name, os.path.dirname(stem)),
+                      f"the native kernels of {module_name}", "the slower numpy path")
 
 
 class _BuildFailed(Exception):

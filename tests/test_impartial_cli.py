@@ -134,7 +134,8 @@ def test_analyze_values_a_big_nim_sum_at_once_and_says_remoteness_is_left_out():
     doc = json.loads(gamedp("analyze", "nim", "40 60 80", "--json").stdout)
     winning = [m["moveName"] for m in doc["moves"] if m["moveValue"] == "win"]
     total = plain_nim_sum(heaps)
-    assert winning == [f"{h} -> {h ^ total}" for h in heaps if h ^ total < h] and doc["remoteness"] == REMOTENESS_UNKNOWN
+    assert winning == [f"{h} -> {h ^ total}" for h in heaps if h ^ total < h]
+    assert doc["remoteness"] == REMOTENESS_UNKNOWN
     for m in doc["moves"]:
         child = [int(h) for h in m["position"].split()]
         assert (m["moveValue"] == "win") == (plain_nim_sum(child) == 0), m
