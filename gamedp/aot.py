@@ -51,7 +51,7 @@ def _load(module_name: str) -> types.SimpleNamespace:
     ext = _open(ext_name, folder)
     if ext is None:  # missing, damaged or not this user's: built once more, never run as it is
         try:
-            with CompilingNotice():
+            with CompilingNotice(f"the kernels of {module_name}"):
                 _build(module_name, ext_name, folder)
         except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
             return _jit_instead(module_name, f"ahead-of-time build of {module_name} failed ({e})")

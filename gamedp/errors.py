@@ -59,6 +59,19 @@ def parse_count(word: str, what: str, line: int, column: int | None = None, sour
     return int(word)
 
 
+def require_text(text: str | bytes, expected: str, source: str = "input") -> None:
+    """Refuse an input of nothing but whitespace, saying what its first line should hold. Judges call it before
+    loading anything else, so that an empty input costs no more than starting Python.
+
+    >>> require_text(" \\n", "T, the number of cases")
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.InputError: input, line 1: the input is empty; expected T, the number of cases
+    """
+    if not text.strip():
+        raise InputError(f"the input is empty; expected {expected}", 1, source=source)
+
+
 def compile_failure(what: str, signature: object, error: Exception) -> GameDefinitionError:
     """A kernel that numba could not compile, with numba's whole account: the line of the user's file and the
     type it could not infer come after its first line, so nothing of it is cut.

@@ -156,8 +156,10 @@ class DaskExecutor:
             # semaphores).
             self._settings = dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
                                               "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER})
+            # No dashboard: the scheduler's HTTP server (health and metrics only) on a free port of this machine;
+            # Dask's default, 8787 on every address, warned on four lines wherever it was taken.
             self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+                                        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self._client = Client(self.cluster)
             self._prompt()
         except (OSError, TimeoutError, ValueError) as e:

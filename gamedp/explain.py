@@ -125,7 +125,9 @@ def _consequence(value: Value, reply: str | None) -> str:
         ended = {WIN: "won", LOSE: "lost", TIE: "level"}.get(value.outcome, "drawn")
         return f"the game ends there, {ended}."
     if value.outcome is WIN:
-        return f"whatever the opponent answers (their longest resistance starts by {reply}), you win" + \
+        # without remoteness (values from nimbers) no answer is known to resist longest
+        resists = "their longest resistance starts by" if r is not None else "for instance"
+        return f"whatever the opponent answers ({resists} {reply}), you win" + \
             (f" in {_plural(r, 'move')}." if r else ".")
     if value.outcome is LOSE:
         if r == 2:

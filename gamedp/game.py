@@ -26,6 +26,7 @@ Outcome.LOSE
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Hashable, Iterable
 
 from gamedp.errors import GameDefinitionError, GamedpError
@@ -92,10 +93,17 @@ class Game:
 
     # -- text, for the front ends ----------------------------------------------------------------------
     def format_position(self, position: Position) -> str:
-        return str(position)
+        """Default: :func:`gamedp.notation.format_plain` (``3 4 5`` for a tuple of ints, else ``str``)."""
+        from gamedp.notation import format_plain
+
+        return format_plain(position)
 
     def parse_position(self, text: str) -> Position:
-        raise GamedpError(f"the game {self.name!r} has no text notation for positions; use its start position")
+        """Default: ``text`` read as a position of the start position's kind, when positions are ints, strings or
+        tuples of them (:mod:`gamedp.notation`); other games must give their own."""
+        from gamedp.notation import parse_like
+
+        return parse_like(self.start(), text)
 
     def format_move(self, position: Position, move: Move) -> str:
         return str(move)
@@ -111,13 +119,16 @@ class Game:
         raise GamedpError(f"{text.strip()!r} is not a legal move here; legal moves: {shown}")
 
     # -- derived -------------------------------------------------------------------------------------------
-    def move_list(self, position: Position) -> list[tuple[Move, Position]]:
-        """Every legal move with the position it leads to (children name themselves without moves())."""
+    def move_list(self, position: Position, limit: int | None = None) -> list[tuple[Move, Position]]:
+        """Every legal move with the position it leads to (children name themselves without moves()); with a
+        ``limit``, at most ``limit + 1`` of them, so that a caller can tell there are too many without making all."""
         if self.primitive_first and self.primitive(position) is not None:  # its moves are never asked
             return []
         if overrides(self, "moves"):
-            return [(m, self.do_move(position, m)) for m in self.moves(position)]
-        return [(c, c) for c in self.children(position)]
+            pairs = ((m, self.do_move(position, m)) for m in self.moves(position))
+        else:
+            pairs = ((c, c) for c in self.children(position))
+        return list(pairs if limit is None else islice(pairs, limit + 1))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

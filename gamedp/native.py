@@ -94,8 +94,8 @@ def _load(module_name: str) -> ctypes.CDLL | None:
     # A judge run passes here: os.path rather than pathlib, crc32 rather than hashlib, subprocess only to build
     # (each costs milliseconds).
     stem = os.path.join(kernel_folder(_tag(module_name)), "lib" + module_name.rsplit(".", 1)[-1])
-    return load_built(stem, lambda: _build_apart(module_name, os.path.dirname(stem)), "the native kernels",
-                      "the slower numpy path")
+    return load_built(stem, lambda: _build_apart(module_name, os.path.dirname(stem)),
+                      f"the native kernels of {module_name}", "the slower numpy path")
 
 
 class _BuildFailed(Exception):
@@ -178,7 +178,7 @@ def load_built(stem: str, build: Callable[[], None], what: str, instead: str) ->
     if lib is None:  # missing, stale, damaged or refused by the loader: built once more, never run as it is
         reason = [why]
         try:
-            with CompilingNotice():
+            with CompilingNotice(what):
                 build()
             lib, why = _open(stem)  # refused now: e.g. code that needs numba's runtime, refused for good
             reason = [why]

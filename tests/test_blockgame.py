@@ -83,7 +83,7 @@ def test_judge_takes_the_table_path_too(table_5x5):
 
 
 BAD_INPUTS = [
-    ("", "line 1", "empty input"),
+    ("", "line 1", "the input is empty"),
     ("two\n", "line 1", "number of cases"),
     ("\u0661\n.....\n.....\n.....\n.....\n.....\n", "line 1", "digits 0-9"),   # Arabic-Indic 1, int() reads it
     ("\u00b2\n", "line 1", "digits 0-9"),                                          # int() raises on it

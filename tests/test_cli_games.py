@@ -45,3 +45,9 @@ def test_connect4s_example_is_answered_and_so_is_a_position_too_big_to_solve_who
     assert doc["positionValue"] == "win" and doc["remoteness"] == 43 - 2 * 11 - 8
     refused = CliRunner().invoke(cli, ["analyze", "wythoff", "100000 100000"]).exception  # printed by main, exit 2
     assert isinstance(refused, ResourceError) and "bytes of memory" in str(refused) and "--depth D" in str(refused)
+
+
+def test_games_shows_plain_text_not_the_docstrings_markup():
+    text = CliRunner().invoke(cli, ["games"]).output
+    assert "``" not in text and ":class:" not in text and ":func:" not in text
+    assert 'a position is two heap sizes, "3 5";' in text

@@ -6,6 +6,7 @@ import json
 
 from click.testing import CliRunner
 
+from gamedp.cli.arguments import NumbersCommand
 from gamedp.cli.main import cli
 
 
@@ -33,3 +34,26 @@ def test_negative_numbers_are_arguments_and_unknown_options_still_errors():
     assert heap.exit_code != 0 and "cannot be negative" in str(heap.exception or heap.output)
     for args in (["cards", "3", "--bogus", "4"], ["analyze", "nim", "3", "--jsn"]):
         assert "No such option" in run(*args).output
+
+
+def test_every_verb_that_takes_a_position_takes_it_in_several_words():
+    from gamedp.cli.main import COMMANDS
+
+    takers = []
+    for name in COMMANDS:
+        command = cli.get_command(None, name)
+        for param in command.params:
+            if param.name == "position":
+                takers.append(name)
+                assert param.nargs == -1, f"{name}'s POSITION is one word"
+                assert isinstance(command, NumbersCommand), f"{name} reads a heap of -1 as an option"
+    assert {"analyze", "explain", "play", "serve"} <= set(takers)
+
+
+def test_explain_needs_no_quotes():
+    for game, words in (("cards", ["1", "2", "1", "1"]), ("nim", ["3", "4", "5"])):
+        unquoted, quoted = run("explain", game, *words, "--json"), run("explain", game, " ".join(words), "--json")
+        assert unquoted.exit_code == 0, unquoted.output
+        assert json.loads(unquoted.output) == json.loads(quoted.output)
+    heap = run("explain", "nim", "3", "-1")
+    assert heap.exit_code != 0 and "cannot be negative" in str(heap.exception or heap.output)

@@ -136,3 +136,25 @@ def test_killing_every_worker_again_and_again_ends_the_solve_quietly_and_it_resu
         again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
         assert again.returncode == 0, again.stderr
     assert path.read_bytes() == (tmp_path / "local.gdb").read_bytes()
+
+
+def test_a_local_cluster_serves_no_dashboard_and_minds_no_taken_port() -> None:
+    import socket
+    import warnings
+
+    taken = socket.socket()
+    try:
+        taken.bind(("", 8787))  # Dask's dashboard port, as another program may hold it
+        taken.listen()
+    except OSError:
+        pass  # something holds it already
+    try:
+        with warnings.catch_warnings(record=True) as caught, DaskExecutor(workers=1) as executor:
+            warnings.simplefilter("always")
+            executor.start()
+            scheduler = executor.cluster.scheduler
+            bound = [s.getsockname()[0] for s in scheduler.http_server._sockets.values()]
+        assert not [str(w.message) for w in caught if "Port" in str(w.message)]
+        assert "dashboard" not in scheduler.services or set(bound) <= {"127.0.0.1", "::1"}, bound
+    finally:
+        taken.close()

@@ -83,3 +83,63 @@ def test_bad_input_is_one_clear_line_and_status_2(args, words):
     assert len(lines) == 1 and lines[0].startswith("gamedp: error:"), r.stderr
     assert words in lines[0]
     assert "Traceback" not in r.stderr
+
+
+# -- analyze: a big sum of impartial games is valued through its nimbers -----------------------------------------
+def plain_wins(heaps: tuple[int, ...], options, memo: dict) -> bool:
+    """Does the mover win the sum of heaps, by a plain search of the rules (``options(n)``: what a heap of n can
+    become, as tuples of heaps)? No nimbers involved."""
+    key = tuple(sorted(h for h in heaps if h))
+    if key not in memo:
+        memo[key] = any(not plain_wins(key[:i] + key[i + 1:] + option, options, memo)
+                        for i, h in enumerate(key) for option in options(h))
+    return memo[key]
+
+
+SMALL_SUMS = {
+    "nim": (lambda n: [(k,) for k in range(n)], [(1, 2, 3), (2, 5, 7), (4, 4), (3, 6, 9, 12)]),
+    "kayles": (lambda n: [(a, n - t - a) for t in (1, 2) for a in range(n - t + 1)], [(3, 4), (5, 7, 2), (8, 9)]),
+    "subtraction:1,3,4": (lambda n: [(n - k,) for k in (1, 3, 4) if k <= n], [(7, 9), (5, 6, 10), (14,)]),
+}
+
+
+@pytest.mark.parametrize("family", sorted(SMALL_SUMS))
+def test_nimber_analysis_agrees_with_a_plain_search_on_small_sums(family):
+    from gamedp.games.impartial import family as load_family
+    from gamedp.solvers.by_nimbers import NimberSolution
+
+    options, positions = SMALL_SUMS[family]
+    game, memo = load_family(family), {}
+    solution = NimberSolution(game)
+    for heaps in positions:
+        position = game.parse_position(" ".join(map(str, heaps)))
+        analysis = solution.analyze(position)
+        assert (analysis.value.outcome.name == "WIN") == plain_wins(heaps, options, memo), heaps
+        assert analysis.value.remoteness is None
+        for mv in analysis.moves:  # a move wins exactly when it leaves the opponent lost
+            assert (mv.value.outcome.name == "WIN") == (not plain_wins(mv.child, options, memo)), (heaps, mv.move)
+        assert [mv.value.outcome.name for mv in analysis.moves] == sorted(
+            (mv.value.outcome.name for mv in analysis.moves), key=lambda o: o != "WIN")
+
+
+def test_analyze_values_a_big_nim_sum_at_once_and_says_remoteness_is_left_out():
+    from gamedp.gamesman import REMOTENESS_UNKNOWN
+
+    heaps = (40, 60, 80)
+    out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", *map(str, heaps)],
+                         capture_output=True, text=True, timeout=20)
+    assert out.returncode == 0, out.stderr
+    assert f"WIN for the player to move, nimber *{plain_nim_sum(heaps)}" in out.stdout
+    assert "remoteness" in out.stdout and "nimbers" in out.stdout
+    doc = json.loads(gamedp("analyze", "nim", "40 60 80", "--json").stdout)
+    winning = [m["moveName"] for m in doc["moves"] if m["moveValue"] == "win"]
+    total = plain_nim_sum(heaps)
+    assert winning == [f"{h} -> {h ^ total}" for h in heaps if h ^ total < h]
+    assert doc["remoteness"] == REMOTENESS_UNKNOWN
+    for m in doc["moves"]:
+        child = [int(h) for h in m["position"].split()]
+        assert (m["moveValue"] == "win") == (plain_nim_sum(child) == 0), m
+    explained = gamedp("explain", "nim", "40", "60", "80")
+    assert "you win" in explained.stdout and "longest" not in explained.stdout  # nothing is known of lengths
+    small = json.loads(gamedp("analyze", "nim", "3 4 5", "--json").stdout)
+    assert small["remoteness"] >= 0  # a quick search still gives remoteness

@@ -433,14 +433,13 @@ def test_the_page_draws_estimates_and_proven_values(tmp_path):
     def words(estimate: float) -> str:  # as the command line writes it
         return score_text(round(estimate * SCALE))
 
-    assert judged["status"] == f"you to move: {words(records[0]['estimate'])} for the player to move " \
-                               "(a search 2 moves deep)"
+    assert judged["status"] == f"You to move: {words(records[0]['estimate'])} (a search 2 moves deep)"
     assert judged["value"] == "estimate" and judged["mode"][0] == "against a search 2 moves deep, you first"
     assert [m["text"] for m in judged["moves"]] == \
         [f"{m['moveName']} {words(m['moveEstimate'])}" for m in records[0]["moves"]]
     assert all(m["value"] == "estimate" and m["color"].endswith(", 66%)") for m in judged["moves"])
     assert 'data-value="estimate"' in judged["chart"]
-    assert exact["status"] == "you to move: WIN in 1 for the player to move"
+    assert exact["status"] == "You to move: WIN in 1"
     assert exact["mode"][0] == "against the perfect opponent, you first"
     assert exact["moves"][0] == {"text": "3 WIN in 1", "value": "win", "color": "hsl(130, 65%, 27.5%)"}
 

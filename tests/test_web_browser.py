@@ -251,7 +251,7 @@ def test_a_typed_position_and_a_bad_one(page):
     page.click("#start-here")
     settle(page)
     assert shown_position(page) == "XX.OO...." and page.is_hidden("#message")
-    assert page.inner_text("#status").startswith("player 1 to move: WIN in 1")
+    assert page.inner_text("#status") == "Player 1 to move: WIN in 1"
     assert page.get_attribute("#board [data-cell='3']", "data-value") == "win"
 
 
@@ -284,7 +284,7 @@ def test_a_depth_limited_board_shows_estimates_and_plays_its_best_judged_move(br
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(depth_server_url)
     settle(page)
-    assert re.fullmatch(r"you to move: estimate [+-]?\d\.\d\d for the player to move \(a search 2 moves deep\)",
+    assert re.fullmatch(r"You to move: estimate [+-]?\d\.\d\d \(a search 2 moves deep\)",
                         page.inner_text("#status"))
     assert page.eval_on_selector("#mode", "m => m.options[0].textContent") == \
         "against a search 2 moves deep, you first"
@@ -297,3 +297,71 @@ def test_a_depth_limited_board_shows_estimates_and_plays_its_best_judged_move(br
         page.get_attribute("#board", "data-position").count("O") == 2
     context.close()
     assert errors == []
+
+
+# -- the address, the window, the status line, contrast ------------------------------------------------------------
+def shown_in_address(page) -> dict[str, str]:
+    from urllib.parse import parse_qs, urlsplit
+
+    return {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def test_the_game_and_position_are_in_the_address_and_back_goes_back(page, browser, server_url):
+    pick(page, "nim", "two")
+    pick(page, "tictactoe", "two")
+    assert shown_in_address(page) == {"game": "tictactoe", "position": "........."}
+    for cell in ("5", "1"):
+        page.click(f"#board [data-cell='{cell}']")
+        settle(page)
+    assert shown_in_address(page) == {"game": "tictactoe", "position": "O...X...."}
+    page.go_back()
+    page.wait_for_function("document.querySelector('#board').dataset.position === '....X....'")
+    assert shown_in_address(page)["position"] == "....X...." and not page.is_disabled("#redo")
+    page.go_back()
+    page.wait_for_function("document.querySelector('#board').dataset.position === '.........'")
+    page.go_back()  # the game picked before tic-tac-toe
+    page.wait_for_function("document.querySelector('#game').value === 'nim'")
+    settle(page)
+    assert shown_position(page) == "3 4 5"
+    page.go_forward()
+    page.wait_for_function("document.querySelector('#board').dataset.position === '.........'")
+    assert page.input_value("#game") == "tictactoe"
+    bookmark = server_url + "?game=nim&position=1+2+4"  # a bookmark opens on its game and position
+    other = browser.new_context(viewport={"width": 800, "height": 600}).new_page()
+    other.goto(bookmark)
+    settle(other)
+    assert other.input_value("#game") == "nim" and shown_position(other) == "1 2 4"
+    other.context.close()
+
+
+@pytest.mark.parametrize("width, height", [(1400, 900), (420, 760)])
+def test_the_board_fits_the_window(browser, server_url, width, height):
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(server_url + "?game=tictactoe")
+    settle(page)
+    box = page.locator("#board svg").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width  # inside the window
+    assert box["width"] >= min(width, height) * 0.5  # and using it, not a stamp in a corner
+    page.context.close()
+
+
+def test_the_status_says_the_value_once(page):
+    pick(page, "tictactoe", "human-first")
+    status = page.inner_text("#status")
+    assert status.startswith("You to move: TIE") and "for the player to move" not in status, status
+
+
+CONTRAST = """els => els.map(el => {
+  const lum = (css) => { const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const style = getComputedStyle(el), a = lum(style.color), b = lum(style.backgroundColor);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+})"""
+
+
+def test_the_coloured_moves_are_readable(page):
+    for game in ("nim", "tictactoe"):
+        pick(page, game, "two")
+        ratios = page.eval_on_selector_all("#moves button", CONTRAST)
+        assert ratios and min(ratios) >= 4.5, ratios  # WCAG's AA for text

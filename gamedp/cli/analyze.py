@@ -53,6 +53,10 @@ from gamedp.cli.arguments import NumbersCommand, depth_option, joined, memory_op
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
+#: The longest search (in steps, about a move looked at each: a second or so) made for remoteness where nimbers
+#: would value the position at once
+QUICK_STEPS = 200_000
+
 
 class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
@@ -90,6 +94,8 @@ class Analyst:
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
         self.memory = memory
+        #: what the values leave out, to say beside them (None: nothing)
+        self.note: str | None = None
 
     # -- values --------------------------------------------------------------------------------------------
     def analyze(self, position: Any) -> Analysis:
@@ -163,28 +169,29 @@ class Analyst:
     def _refuse_unless_fits(self, position: Any) -> None:
         """A game that can say what a search from ``position`` needs is refused up front: its bytes
         (``memory_estimate``) against the memory available, its steps (``work_estimate``, about a move looked at each)
-        against ``WORK_LIMIT``, a search of minutes.
+        against ``WORK_LIMIT``, a search of minutes. An impartial game with nimbers is instead valued through them
+        (:mod:`gamedp.solvers.by_nimbers`: no remoteness) where the search would take more than ``QUICK_STEPS``.
 
         Only the first position is estimated: the front ends then ask about positions below it.
         """
         if self._estimated or self._own_analyze is not None or self._score_rules is not None:
             return
         from gamedp.errors import ResourceError
+        from gamedp.memory import available_memory, refuse_unless_fits
+        from gamedp.solvers.memo import WORK_LIMIT
 
         what = f"searching {self.name} from {self.position_name(position)}"
+        estimate = getattr(self.game, "memory_estimate", None)
+        work = getattr(self.game, "work_estimate", None)
         try:
-            estimate = getattr(self.game, "memory_estimate", None)
-            if callable(estimate):
-                from gamedp.memory import available_memory, refuse_unless_fits
-
-                need = estimate(position)
+            need = estimate(position) if callable(estimate) else 0
+            steps = work(position) if callable(work) else 0
+            if (steps > QUICK_STEPS or need > available_memory()) and self._nimber_known(position):
+                self.note = (f"remoteness not computed: valued through nimbers (a nimber of 0 loses), as a search "
+                             f"for remoteness would take up to {steps:,} steps")
+            else:
                 if need > available_memory():
                     refuse_unless_fits(need, what)
-            work = getattr(self.game, "work_estimate", None)
-            if callable(work):
-                from gamedp.solvers.memo import WORK_LIMIT
-
-                steps = work(position)
                 if steps > WORK_LIMIT:
                     raise ResourceError(f"{what} takes up to {steps:.1e} steps (a move looked at is one), more "
                                         f"than the {WORK_LIMIT:,} a search does in a couple of minutes; try a "
@@ -195,6 +202,18 @@ class Analyst:
             raise ResourceError(f"{e}; {self._too_big}") from None
         self._estimated = True
 
+    def _nimber_known(self, position: Any) -> bool:
+        """Whether the game's nimbers can value ``position`` instead of a search (their own tables may be too big)."""
+        from gamedp.errors import ResourceError
+
+        if self._nimber is None or self.depth is not None:
+            return False
+        try:
+            self._nimber(position)
+        except ResourceError:
+            return False
+        return True
+
     def _engine(self) -> Any:
         if self._solution is None:
             from gamedp.compiled import CompiledGame
@@ -203,8 +222,12 @@ class Analyst:
             saved = getattr(self.game, "saved_solution", None)
             if callable(own):
                 self._solution = own()
-            elif callable(saved) and (stored := saved(self.outcomes_only)) is not None:
+            elif callable(saved) and (stored := self._stored(saved)) is not None:
                 self._solution = stored
+            elif self.note is not None:
+                from gamedp.solvers.by_nimbers import NimberSolution
+
+                self._solution = NimberSolution(self.rules)
             elif self._score_rules is not None:
                 # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
                 from gamedp.solvers.score_search import ScoreSearch
@@ -226,6 +249,16 @@ class Analyst:
 
                 self._solution = Solution(self.rules, outcomes_only=self.outcomes_only)
         return self._solution
+
+    def _stored(self, saved: Any) -> Any:
+        """The game's database as an engine (its ``saved_solution`` hook), or None; a database that lacks the
+        remoteness asked for is said so once, since the search that answers instead may take a while."""
+        stored = saved(self.outcomes_only)
+        if stored is None and not self.outcomes_only and saved(True) is not None:
+            click.echo(f"gamedp: the database of {self.name} stores no remoteness (solved without -r), so positions "
+                       "are searched; solve it again with -r to store it, or answer from it with --outcomes-only",
+                       err=True)
+        return stored
 
     # -- text ----------------------------------------------------------------------------------------------
     def start(self) -> Any:
@@ -249,15 +282,15 @@ class Analyst:
         """The position on one line, in a notation that :meth:`read_position` reads back (for JSON and commands).
 
         A game's own ``format_position_line`` when it has one; else the first of these that reads back as the
-        same position: ``str(position)``, the game's drawing if it is one
-        line, the drawing with its spaces and line breaks taken out; failing all, the drawing itself.
+        same position: the game's drawing if it is one line, ``str(position)``, the drawing with its spaces and
+        line breaks taken out; failing all, the drawing itself.
         """
         own = getattr(self.game, "format_position_line", None)
         if callable(own):
             return own(position)
         drawn = self.draw(position)
-        candidates = [str(position), drawn, "".join(drawn.split())]
-        for text in candidates if "\n" not in drawn.strip() else candidates[::2]:
+        candidates = [drawn, str(position), "".join(drawn.split())]
+        for text in candidates if "\n" not in drawn.strip() else candidates[1:]:
             try:
                 if self.game.parse_position(text) == position:
                     return text
@@ -375,6 +408,8 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
         line = analyst.line(where)
         moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"
         out.print(f"perfect line of play: {moves}")
+    if analyst.note:
+        out.print(f"({analyst.note})")
 
 
 def _show_judgement(analyst: Analyst, where: Any, as_json: bool) -> None:

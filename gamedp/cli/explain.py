@@ -6,18 +6,18 @@ import json
 
 import click
 
-from gamedp.cli.arguments import memory_option
+from gamedp.cli.arguments import NumbersCommand, joined, memory_option, position_argument
 from gamedp.errors import GamedpError
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game")
-@click.argument("position", required=False)
+@position_argument
 @click.option("--k", "k", type=click.IntRange(min=0), default=None,
               help="grid only: POSITION is a whole board drawn with 'o' on the token, jumps up to K cells.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 @memory_option
-def explain(game: str, position: str | None, k: int | None, as_json: bool, memory: int | None) -> None:
+def explain(game: str, position: tuple[str, ...], k: int | None, as_json: bool, memory: int | None) -> None:
     """Explain POSITION of GAME: its value, a perfect line, and for every other move the opponent's best reply
     and how the game then ends.
 
@@ -27,7 +27,8 @@ def explain(game: str, position: str | None, k: int | None, as_json: bool, memor
 
     \b
     Examples:
-      gamedp explain cards "1 2 5 2"
+      gamedp explain cards 1 2 5 2
+      gamedp explain nim 3 4 5
       gamedp explain blockgame "#####/#####/#..#./####./....." (rows may also be separate lines)
       gamedp explain grid --k 1 "o./.."
     """
@@ -35,7 +36,7 @@ def explain(game: str, position: str | None, k: int | None, as_json: bool, memor
     from gamedp.explain import explain as explain_position
     from gamedp.explain import explain_blockgame, explain_cards, explain_grid
 
-    text = _read(position)
+    text = _read(joined(position))
     if k is not None:
         if game != "grid":
             raise GamedpError("--k is for the grid game only: gamedp explain grid --k K BOARD")

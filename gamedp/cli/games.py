@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Any
 
 import click
@@ -16,9 +17,19 @@ def describe(name: str, game: Any) -> dict:
     from gamedp.cli.analyze import Analyst
 
     doc = inspect.getdoc(type(game)) or ""
-    notation = getattr(game, "notation", None) or " ".join(doc.split("\n\n")[0].split())
+    notation = plain(getattr(game, "notation", None) or " ".join(doc.split("\n\n")[0].split()))
     example = game.example() if callable(getattr(game, "example", None)) else game.start()
     return {"name": name, "notation": notation, "example": Analyst(game).position_name(example)}
+
+
+def plain(text: str) -> str:
+    """Docstring markup as a reader of a terminal wants it: literals and cross-references as their words.
+
+    >>> plain('``"3 5"``, see :class:`~gamedp.games.nim.Nim` and :meth:`Game.start`')
+    '"3 5", see Nim and Game.start'
+    """
+    text = re.sub(r":\w+:`(~?)([^`]+)`", lambda m: m.group(2).split(".")[-1] if m.group(1) else m.group(2), text)
+    return re.sub(r"``(.+?)``", lambda m: m.group(1), text)
 
 
 @click.command()

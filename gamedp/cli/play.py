@@ -204,7 +204,8 @@ class Match:
         if not line:
             self.out.print()
             return None
-        self.out.print(line.rstrip("\n"))  # echoed, so a piped transcript shows what was played
+        line = line.rstrip("\r\n")
+        self.out.print(line)  # echoed, so a piped transcript shows what was played
         return line
 
 

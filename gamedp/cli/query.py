@@ -9,7 +9,7 @@ import click
 
 from gamedp.cli.arguments import NumbersCommand
 from gamedp.cli.solve import db_option, variant_option
-from gamedp.errors import InputError
+from gamedp.errors import GamedpError, InputError
 
 
 @click.command(cls=NumbersCommand)
@@ -34,6 +34,7 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
         refuse_options(game, bool(variant))
         return query_saved(game, positions, db, as_json)
     spec = table_spec(game, **parse_variant(variant))
+    _refuse_unsolvable(game, spec, db)
     unreached = []
     with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:
         for text in positions:
@@ -47,6 +48,22 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
     if unreached:
         raise InputError(f"{', '.join(unreached)}: not a position play reaches from the start of "
                          f"{label(game, spec)}, so the database has no value for it")
+
+
+def _refuse_unsolvable(game: str, spec: Any, db: str | None) -> None:
+    """Where there is no database and this machine could not make one, say so, and what answers instead
+    (rather than suggest the solve, which would be refused)."""
+    from gamedp.database import default_path
+    from gamedp.games.indexed import label
+    from gamedp.memory import available_memory
+    from gamedp.solvers.tier_solver import memory_need
+
+    path = default_path(spec.game_id, spec.variant, db)
+    need = memory_need(spec, remoteness=False)
+    if not path.exists() and need > available_memory():
+        raise GamedpError(f"no database of {label(game, spec)} at {path}, and this machine cannot make one (the "
+                          f"solve needs about {need / 2**30:,.0f} GiB of memory, {available_memory() / 2**30:.0f} "
+                          f"GiB are available); gamedp analyze {game} POSITION values a position by a search")
 
 
 def print_answer(text: str, value: Any, as_json: bool) -> None:

@@ -37,7 +37,7 @@ def solve_saved(spec: str, words: tuple[str, ...], remoteness: bool, db: str | N
                 as_json: bool) -> None:
     """Solve GAME from POSITION and save it, unless an intact save of the same solve is there already."""
     from gamedp.cli.analyze import Analyst, read_position_argument
-    from gamedp.cli.solve import _report, refuse_foreign
+    from gamedp.cli.solve import _report, keeps_remoteness, refuse_foreign
     from gamedp.database import DatabaseError, check_regular
     from gamedp.loader import load_game
     from gamedp.saved_solution import default_path, open_saved, position_text
@@ -48,6 +48,8 @@ def solve_saved(spec: str, words: tuple[str, ...], remoteness: bool, db: str | N
     check_regular(path)  # even with --force: only a regular file is ever replaced
     fix = _fix(spec, path, game, db)
     what = f"{getattr(game, 'name', spec)} from {position_text(game, start)}"
+    if force and not remoteness:
+        remoteness = keeps_remoteness(path, lambda: open_saved(path, game, fix))
     if path.exists() and not force:
         refuse_foreign(path)
         try:

@@ -6,13 +6,13 @@ import socket
 
 import click
 
-from gamedp.cli.arguments import depth_option, memory_option, saved_option
+from gamedp.cli.arguments import NumbersCommand, depth_option, joined, memory_option, position_argument, saved_option
 from gamedp.errors import GamedpError
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game", required=False)
-@click.argument("position", required=False)
+@position_argument
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default lets only this machine in).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
@@ -23,7 +23,7 @@ from gamedp.errors import GamedpError
 @saved_option
 @depth_option
 @memory_option
-def serve(game: str | None, position: str | None, host: str, port: int, open_browser: bool,
+def serve(game: str | None, position: tuple[str, ...], host: str, port: int, open_browser: bool,
           time_limit: float, db: str | None, depth: int | None, memory: int | None) -> None:
     """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
     by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
@@ -36,15 +36,16 @@ def serve(game: str | None, position: str | None, host: str, port: int, open_bro
     from gamedp.web.guard import Server, config
 
     options = {"db": db, "depth": depth, "memory": memory}
+    start = joined(position)
     if game is None and (db is not None or depth is not None):
         given = " and ".join(f"--{k}" for k, v in options.items() if v is not None)
         raise GamedpError(f"{given} {'are' if ' and ' in given else 'is'} for the game named on the command line; "
                           "name it: e.g. gamedp serve connect4 --memory 2G")
     if game is not None:
-        _check_game(game, position, options)
+        _check_game(game, start, options)
     games = ([game] if game else []) + builtin_games()
     # GAME's worker opens its save again: what was wrong with it has been said once already, here
-    app = create_app(games, start=(game or games[0], position), time_limit=time_limit,
+    app = create_app(games, start=(game or games[0], start), time_limit=time_limit,
                      options={game: {**options, "warn": False}} if game else None)
     listener = listen(host, port)
     bound_host, bound_port = listener.getsockname()[:2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -61,6 +61,8 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     path = default_path(spec.game_id, spec.variant, db)
     check_regular(path)  # even with --force: only a regular file is ever replaced
     what = label(game, spec)
+    if force and not remoteness:
+        remoteness = keeps_remoteness(path, lambda: Reader(path, spec.game_id, spec.variant, spec.size))
     if path.exists() and not force:
         refuse_foreign(path)
         try:
@@ -97,6 +99,24 @@ def refuse_unless_ours(path: Path, spec: Any, why: str) -> None:
     whose = "whose game cannot be told" if named is None else f"of {named}"
     raise GamedpError(f"{path} is a database {whose}, and {why}; refusing to replace it with one of {this} "
                       "(choose another --db, or --force)")
+
+
+def keeps_remoteness(path: Path, opener: Callable[[], Any]) -> bool:
+    """Whether a solve with --force (without -r) must still store remoteness: the database it replaces had it.
+    Nothing a user saved is dropped unsaid; one line says so (to drop it, remove the file first)."""
+    from gamedp.database import DatabaseError
+
+    if not path.is_file():
+        return False
+    try:
+        with opener() as existing:
+            had = existing.has_remoteness
+    except DatabaseError:  # damaged or not one of ours: nothing in it to keep
+        return False
+    if had:
+        click.echo(f"gamedp: {path} stores remoteness; the new solve keeps it (remove the file first to solve "
+                   "without)", err=True)
+    return had
 
 
 def refuse_foreign(path: Path) -> None:

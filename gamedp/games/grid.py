@@ -39,7 +39,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from gamedp.errors import GamedpError, InputError, parse_count
+from gamedp.errors import GamedpError, InputError, parse_count, require_text
 from gamedp.game import Game
 from gamedp.values import LOSE, WIN, Outcome
 
@@ -143,8 +143,7 @@ class GridBoard:
         gamedp.errors.InputError: board, line 3, column 2: 'x' is not a cell: cells are '.' (open) or '#' (blocked)
         """
         lines = text.split("\n")  # only "\n" ends a line, as in the judge's fast reader; "\r" is trailing space
-        if not text.strip():
-            raise InputError("the input is empty; expected 'N M K' on the first line", 1, source=source)
+        require_text(text, "'N M K' on the first line", source)
         head = list(re.finditer(r"\S+", lines[0]))
         if len(head) != 3:
             raise InputError(f"expected 'N M K' (three non-negative integers), found {lines[0].strip()[:60]!r}", 1,

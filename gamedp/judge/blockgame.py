@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import ctypes
 
-from gamedp.database import find
-from gamedp.errors import InputError, parse_count
-from gamedp.games.placement import blockgame_rules, parse_row, search_first, wins
+from gamedp.errors import InputError, parse_count, require_text
 
 #: the native kernels' code of a won board (1: lost)
 WIN_CODE = 2
@@ -27,10 +25,10 @@ SOURCE = "blockgame input"
 
 def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
     """The boards of a BLOCKGAME input, as bitboards (bit r * cols + c set = filled)."""
+    require_text(text, f"the number of cases, then {rows} lines of {cols} characters per case", SOURCE)
+    from gamedp.games.placement import parse_row
+
     lines = [(no, line.strip()) for no, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        raise InputError("empty input: expected the number of cases, then 5 lines of 5 characters per case", 1,
-                         None, SOURCE)
     no, first = lines[0]
     count = parse_count(first, "the number of cases alone on the first line,", no, None, SOURCE)
     body = lines[1:]
@@ -54,6 +52,7 @@ def run(text: str | bytes) -> str:
     boards = parse(text if isinstance(text, str) else text.decode("utf-8", "replace"))
     if not boards:
         return ""
+    from gamedp.database import find
     from gamedp.games.placement_tiers import blockgame_table
 
     spec = blockgame_table()
@@ -69,12 +68,15 @@ def run(text: str | bytes) -> str:
 
 def checked_wins(boards: list[int]) -> list[bool]:
     """Does the player to move win on each board? By the numpy kernels: slower to start than the native ones."""
+    from gamedp.games.placement import blockgame_rules, wins
+
     return [bool(w) for w in wins(blockgame_rules(), boards)]
 
 
 def _native_wins(boards: list[int]) -> list[bool] | None:
     """:func:`checked_wins` by the native kernels (no numpy), the same way (the memo search first where
     :func:`search_first` allows, else the whole table), or None when they are not available here."""
+    from gamedp.games.placement import search_first
     from gamedp.native import load_native
 
     lib = load_native("gamedp.kernels.blockgame_judge")

@@ -23,7 +23,10 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING
 
-from gamedp.errors import InputError
+from gamedp.errors import InputError, require_text
+
+#: what a judge input starts with
+FIRST = "T, the number of cases"
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,6 +37,7 @@ MAX_N = 100_000
 
 def run(text: str | bytes) -> str:
     """The judge's output for its whole input."""
+    require_text(text, FIRST)
     answer = _native_run(text.encode("utf-8", "replace") if isinstance(text, str) else text)
     if answer is not None:
         return answer
@@ -80,6 +84,7 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
 
     from gamedp.solvers.interval import SAFE_BOUND
 
+    require_text(text, FIRST)
     data = np.frombuffer(text.encode(), dtype=np.uint8)
     if data.size and data.max() >= 128:
         at = int(np.argmax(data >= 128))  # the bytes before are ASCII, so byte and character offsets agree
@@ -93,8 +98,6 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
     count = kernels.read_integers(data, numbers, token_line)
     if count < 0:
         raise _bad_token(text, -1 - count)
-    if count == 0:
-        raise InputError("the input is empty; expected T, the number of cases", 1)
     numbers, token_line = numbers[:count], token_line[:count]
     # the non-blank lines: their 1-based numbers, first token and number of tokens
     first = np.concatenate(([0], np.flatnonzero(np.diff(token_line)) + 1))

@@ -23,7 +23,7 @@ import ctypes
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from gamedp.errors import MAX_DIGITS, InputError, parse_count
+from gamedp.errors import MAX_DIGITS, InputError, parse_count, require_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,6 +42,7 @@ class Problem(NamedTuple):
 def run(text: str | bytes) -> str:
     """The judge's output for its whole input."""
     data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+    require_text(data, "'N M K' on the first line", SOURCE)
     answer = _native_run(data)
     if answer is not None:
         return answer

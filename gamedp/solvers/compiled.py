@@ -133,7 +133,7 @@ def _compiled_for(kernel, signature, role: str):
         raise GameDefinitionError(f"the {role} kernel must be a function (plain or numba @njit), not {kernel!r}")
     if signature.args not in kernel.overloads:
         try:
-            with CompilingNotice():
+            with CompilingNotice(f"the {role} kernel"):
                 kernel.compile(signature.args)
         except Exception as e:  # numba's whole message: where in the user's file, and which type failed
             raise compile_failure(f"the {role} kernel", signature, e) from None

@@ -165,7 +165,7 @@ def searcher(value_dtype, has_primitive: bool):
     if key not in _searches:
         value_type = types.uint8 if key[0] == np.uint8 else types.int32
         primitive_type = types.FunctionType(PRIMITIVE_SIGNATURE) if has_primitive else types.none
-        with CompilingNotice():  # the first time, numba compiles it for a few seconds (later: from its cache)
+        with CompilingNotice("the compiled game search"):  # numba's cache has it after the first time
             _searches[key] = njit(_search_signature(value_type, primitive_type), cache=True, nogil=True)(search)
     return _searches[key]
 

@@ -160,8 +160,9 @@ class HeapGame(Game):
     def start(self) -> Heaps:
         return self._heaps
 
-    def moves(self, position: Heaps) -> list[HeapMove]:
-        return [(h, option) for h in sorted(set(position)) for option in self.heap_options(h)]
+    def moves(self, position: Heaps) -> Iterable[HeapMove]:
+        # made as they are asked for: a heap of a million has a million moves, of which a caller may want a few
+        return ((h, option) for h in sorted(set(position)) for option in self.heap_options(h))
 
     def do_move(self, position: Heaps, move: HeapMove) -> Heaps:
         h, option = move

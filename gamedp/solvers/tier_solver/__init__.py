@@ -46,11 +46,11 @@ generic numba loops), :mod:`~gamedp.solvers.tier_solver.worker` (a job, wherever
 
 from __future__ import annotations
 
-from gamedp.solvers.tier_solver.driver import CODE_NAMES, SHARD_ENV, TierSolve, solve_tiered
+from gamedp.solvers.tier_solver.driver import CODE_NAMES, SHARD_ENV, TierSolve, memory_need, solve_tiered
 from gamedp.solvers.tier_work import work_dir
 from gamedp.solvers.tier_solver.plan import job_variant
 from gamedp.solvers.tier_solver.small import solve_in_memory, solve_small
 from gamedp.solvers.tier_solver.worker import PAUSE_ENV, preload_passes
 
 __all__ = ["CODE_NAMES", "PAUSE_ENV", "SHARD_ENV", "TierSolve", "job_variant", "preload_passes", "solve_in_memory",
-           "solve_small", "solve_tiered", "work_dir"]
+           "memory_need", "solve_small", "solve_tiered", "work_dir"]

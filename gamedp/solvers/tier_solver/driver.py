@@ -33,6 +33,12 @@ SHARD_ENV = "GAMEDP_TEST_SHARD_SIZE"
 Progress = Callable[[int, int, str], None]
 
 
+def memory_need(game: TieredGame, remoteness: bool, shard: int = SHARD) -> int:
+    """The bytes of memory a solve of ``game`` takes at its peak: a tier's reach bits twice, a shard's values (and
+    remoteness), the database's outcomes."""
+    return max(game.sizes) // 8 * 2 + shard * (1 + (4 if remoteness else 0)) // 2 + game.index_space // 4
+
+
 class TierSolve:
     """The whole solve of ``game`` into the database at ``path`` (see the module docstring)."""
 
@@ -72,10 +78,10 @@ class TierSolve:
         # beside the tier files (and the reach bits, kept for the statistics where every index is solved).
         kept = total // 8 if self.game.every_index else 0
         disk_need = max(total // 4 + total // 8 + biggest // 2 + rem + biggest, 2 * (total // 4 + rem) + kept)
-        memory_need = biggest // 8 * 2 + self.shard * (1 + (4 if self.want_rem else 0)) // 2 + total // 4
+        need = memory_need(self.game, self.want_rem, self.shard)
         have = available_memory()
-        if memory_need > have:
-            raise ResourceError(f"solving {self.game.label} needs about {memory_need:,} bytes of memory even "
+        if need > have:
+            raise ResourceError(f"solving {self.game.label} needs about {need:,} bytes of memory even "
                                 f"sharded (its largest tier has {biggest:,} indices; the database's outcomes "
                                 f"{total // 4:,} bytes) but {have:,} are available; refusing to start")
         check_writable(self.path)  # now, not after the solve

@@ -27,6 +27,19 @@ function valueColor(value, remoteness, estimate) {
   return `hsl(${hue}, ${saturation}%, ${24 + steps * 3.5}%)`;
 }
 
+// Black or white, whichever reads better on an hsl() background (WCAG's contrast of relative luminances).
+function textOn(color) {
+  const [h, s, l] = color.match(/[\d.]+/g).map(Number);
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100);
+  const channel = (n) => {
+    const k = (n + h / 30) % 12;
+    const c = l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(8) + 0.0722 * channel(4);
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? "#000" : "#fff";
+}
+
 function valueText(value, remoteness, winby, estimate) {
   if (value === null) {  // as the command line writes it (lookahead.score_text): never "-0.00"
     const shown = Math.round(estimate * 100) / 100;
@@ -79,7 +92,17 @@ function computerToMove(index) {
   return index % 2 === (mode() === "computer-first" ? 0 : 1);
 }
 
-async function loadPosition(game, position) {
+// The game and the position on the board are in the page's address: a bookmark opens there, and the browser's
+// back and forward buttons step through the positions shown (address = "push"), as undo and redo do.
+function remember(how) {
+  const record = current();
+  const query = "?" + new URLSearchParams({ game: state.game, position: record.position }).toString();
+  if (location.search === query) return;
+  const entry = { game: state.game, position: record.position };
+  if (how === "push") history.pushState(entry, "", query); else history.replaceState(entry, "", query);
+}
+
+async function loadPosition(game, position, address = "push") {
   const params = { game };
   if (position) params.position = position;
   const record = await api("/api/position", params);
@@ -87,9 +110,21 @@ async function loadPosition(game, position) {
   state.game = game;
   state.history = [record];
   state.index = 0;
+  $("game").value = game;
   showMessage("");
   render();
+  if (address) remember(address);
   return true;
+}
+
+// Back or forward: a position of this game's history is shown again (redo still knows what followed);
+// any other is asked for.
+function revisit(entry) {
+  if (!entry) return;
+  const at = entry.game === state.game ? state.history.findIndex((r) => r.position === entry.position) : -1;
+  if (at < 0) return loadPosition(entry.game, entry.position, null);
+  state.index = at;
+  render(false);
 }
 
 async function play(moveName) {
@@ -102,6 +137,7 @@ async function play(moveName) {
   state.index += 1;
   showMessage("");
   render();
+  remember("push");
 }
 
 // body[data-thinking] is "1" while the computer's move is pending (tests and styles wait for it).
@@ -122,6 +158,7 @@ function undo() {
   state.index -= 1;
   while (state.index > 0 && computerToMove(state.index)) state.index -= 1;
   render(false);
+  remember("push");
 }
 
 function redo() {
@@ -129,6 +166,7 @@ function redo() {
   state.index += 1;
   while (state.index < state.history.length - 1 && computerToMove(state.index)) state.index += 1;
   render();
+  remember("push");
 }
 
 function render(letComputerMove = true) {
@@ -155,11 +193,11 @@ function renderStatus(record) {
   const value = valueText(record.positionValue, record.remoteness, record.winby, record.estimate);
   let text;
   if (record.moves.length > 0) {
-    const who = mode() === "two" ? `player ${state.index % 2 + 1}` : computerToMove(state.index) ? "the computer" : "you";
+    const who = mode() === "two" ? `Player ${state.index % 2 + 1}` : computerToMove(state.index) ? "The computer" : "You";
     const how = record.depth ? ` (${record.positionValue === null ? "" : "proven by "}a search ${record.depth} moves deep)` : "";
-    text = `${who} to move: ${value} for the player to move${how}`;
+    text = `${who} to move: ${value}${how}`;
   } else if (mode() === "two") {
-    text = `Game over: ${value} for the player to move`;
+    text = `Game over: ${value} for player ${state.index % 2 + 1}, who cannot move`;
   } else {
     const mine = computerToMove(state.index) ? { win: "lose", lose: "win" }[record.positionValue] || record.positionValue
       : record.positionValue;
@@ -242,7 +280,7 @@ function renderMoves(record) {
     button.dataset.remoteness = remoteness;
     button.dataset.color = valueColor(move.moveValue, remoteness, move.moveEstimate);
     button.style.background = button.dataset.color;
-    button.style.color = move.moveValue === "tie" || move.moveValue === null ? "#222" : "#fff";
+    button.style.color = textOn(button.dataset.color);
     button.append(move.moveName + " ");
     const value = document.createElement("span");
     value.className = "v";
@@ -312,7 +350,16 @@ async function start() {
     event.preventDefault();
     loadPosition(state.game, $("position-input").value);
   });
-  await loadPosition(listing.start.game, listing.start.position);
+  window.addEventListener("popstate", (event) => revisit(event.state || addressed()));
+  const asked = addressed();
+  if (asked && listing.games.includes(asked.game)) await loadPosition(asked.game, asked.position, "replace");
+  else await loadPosition(listing.start.game, listing.start.position, "replace");
+}
+
+// The game and position the address names, or null.
+function addressed() {
+  const params = new URLSearchParams(location.search);
+  return params.get("game") ? { game: params.get("game"), position: params.get("position") } : null;
 }
 
 start();
