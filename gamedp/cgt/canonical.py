@@ -193,8 +193,8 @@ def _simplify(ls: set[int], rs: set[int]) -> int:
     changed = True
     while changed:
         changed = False
-        ls = {a for a in ls if not any(b != a and leq(a, b) for b in ls)}
-        rs = {a for a in rs if not any(b != a and leq(b, a) for b in rs)}
+        ls = _extremes(ls, True)
+        rs = _extremes(rs, False)
         for a in list(ls):
             for ar in right[a]:
                 if y_leq_g(ar):  # Left's a reverses through ar: replace it by ar's Left options
@@ -217,6 +217,28 @@ def _simplify(ls: set[int], rs: set[int]) -> int:
     if all(nums[o] is not None for o in ls) and all(nums[o] is not None for o in rs):
         return make(ls, rs)  # a number whose form is not yet in the table
     return _new(key[0], key[1], None)
+
+
+def _extremes(options: set[int], largest: bool) -> set[int]:
+    """The options no other option dominates: the largest (Left's) or the smallest (Right's). The kept set is
+    small, so each option is compared with it rather than with every other option."""
+    kept: list[int] = []
+    best_number = None
+    for a in options:
+        x = value_of_number[a]
+        if x is not None:  # of the numbers only the best can stay
+            if best_number is not None and (x <= value_of_number[best_number] if largest
+                                            else x >= value_of_number[best_number]):
+                continue
+            best_number = a
+    for a in sorted(options):
+        if value_of_number[a] is not None and a != best_number:
+            continue
+        if any(leq(a, b) if largest else leq(b, a) for b in kept):
+            continue
+        kept = [b for b in kept if not (leq(b, a) if largest else leq(a, b))]
+        kept.append(a)
+    return set(kept)
 
 
 def outcome(g: int) -> str:
