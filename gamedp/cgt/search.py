@@ -1,7 +1,8 @@
 """The value of a position of any game that gives Left's and Right's options (:meth:`gamedp.game.Game.options`).
 
-Positions are memoised by the game's key of their canonical (symmetry) form; an impartial game with a
-:meth:`~gamedp.game.Game.split` hook is valued as the sum of its parts. The search is iterative, so deep games
+Positions are memoised by the game's :meth:`~gamedp.game.Game.key`; its symmetries (:meth:`~gamedp.game.Game.canonical`)
+are not used, since one that swaps the players (a mirror of Toads-and-Frogs) negates a value. An impartial game
+with a :meth:`~gamedp.game.Game.split` hook is valued as the sum of its parts. The search is iterative, so deep games
 need no recursion limit; a position met again on its own line is a loop, and a loopy game has no value here.
 
 >>> from gamedp.games.placement import Cram, Domineering
@@ -31,7 +32,6 @@ class Values:
         return GameValue(self.id_of(position))
 
     def id_of(self, position) -> int:
-        game, memo = self.game, self.memo
         if self.split is not None:
             g = cf.ZERO
             for part in self.split(position):
@@ -42,9 +42,7 @@ class Values:
     def _whole(self, position) -> int:
         game, memo = self.game, self.memo
 
-        def key_of(p):
-            return game.key(game.canonical(p))
-
+        key_of = game.key
         root = key_of(position)
         if root in memo:
             return memo[root]

@@ -1,0 +1,93 @@
+"""Toads-and-Frogs strips (Winning Ways, ch. 1): toads ``T`` (Left) move right, frogs ``F`` (Right) move left,
+one square into an empty one or a jump over one creature of the other kind into the empty square behind it;
+whoever cannot move loses.
+
+A position is the strip, then ``:T`` or ``:F`` for who is to move (``:T`` may be left out); a move is the square
+(from 1) of the creature that moves. The partizan value (:mod:`gamedp.cgt`) ignores who is to move.
+
+>>> game = ToadsAndFrogs()
+>>> game.options("T.F:T")
+(['.TF:F'], ['TF.:T'])
+>>> from gamedp.cgt.search import value
+>>> [str(value(game, s)) for s in ("TFTF.", "TF.TF", "TFT.F", "T.TFF")]
+['0', '0', '*', '↑']
+"""
+
+from __future__ import annotations
+
+from gamedp.errors import InputError
+from gamedp.game import Game
+
+#: the way each kind moves, and which kind it may jump
+DIRECTION = {"T": 1, "F": -1}
+JUMPS = {"T": "F", "F": "T"}
+
+
+def hops(strip: str, kind: str) -> list[tuple[int, str]]:
+    """Each move of the creatures ``kind``: (square it leaves, the strip after)."""
+    out = []
+    step = DIRECTION[kind]
+    for i, ch in enumerate(strip):
+        if ch != kind:
+            continue
+        near, far = i + step, i + 2 * step
+        if 0 <= near < len(strip) and strip[near] == ".":
+            to = near
+        elif 0 <= far < len(strip) and strip[near] == JUMPS[kind] and strip[far] == ".":
+            to = far
+        else:
+            continue
+        squares = list(strip)
+        squares[i], squares[to] = ".", kind
+        out.append((i, "".join(squares)))
+    return out
+
+
+class ToadsAndFrogs(Game):
+    """Toads-and-Frogs on one strip; the toads (Left) move first."""
+
+    name = "toads-and-frogs"
+    player_names = ("Toads", "Frogs")
+
+    def __init__(self, strip: str = "TTT..FFF"):
+        self.strip = parse_strip(strip)
+
+    def start(self) -> str:
+        return self.strip + ":T"
+
+    def moves(self, position: str) -> list[int]:
+        strip, kind = position.split(":")
+        return [i for i, _ in hops(strip, kind)]
+
+    def do_move(self, position: str, move: int) -> str:
+        strip, kind = position.split(":")
+        after = dict(hops(strip, kind))[move]
+        return f"{after}:{JUMPS[kind]}"
+
+    def options(self, position: str) -> tuple[list[str], list[str]]:
+        strip = position.split(":")[0]
+        return [s + ":F" for _, s in hops(strip, "T")], [s + ":T" for _, s in hops(strip, "F")]
+
+    def format_position(self, position: str) -> str:
+        return position
+
+    def parse_position(self, text: str) -> str:
+        strip, colon, kind = text.strip().upper().partition(":")
+        if colon and kind not in ("T", "F"):
+            raise InputError(f"after ':' comes T (toads to move) or F (frogs), not {kind!r}",
+                             source=f"position, column {len(strip) + 2}")
+        return parse_strip(strip) + ":" + (kind or "T")
+
+    def format_move(self, position: str, move: int) -> str:
+        return str(move + 1)
+
+
+def parse_strip(text: str, source: str = "position") -> str:
+    """A strip of ``T``, ``F`` and ``.``, with a located error otherwise."""
+    for column, ch in enumerate(text, 1):
+        if ch not in "TF.":
+            raise InputError(f"unexpected {ch!r}: a Toads-and-Frogs square is T (a toad), F (a frog) or '.' (empty)",
+                             source=f"{source}, column {column}")
+    if not text:
+        raise InputError("an empty strip: write squares T, F and '.', like TT..FF", source=source)
+    return text
