@@ -18,6 +18,7 @@ from gamedp.errors import GamedpError
 COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
     "cards": "gamedp.cli.cards:cards",
+    "cgt": "gamedp.cli.cgt:cgt",
     "explain": "gamedp.cli.explain:explain",
     "check": "gamedp.cli.check:check",
     "games": "gamedp.cli.games:games",
