@@ -111,3 +111,44 @@ def mean_temperature(g: int) -> tuple[Fraction, Fraction]:
     """(mean, temperature) of the canonical form ``g``."""
     lw, _, tau = walls(g)
     return lw[-1][1], tau
+
+
+def svg(g: int, width: int = 320, height: int = 220) -> str:
+    """The thermograph as an SVG picture: value across (Left's side, the larger values, on the left, as in
+    Winning Ways), temperature up from -1; the walls in blue (Left) and red (Right), the mast dashed.
+
+    >>> from gamedp.cgt.notation import parse
+    >>> picture = svg(parse("{2|-1/2}").id)
+    >>> picture.startswith("<svg") and picture.count("<polyline") == 2
+    True
+    """
+    lw, rw, tau = walls(g)
+    top = max(tau, Fraction(0)) + 1
+    values = [v for w in (lw, rw) for _, v in w]
+    high, low = max(values), min(values)
+    span = max(high - low, Fraction(1))
+    pad = 30
+
+    def x(v: Fraction) -> float:  # larger values to the left
+        return pad + float((high + span / 4 - v) / (span * 3 / 2)) * (width - 2 * pad)
+
+    def y(t: Fraction) -> float:
+        return height - pad - float((t + 1) / (top + 1)) * (height - 2 * pad)
+
+    def line(wall: Wall, colour: str) -> str:
+        points = [(t, v) for t, v in wall if t <= tau] + [(tau, wall[-1][1])]
+        text = " ".join(f"{x(v):.1f},{y(t):.1f}" for t, v in points)
+        return f'<polyline points="{text}" fill="none" stroke="{colour}" stroke-width="2"/>'
+
+    mast = lw[-1][1]
+    zero = f'<line x1="{pad / 2}" y1="{y(Fraction(0)):.1f}" x2="{width - pad / 2}" y2="{y(Fraction(0)):.1f}" ' \
+           'stroke="#bbb"/>'
+    pole = f'<line x1="{x(mast):.1f}" y1="{y(tau):.1f}" x2="{x(mast):.1f}" y2="{y(top):.1f}" stroke="#444" ' \
+           'stroke-dasharray="4 3"/>'
+    from gamedp.cgt.numbers import format_number
+
+    label = f'<text x="{pad / 2}" y="16" font-size="12">mean {format_number(mast)}, temperature ' \
+            f'{format_number(tau)}</text>'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" aria-label="thermograph">{zero}{line(lw, "#2557c4")}{line(rw, "#c42525")}{pole}'
+            f'{label}</svg>')

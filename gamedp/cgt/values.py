@@ -129,6 +129,14 @@ class GameValue:
     def __repr__(self) -> str:
         return f"GameValue({str(self)!r})"
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the value, its outcome class, and its thermograph."""
+        from html import escape
+
+        from gamedp.cgt.thermograph import svg
+
+        return f"<div><code>{escape(str(self))}</code> ({escape(OUTCOME_NAMES[self.outcome])})<br>{svg(self.id)}</div>"
+
 
 def _as_id(x) -> int:
     if isinstance(x, GameValue):
