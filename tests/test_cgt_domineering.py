@@ -112,3 +112,35 @@ def test_bad_boards_say_what_and_where(text, message):
 
 def test_boards_read_back():
     assert format_board(parse_board("#../..#")) == "#../..#"
+
+
+def test_the_region_table_reads_back(tmp_path):
+    from gamedp.cgt import domineering, region_table
+
+    for board in ("3x4", "2x5", "#.../..../...#"):
+        value_of_text(board)
+    region_table.save(tmp_path / "t.gdb")
+    saved = dict(domineering.table)
+    domineering.table.clear()
+    domineering._memo.clear()
+    assert region_table.load(tmp_path / "t.gdb") == len(saved)
+    assert domineering.table == saved  # the same canonical forms: equal values have equal ids
+
+
+def test_a_damaged_or_foreign_table_is_refused(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.gdb"
+    run = [sys.executable, "-m", "gamedp", "cgt", "domineering", "2x3", "--table", str(path)]
+    assert subprocess.run(run, capture_output=True).returncode == 0 and path.exists()
+    os.chmod(path, 0o666)
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 2 and "is not read: it is writable by" in done.stderr
+    os.chmod(path, 0o644)
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 2 and "damaged" in done.stderr and done.stderr.count("\n") == 1

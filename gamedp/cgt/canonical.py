@@ -148,9 +148,13 @@ def add(g: int, h: int) -> int:
 
 
 def _intern(lefts: tuple[int, ...], rights: tuple[int, ...]) -> int:
-    """The id of a form known to be canonical."""
+    """The id of a form known to be canonical (options sorted), not a number."""
     g = _forms.get((lefts, rights))
     return _new(lefts, rights, None) if g is None else g
+
+
+#: a form read back from a saved table, known canonical
+adopt = _intern
 
 
 def make(lefts: Iterable[int], rights: Iterable[int]) -> int:

@@ -21,7 +21,9 @@ ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hacken
               "and subtracted, e.g. \"{1|-1} + ↑\" (ASCII: ^ for ↑, v for ↓, +- for ±).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: canonical, braces, outcome, mean, "
               "temperature (numbers as \"3/4\").")
-def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: bool) -> None:
+@click.option("--table", metavar="PATH", help="Domineering: read region values from this file and write the "
+              "new ones back (gamedp's database format; \"default\": the file in the database directory).")
+def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: bool, table: str | None) -> None:
     """The partizan value of POSITION in GAME, or of the sum of several POSITIONs.
 
     GAME is domineering (POSITION: RxC, an empty board, or rows of '.' (empty) and '#' (filled) joined by '/',
@@ -45,7 +47,10 @@ def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: 
         if game is None or not position:
             raise click.UsageError("give GAME and at least one POSITION (e.g. gamedp cgt domineering 2x3), or "
                                    "--expr EXPR")
-        values = _guarded(lambda: _values(ALIASES.get(game.lower(), game.lower()), game, position))
+        name = ALIASES.get(game.lower(), game.lower())
+        if table is not None and name != "domineering":
+            raise click.UsageError("--table keeps Domineering's region values; other games have none")
+        values = _guarded(lambda: _values(name, game, position, table))
         total = GameValue.number(0)
         for v in values:
             total = total + v
@@ -76,15 +81,21 @@ def describe(v) -> dict:
             "temperature": format_number(v.temperature)}
 
 
-def _values(name: str, typed: str, positions: tuple[str, ...]) -> list:
+def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None = None) -> list:
     """Each position's value; errors name the position (its number when there are several)."""
     def where(k: int) -> str:
         return "position" if len(positions) == 1 else f"position {k}"
 
     if name == "domineering":
-        from gamedp.cgt.domineering import parse_board, value
+        from gamedp.cgt import domineering, region_table
 
-        return [value(parse_board(p, where(k))) for k, p in enumerate(positions, 1)]
+        boards = [domineering.parse_board(p, where(k)) for k, p in enumerate(positions, 1)]
+        path = None if table is None else region_table.default_path() if table == "default" else table
+        known = region_table.load(path) if path is not None else 0
+        out = [domineering.value(b) for b in boards]
+        if path is not None and len(domineering.table) > known:
+            region_table.save(path)
+        return out
     from gamedp.cgt.search import Values
     from gamedp.loader import load_game
 
