@@ -55,36 +55,38 @@ def _region_id(h: int, w: int, cells: int) -> int:
     key = cells << 16 | h << 8 | w
     g = table.get(key)
     if g is None:
+        memo, hw = _memo, h << 8 | w
         below = cells & (cells >> w)  # top cells of vertical dominoes
-        beside = cells & (cells >> 1) & ~_column_mask(h, w, w - 1)  # left cells of horizontal ones
+        beside = cells & (cells >> 1) & _shape(h, w)[2]  # left cells of horizontal ones
         lefts, rights = [], []
-        while below:
-            b = below & -below
-            below ^= b
-            lefts.append(board_id(h, w, cells & ~(b | b << w)))
-        while beside:
-            b = beside & -beside
-            beside ^= b
-            rights.append(board_id(h, w, cells & ~(b | b << 1)))
+        for found, moves, step in ((lefts, below, w), (rights, beside, 1)):
+            while moves:
+                b = moves & -moves
+                moves ^= b
+                child = cells & ~(b | b << step)
+                known = memo.get(child << 16 | hw)
+                found.append(board_id(h, w, child) if known is None else known)
         g = table[key] = cf.make(lefts, rights)
     return cf.negate(g) if negated else g
 
 
-_column_masks: dict[tuple[int, int, int], int] = {}
+#: (h, w) -> (column masks, all but the first column, all but the last, the first row's mask)
+_shapes: dict[int, tuple[tuple[int, ...], int, int, int]] = {}
 
 
-def _column_mask(h: int, w: int, c: int) -> int:
-    found = _column_masks.get((h, w, c))
+def _shape(h: int, w: int) -> tuple[tuple[int, ...], int, int, int]:
+    found = _shapes.get(h << 8 | w)
     if found is None:
-        found = _column_masks[h, w, c] = sum(1 << (r * w + c) for r in range(h))
+        full = (1 << h * w) - 1
+        columns = tuple(sum(1 << (r * w + c) for r in range(h)) for c in range(w))
+        found = _shapes[h << 8 | w] = (columns, full & ~columns[0], full & ~columns[-1], (1 << w) - 1)
     return found
 
 
 def regions(h: int, w: int, cells: int) -> list[Board]:
     """The regions of a board, each cut to its bounding box; lone cells left out."""
-    first, last = _column_mask(h, w, 0), _column_mask(h, w, w - 1)
-    not_first, not_last = ~first, ~last
-    top_row, bottom_shift = (1 << w) - 1, (h - 1) * w
+    columns, not_first, not_last, top_row = _shape(h, w)
+    first, last, bottom_shift = columns[0], columns[-1], (h - 1) * w
     out = []
     while cells:
         region = cells & -cells
@@ -98,17 +100,17 @@ def regions(h: int, w: int, cells: int) -> list[Board]:
             if region & first and region & last and region & top_row and region >> bottom_shift:
                 out.append((h, w, region))  # it spans the board: nothing to cut
             else:
-                out.append(_cut(h, w, region))
+                out.append(_cut(h, w, region, columns))
     return out
 
 
-def _cut(h: int, w: int, cells: int) -> Board:
+def _cut(h: int, w: int, cells: int, columns: tuple[int, ...]) -> Board:
     top = ((cells & -cells).bit_length() - 1) // w
     rows = (cells.bit_length() - 1) // w + 1 - top
     low, high = 0, w - 1
-    while not cells & _column_mask(h, w, low):
+    while not cells & columns[low]:
         low += 1
-    while not cells & _column_mask(h, w, high):
+    while not cells & columns[high]:
         high -= 1
     cells >>= top * w
     if low == 0 and high == w - 1:
