@@ -62,3 +62,14 @@ def test_no_numba_on_this_path():
             "except SystemExit: pass\n"
             "assert 'numba' not in sys.modules and 'numpy' not in sys.modules")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+def test_analyze_shows_the_partizan_value():
+    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "toads-and-frogs", "T.TFF"],
+                          capture_output=True, text=True)
+    assert "partizan value: ↑ (Left: Toads)" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "hackenbush", "BRB", "--json"],
+                          capture_output=True, text=True)
+    assert json.loads(done.stdout)["partizanValue"] == "3/4"
+    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", "3", "4"], capture_output=True, text=True)
+    assert "partizan value" not in done.stdout  # an impartial game shows its nimber

@@ -16,15 +16,17 @@ from typing import Any
 
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.values import GameValue
-from gamedp.errors import GamedpError
+from gamedp.errors import GamedpError, ResourceError
 from gamedp.game import Game, overrides
 
 
 class Values:
-    """Values of one game's positions, sharing one memo."""
+    """Values of one game's positions, sharing one memo; with ``most`` set, a search that would keep more
+    positions than that stops with a :class:`~gamedp.errors.ResourceError`."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, most: int | None = None):
         self.game = game
+        self.most = most
         self.memo: dict[Any, int] = {}
         self.split = game.split if getattr(game, "impartial", False) and overrides(game, "split") else None
 
@@ -65,6 +67,8 @@ class Values:
             stack.pop()
             on_line.discard(key)
             memo[key] = cf.make([memo[k] for k in lefts], [memo[k] for k in rights])
+            if self.most is not None and len(memo) > self.most:
+                raise ResourceError(f"{game.name}: valuing this position takes more than {self.most:,} positions")
         return memo[root]
 
     def _frame(self, key, position) -> tuple:
