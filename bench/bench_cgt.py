@@ -1,6 +1,6 @@
 """Partizan values (issue 29): gamedp beside pycgt and cgt-py on Domineering, whole processes, value only.
 
-    python bench/bench_cgt.py [--rounds 3] [--quick] [--peers-python PATH] [--rectangles]
+    python bench/bench_cgt.py [--rounds 5] [--quick] [--peers-python PATH] [--rectangles]
 
 Rows: the empty rectangles 4x4 and 5x5 (``--quick``: 3x4 and 4x4), then 20 random 5x5 boards with 3 to 6 cells
 filled (seeded; one process each tool). Every tool prints each value with its options written out in braces,
@@ -15,13 +15,12 @@ one ``gamedp cgt`` process each, with its seconds, outcome class and the publish
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import subprocess
 import time
 
-from harness import BENCH, GAMEDP, PYTHON, Contender, compare
+from harness import BENCH, GAMEDP, PYTHON, Contender, arguments, compare
 
 PEERS = BENCH / "peers"
 #: outcome classes known from the literature (Winning Ways; Breuker, Uiterwijk and van den Herik 2000)
@@ -81,17 +80,12 @@ def rectangles(quick: bool) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rounds", type=int, default=3, help="timed rounds per contender (default 3)")
-    p.add_argument("--quick", action="store_true", help="smaller boards, for a smoke test")
-    p.add_argument("--peers-python", metavar="PATH", help="the interpreter that has pycgt and cgt-py")
-    p.add_argument("--rectangles", action="store_true", help="every rectangle up to 5x6 and 4x7 instead")
-    args = p.parse_args()
+    args = arguments(__doc__.splitlines()[0], ("--rectangles", "every rectangle up to 5x6 and 4x7 instead"),
+                     values=(("--peers-python", "PATH", "the interpreter that has pycgt and cgt-py"),))
     if args.rectangles:
         rectangles(args.quick)
     else:
         side_by_side(args.rounds, args.quick, [args.peers_python] if args.peers_python else PYTHON)
-
 
 if __name__ == "__main__":
     main()

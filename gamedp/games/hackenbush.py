@@ -15,23 +15,21 @@ the edges up to the first change of colour count 1 each, then each edge half the
 
 from __future__ import annotations
 
-from gamedp.errors import InputError
-from gamedp.game import Game
+from gamedp.games.strips import LetterLine
 
 OTHER = {"B": "R", "R": "B"}
 
 
-class Hackenbush(Game):
+class Hackenbush(LetterLine):
     """One Blue-Red Hackenbush string; Blue (Left) moves first."""
 
     name = "hackenbush"
     player_names = ("Blue", "Red")
+    letters = {"B": "a blue edge, Left's", "R": "a red edge, Right's"}
+    sides = ("B", "R")
 
     def __init__(self, stalk: str = "BRBRRB"):
-        self.stalk = parse_stalk(stalk)
-
-    def start(self) -> str:
-        return self.stalk + ":B"
+        super().__init__(stalk)
 
     def moves(self, position: str) -> list[int]:
         stalk, colour = position.split(":")
@@ -45,25 +43,3 @@ class Hackenbush(Game):
         stalk = position.split(":")[0]
         return ([stalk[:i] for i, e in enumerate(stalk) if e == "B"],
                 [stalk[:i] for i, e in enumerate(stalk) if e == "R"])
-
-    def format_position(self, position: str) -> str:
-        return position
-
-    def parse_position(self, text: str) -> str:
-        stalk, colon, colour = text.strip().upper().partition(":")
-        if colon and colour not in ("B", "R"):
-            raise InputError(f"after ':' comes B (Blue to move) or R (Red), not {colour!r}",
-                             source=f"position, column {len(stalk) + 2}")
-        return parse_stalk(stalk) + ":" + (colour or "B")
-
-    def format_move(self, position: str, move: int) -> str:
-        return str(move + 1)
-
-
-def parse_stalk(text: str, source: str = "position") -> str:
-    """A string of ``B`` and ``R`` edges from the ground up, with a located error otherwise."""
-    for column, ch in enumerate(text, 1):
-        if ch not in "BR":
-            raise InputError(f"unexpected {ch!r}: a Hackenbush edge is B (blue, Left's) or R (red, Right's)",
-                             source=f"{source}, column {column}")
-    return text

@@ -15,8 +15,7 @@ A position is the strip, then ``:T`` or ``:F`` for who is to move (``:T`` may be
 
 from __future__ import annotations
 
-from gamedp.errors import InputError
-from gamedp.game import Game
+from gamedp.games.strips import LetterLine
 
 #: the way each kind moves, and which kind it may jump
 DIRECTION = {"T": 1, "F": -1}
@@ -43,17 +42,16 @@ def hops(strip: str, kind: str) -> list[tuple[int, str]]:
     return out
 
 
-class ToadsAndFrogs(Game):
+class ToadsAndFrogs(LetterLine):
     """Toads-and-Frogs on one strip; the toads (Left) move first."""
 
     name = "toads-and-frogs"
     player_names = ("Toads", "Frogs")
+    letters = {"T": "a toad, Left's", "F": "a frog, Right's", ".": "an empty square"}
+    sides = ("T", "F")
 
     def __init__(self, strip: str = "TTT..FFF"):
-        self.strip = parse_strip(strip)
-
-    def start(self) -> str:
-        return self.strip + ":T"
+        super().__init__(strip)
 
     def moves(self, position: str) -> list[int]:
         strip, kind = position.split(":")
@@ -67,27 +65,3 @@ class ToadsAndFrogs(Game):
     def options(self, position: str) -> tuple[list[str], list[str]]:
         strip = position.split(":")[0]
         return [s + ":F" for _, s in hops(strip, "T")], [s + ":T" for _, s in hops(strip, "F")]
-
-    def format_position(self, position: str) -> str:
-        return position
-
-    def parse_position(self, text: str) -> str:
-        strip, colon, kind = text.strip().upper().partition(":")
-        if colon and kind not in ("T", "F"):
-            raise InputError(f"after ':' comes T (toads to move) or F (frogs), not {kind!r}",
-                             source=f"position, column {len(strip) + 2}")
-        return parse_strip(strip) + ":" + (kind or "T")
-
-    def format_move(self, position: str, move: int) -> str:
-        return str(move + 1)
-
-
-def parse_strip(text: str, source: str = "position") -> str:
-    """A strip of ``T``, ``F`` and ``.``, with a located error otherwise."""
-    for column, ch in enumerate(text, 1):
-        if ch not in "TF.":
-            raise InputError(f"unexpected {ch!r}: a Toads-and-Frogs square is T (a toad), F (a frog) or '.' (empty)",
-                             source=f"{source}, column {column}")
-    if not text:
-        raise InputError("an empty strip: write squares T, F and '.', like TT..FF", source=source)
-    return text
