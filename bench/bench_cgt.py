@@ -2,7 +2,7 @@
 
     python bench/bench_cgt.py [--rounds 5] [--quick] [--peers-python PATH] [--rectangles]
 
-Rows: the empty rectangles 4x4 and 5x5 (``--quick``: 3x4 and 4x4), then 20 random 5x5 boards with 3 to 6 cells
+Rows: the empty rectangles 4x4 and 5x5 (``--quick``: 3x4 and 4x4), then 10 random 5x5 boards with 3 to 6 cells
 filled (seeded; one process each tool). Every tool prints each value with its options written out in braces,
 sorted, so the outputs are compared as they are. The gamedp rows run gamedp's API (``bench/peers/
 gamedp_domineering.py``) and, in a table of its own, the command ``gamedp cgt domineering RxC``.
@@ -57,7 +57,7 @@ def side_by_side(rounds: int, quick: bool, peers_python: list[str]) -> None:
             *peers(peers_python, [size])], rounds=rounds)
         compare(f"Domineering {size}, the command", [
             Contender(f"gamedp cgt domineering {size}", GAMEDP + ["cgt", "domineering", size])], rounds=rounds)
-    boards = random_boards(5 if quick else 20)
+    boards = random_boards(5 if quick else 10)
     compare(f"{len(boards)} random 5x5 boards, 3-6 cells filled, one process each", [
         Contender("gamedp (API)", PYTHON + [str(PEERS / "gamedp_domineering.py"), *boards]),
         *peers(peers_python, boards)], rounds=rounds)
