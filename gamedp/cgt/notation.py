@@ -28,8 +28,8 @@ from gamedp.errors import InputError
 
 UP_NAMES = {1: "↑", 2: "⇑", -1: "↓", -2: "⇓"}
 #: ups recognised by name, up to this many
-MOST_UPS = 16
-MOST_STARS = 8
+MOST_UPS = 8
+MOST_STARS = 4
 
 
 # -- writing -------------------------------------------------------------------------------------------------
