@@ -39,14 +39,19 @@ def board_id(h: int, w: int, cells: int) -> int:
     found = _memo.get(key)
     if found is not None:
         return found
-    parts = regions(h, w, cells)
-    if len(parts) == 1 and parts[0][2] == cells and parts[0][0] == h:
-        g = _region_id(h, w, cells)
-    else:
-        g = cf.ZERO
-        for part in parts:
-            g = cf.add(g, board_id(*part))
+    g = cf.ZERO
+    for part in regions(h, w, cells):
+        g = cf.add(g, _part_id(*part))
     _memo[key] = g
+    return g
+
+
+def _part_id(h: int, w: int, cells: int) -> int:
+    """:func:`board_id` of a board known to be one region (its parts are not looked for again)."""
+    key = cells << 16 | h << 8 | w
+    g = _memo.get(key)
+    if g is None:
+        g = _memo[key] = _region_id(h, w, cells)
     return g
 
 
