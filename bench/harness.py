@@ -126,11 +126,15 @@ def compare(title: str, contenders: list[Contender], stdin_path: str | Path | No
     return results
 
 
-def arguments(description: str, *flags: tuple[str, str]) -> argparse.Namespace:
-    """The options every benchmark script takes, and the script's own ``flags`` (name, help)."""
+def arguments(description: str, *flags: tuple[str, str],
+              values: tuple[tuple[str, str, str], ...] = ()) -> argparse.Namespace:
+    """The options every benchmark script takes, and the script's own ``flags`` (name, help) and options that
+    take a value (``values``: name, metavar, help)."""
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (default 5)")
     p.add_argument("--quick", action="store_true", help="smaller inputs, for a smoke test")
     for name, text in flags:
         p.add_argument(name, action="store_true", help=text)
+    for name, metavar, text in values:
+        p.add_argument(name, metavar=metavar, help=text)
     return p.parse_args()

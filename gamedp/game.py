@@ -7,8 +7,9 @@ keeps the turn inside the position.
 Required hooks: :meth:`Game.start`, and either :meth:`Game.moves` with :meth:`Game.do_move`, or
 :meth:`Game.children` alone (faster, but then moves are named by the positions they lead to).
 Optional hooks: :meth:`Game.primitive` (a terminal value by rule), :meth:`Game.canonical` (symmetry),
-:meth:`Game.key` (what the memo table stores), :meth:`Game.split` (independent parts, for impartial games), and
-the text hooks used by the front ends.
+:meth:`Game.key` (what the memo table stores), :meth:`Game.split` (independent parts, for impartial games),
+:meth:`Game.options` (Left's and Right's options, for partizan values: see :mod:`gamedp.cgt`), and the text hooks
+used by the front ends.
 
 A subtraction game: take 1 or 2 stones; whoever cannot move loses.
 
@@ -90,6 +91,17 @@ class Game:
         position of this game; ``[]`` when no move is left. The Grundy solver then stores parts, and a
         position's nimber is the XOR of its parts' (see :mod:`gamedp.solvers.regions`). Default: no split."""
         return [position]
+
+    def options(self, position: Position) -> tuple[Iterable[Position], Iterable[Position]]:
+        """Partizan values (:mod:`gamedp.cgt`): (Left's options, Right's options) of ``position``, each side's as
+        if it were to move; a turn the position keeps is not consulted. Left is the player who starts (the first
+        of the game's two sides). Default: an impartial game (``impartial`` true) gives its :meth:`children` to
+        both, so its value is its nimber; other games must define it."""
+        if getattr(self, "impartial", False):
+            kids = list(self.children(position))
+            return kids, kids
+        raise GamedpError(f"{self.name}: the game gives no Left and Right options, so it has no partizan value; "
+                          "a game defines options(position) for that (see gamedp.cgt)")
 
     # -- text, for the front ends ----------------------------------------------------------------------
     def format_position(self, position: Position) -> str:

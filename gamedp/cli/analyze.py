@@ -58,6 +58,10 @@ from gamedp.values import Analysis, Value
 QUICK_STEPS = 200_000
 
 
+#: the most positions ``analyze`` searches for a partizan value before leaving it out
+VALUE_POSITIONS = 100_000
+
+
 class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
@@ -134,6 +138,22 @@ class Analyst:
 
     def _from_saved(self, position: Any) -> bool:
         return self.saved is not None and (self._saved_only or position in self.saved)
+
+    def partizan_value(self, position: Any) -> Any:
+        """The position's partizan value (:mod:`gamedp.cgt`) where the game gives Left's and Right's options and
+        is not impartial (whose nimber says as much), if it is found within :data:`VALUE_POSITIONS`; else None."""
+        from gamedp.game import Game, overrides
+
+        if not isinstance(self.rules, Game) or getattr(self.rules, "impartial", False) \
+                or not overrides(self.rules, "options"):
+            return None
+        from gamedp.cgt.search import Values
+        from gamedp.errors import ResourceError
+
+        try:
+            return Values(self.rules, most=VALUE_POSITIONS).value(position)
+        except (ResourceError, RecursionError):
+            return None
 
     def nimber(self, position: Any) -> int | None:
         """The position's nimber where the game offers one, else ``None``."""
@@ -390,12 +410,15 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
         return
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)
+    partizan = analyst.partizan_value(where)
     if as_json:
         from gamedp.gamesman import gamesman_json
 
         doc = gamesman_json(analysis, lambda m: analyst.move_name(where, m), analyst.position_name,
                             nimber=analyst.nimber(where), child_values=analyst.child_values(analysis),
                             child_nimbers=child_nimbers)
+        if partizan is not None:
+            doc["partizanValue"] = str(partizan)
         click.echo(json.dumps(doc, indent=2))
         return
     out = console(color=sys.stdout.isatty())
@@ -404,6 +427,9 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     for text in analysis_lines(analysis, lambda m: analyst.move_name(where, m), nimber=analyst.nimber(where),
                                child_nimbers=child_nimbers):
         out.print(text)
+    if partizan is not None:
+        names = getattr(analyst.rules, "player_names", None)
+        out.print(f"partizan value: {partizan}" + (f" (Left: {names[0]})" if names else ""), markup=False)
     if show_line:
         line = analyst.line(where)
         moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"

@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "analyze": "gamedp.cli.analyze:analyze",
     "book": "gamedp.cli.book:book",
     "cards": "gamedp.cli.cards:cards",
+    "cgt": "gamedp.cli.cgt:cgt",
     "explain": "gamedp.cli.explain:explain",
     "check": "gamedp.cli.check:check",
     "games": "gamedp.cli.games:games",

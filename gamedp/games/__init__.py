@@ -13,6 +13,8 @@ BUILTIN: dict[str, str] = {
     "blockgame": "gamedp.games.placement:Blockgame",
     "cram": "gamedp.games.placement:Cram",
     "domineering": "gamedp.games.placement:Domineering",
+    "toads-and-frogs": "gamedp.games.toads_frogs:ToadsAndFrogs",
+    "hackenbush": "gamedp.games.hackenbush:Hackenbush",
     "nim": "gamedp.games.impartial.nim:Nim",
     "misere-nim": "gamedp.games.impartial.nim:MisereNim",
     "kayles": "gamedp.games.impartial.octal:Kayles",

@@ -313,6 +313,21 @@ class PlacementGame(Game):
         flip = 0 if self.rules.impartial else self._turn_bit
         return [(position | p) ^ flip for p in self.moves(position)]
 
+    @property
+    def impartial(self) -> bool:
+        return self.rules.impartial
+
+    def options(self, position: int) -> tuple[list[int], list[int]]:
+        """Partizan values: the boards after each player's placements (the first piece set is Left's), with the
+        other player to move."""
+        if self.rules.impartial:
+            kids = self.children(position)
+            return kids, kids
+        board = position & self.rules.full
+        left = [board | p | self._turn_bit for p in self.rules.placements[0] if p & board == 0]
+        right = [board | p for p in self.rules.placements[1] if p & board == 0]
+        return left, right
+
     def canonical(self, position: int) -> int:
         return self.rules.canonical_board(position & self.rules.full) | (position & ~self.rules.full)
 
@@ -418,6 +433,7 @@ class Cram(PlacementGame):
 
 class Domineering(PlacementGame):
     """Domineering: Vertical places vertical dominoes, Horizontal horizontal ones; Vertical starts; no move loses.
+    Vertical is Left, as in Winning Ways and CGSuite (values: :mod:`gamedp.cgt.domineering`).
 
     A position is the board, then optionally a line ``V`` or ``H`` naming the player to move (default V).
     """

@@ -1,0 +1,263 @@
+"""Canonical forms of short partizan games, interned: every value is an integer id into one table.
+
+A game {L1, L2, ... | R1, R2, ...} is simplified to its canonical form by removing dominated options and
+bypassing reversible ones (Winning Ways, ch. 3; Siegel, *Combinatorial Game Theory*, II.2). Canonical forms are
+unique, so two games are equal exactly when their ids are; the table keeps each form once, with its options as
+ids. Comparisons and sums are memoised on pairs of ids. Numbers take short cuts: two numbers compare and add as
+fractions, and a number plus a non-number G is {G^L + x | G^R + x}, already canonical (number translation).
+
+>>> star = make((ZERO,), (ZERO,))
+>>> up = make((ZERO,), (star,))
+>>> leq(ZERO, up), leq(up, ZERO), leq(star, ZERO) or leq(ZERO, star)
+(True, False, False)
+>>> add(star, star) == ZERO, add(up, negate(up)) == ZERO
+(True, True)
+>>> make((number(Fraction(0)),), (number(Fraction(2)),)) == number(Fraction(1))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from gamedp.cgt.numbers import Fraction, simplest_between
+
+#: options of each form: ids, sorted
+left: list[tuple[int, ...]] = []
+right: list[tuple[int, ...]] = []
+#: the number a form is, or None
+value_of_number: list[Fraction | None] = []
+_forms: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_numbers: dict[Fraction, int] = {}
+_negative: dict[int, int] = {}
+_leq: dict[int, bool] = {}
+_sum: dict[int, int] = {}
+#: pairs of ids are memo keys g * _PAIR + h (an int hashes faster than a tuple)
+_PAIR = 1 << 40
+
+
+def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Fraction | None) -> int:
+    g = len(left)
+    left.append(lefts)
+    right.append(rights)
+    value_of_number.append(x)
+    _forms[lefts, rights] = g
+    return g
+
+
+def number(x: Fraction | int) -> int:
+    """The id of the number ``x`` (a dyadic rational)."""
+    x = Fraction(x)
+    g = _numbers.get(x)
+    if g is not None:
+        return g
+    if x.denominator != 1:
+        step = Fraction(1, x.denominator)
+        if step.denominator & (step.denominator - 1):
+            raise ValueError(f"{x} is not a dyadic rational, so no short game")
+        g = _new((number(x - step),), (number(x + step),), x)
+    else:  # integers built up from 0 in a loop: 1000 is {999|}, so no deep recursion
+        g = _numbers.get(Fraction(0))
+        if g is None:
+            g = _numbers[Fraction(0)] = _new((), (), Fraction(0))
+        sign = 1 if x > 0 else -1
+        for k in range(sign, int(x) + sign, sign):
+            below = g
+            g = _numbers.get(Fraction(k))
+            if g is None:
+                g = _numbers[Fraction(k)] = _new((below,), (), Fraction(k)) if sign > 0 else \
+                    _new((), (below,), Fraction(k))
+        return g
+    _numbers[x] = g
+    return g
+
+
+ZERO = number(0)
+
+
+def is_number(g: int) -> bool:
+    return value_of_number[g] is not None
+
+
+def leq(g: int, h: int) -> bool:
+    """Whether G <= H: no G^L >= H and no H^R <= G. A number's own options are skipped against a non-number
+    (number avoidance: x <= H iff no H^R <= x, when H is not a number)."""
+    if g == h:
+        return True
+    x, y = value_of_number[g], value_of_number[h]
+    if x is not None and y is not None:
+        return x <= y
+    key = g * _PAIR + h
+    found = _leq.get(key)
+    if found is not None:
+        return found
+    answer = True
+    if x is None:
+        for gl in left[g]:
+            if leq(h, gl):
+                answer = False
+                break
+    if answer and y is None:
+        for hr in right[h]:
+            if leq(hr, g):
+                answer = False
+                break
+    _leq[key] = answer
+    return answer
+
+
+def negate(g: int) -> int:
+    """-G = {-G^R | -G^L}; the negative of a canonical form is canonical."""
+    found = _negative.get(g)
+    if found is not None:
+        return found
+    x = value_of_number[g]
+    if x is not None:
+        n = number(-x)
+    else:
+        n = _intern(tuple(sorted(negate(r) for r in right[g])), tuple(sorted(negate(l) for l in left[g])))
+    _negative[g] = n
+    _negative[n] = g
+    return n
+
+
+def add(g: int, h: int) -> int:
+    """G + H in canonical form."""
+    if g == ZERO:
+        return h
+    if h == ZERO:
+        return g
+    if g > h:
+        g, h = h, g
+    key = g * _PAIR + h
+    found = _sum.get(key)
+    if found is not None:
+        return found
+    x, y = value_of_number[g], value_of_number[h]
+    if x is not None and y is not None:
+        s = number(x + y)
+    elif x is not None or y is not None:
+        if x is None:
+            g, h = h, g
+        s = _intern(tuple(sorted(add(g, o) for o in left[h])), tuple(sorted(add(g, o) for o in right[h])))
+    else:
+        s = make([add(o, h) for o in left[g]] + [add(g, o) for o in left[h]],
+                 [add(o, h) for o in right[g]] + [add(g, o) for o in right[h]])
+    _sum[key] = s
+    return s
+
+
+def _intern(lefts: tuple[int, ...], rights: tuple[int, ...]) -> int:
+    """The id of a form known to be canonical (options sorted), not a number."""
+    g = _forms.get((lefts, rights))
+    return _new(lefts, rights, None) if g is None else g
+
+
+#: a form read back from a saved table, known canonical
+adopt = _intern
+
+
+def make(lefts: Iterable[int], rights: Iterable[int]) -> int:
+    """The canonical form of {lefts | rights}, options given as ids."""
+    ls, rs = set(lefts), set(rights)
+    found = _forms.get((tuple(sorted(ls)), tuple(sorted(rs))))
+    if found is not None:
+        return found
+    nums = value_of_number
+    if all(nums[o] is not None for o in ls) and all(nums[o] is not None for o in rs):
+        low = max((nums[o] for o in ls), default=None)
+        high = min((nums[o] for o in rs), default=None)
+        if low is None or high is None or low < high:  # the simplicity rule
+            return number(simplest_between(low, high))
+        # a hot game on numbers, {a|b} with a >= b: canonical once dominated options go (no number reverses)
+        return _intern((number(low),), (number(high),))
+    return _simplify(ls, rs)
+
+
+def _simplify(ls: set[int], rs: set[int]) -> int:
+    """Remove dominated options and bypass reversible ones until neither is left."""
+    g_left, g_right = tuple(ls), tuple(rs)  # G's value never changes, so any of its forms answers comparisons
+    below: dict[int, bool] = {}  # Y <= G
+    above: dict[int, bool] = {}  # G <= Y
+
+    def y_leq_g(y: int) -> bool:
+        found = below.get(y)
+        if found is None:
+            found = not any(g_leq_y(yl) for yl in left[y]) and not any(leq(gr, y) for gr in g_right)
+            below[y] = found
+        return found
+
+    def g_leq_y(y: int) -> bool:
+        found = above.get(y)
+        if found is None:
+            found = not any(leq(y, gl) for gl in g_left) and not any(y_leq_g(yr) for yr in right[y])
+            above[y] = found
+        return found
+
+    changed = True
+    while changed:
+        changed = False
+        ls = _extremes(ls, True)
+        rs = _extremes(rs, False)
+        for a in list(ls):
+            for ar in right[a]:
+                if y_leq_g(ar):  # Left's a reverses through ar: replace it by ar's Left options
+                    ls.discard(a)
+                    ls.update(left[ar])
+                    changed = True
+                    break
+        for a in list(rs):
+            for al in left[a]:
+                if g_leq_y(al):
+                    rs.discard(a)
+                    rs.update(right[al])
+                    changed = True
+                    break
+    key = (tuple(sorted(ls)), tuple(sorted(rs)))
+    g = _forms.get(key)
+    if g is not None:
+        return g
+    nums = value_of_number
+    if all(nums[o] is not None for o in ls) and all(nums[o] is not None for o in rs):
+        return make(ls, rs)  # a number whose form is not yet in the table
+    return _new(key[0], key[1], None)
+
+
+def _extremes(options: set[int], largest: bool) -> set[int]:
+    """The options no other option dominates: the largest (Left's) or the smallest (Right's). The kept set is
+    small, so each option is compared with it rather than with every other option."""
+    kept: list[int] = []
+    best_number = None
+    for a in options:
+        x = value_of_number[a]
+        if x is not None:  # of the numbers only the best can stay
+            if best_number is not None and (x <= value_of_number[best_number] if largest
+                                            else x >= value_of_number[best_number]):
+                continue
+            best_number = a
+    for a in sorted(options):
+        if value_of_number[a] is not None and a != best_number:
+            continue
+        if any(leq(a, b) if largest else leq(b, a) for b in kept):
+            continue
+        kept = [b for b in kept if not (leq(b, a) if largest else leq(a, b))]
+        kept.append(a)
+    return set(kept)
+
+
+def outcome(g: int) -> str:
+    """``L`` (Left wins whoever starts: G > 0), ``R`` (G < 0), ``P`` (the second player: G = 0), ``N`` (the
+    first player: G fuzzy with 0)."""
+    le, ge = leq(g, ZERO), leq(ZERO, g)
+    return "P" if le and ge else "R" if le else "L" if ge else "N"
+
+
+def nimber(n: int) -> int:
+    """*n = {0, *, ..., *(n-1) | 0, *, ..., *(n-1)}."""
+    opts: list[int] = []
+    g = ZERO
+    for _ in range(n):
+        opts.append(g)
+        g = _intern(tuple(sorted(opts)), tuple(sorted(opts)))
+    return g
+

@@ -1,0 +1,216 @@
+"""Domineering values by sums of regions, with a table of region values keyed up to the board's symmetries.
+
+A board is (height, width, empty cells as bits, bit r * width + c). Its value is the sum of its regions' (the
+4-connected groups of empty cells: a domino lies in one); a lone cell is 0. A region is looked up under the
+8 symmetries of the square: a reflection or a half turn keeps its value, a quarter turn (or a transpose) swaps
+Vertical's dominoes with Horizontal's and so negates it. Vertical is Left.
+
+>>> str(value_of_text("2x2")), str(value_of_text("2x3")), str(value_of_text("1x5"))
+('±1', '{2|-1/2}', '-2')
+>>> value_of_text("3x2") == -value_of_text("2x3")
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from gamedp.cgt import canonical as cf
+from gamedp.cgt.values import GameValue
+from gamedp.errors import InputError
+
+Board = tuple[int, int, int]
+
+#: any board (regions summed), keyed cells << 16 | height << 8 | width -> id
+_memo: dict[int, int] = {}
+#: a region in its symmetry class's least image (keyed the same way) -> id
+table: dict[int, int] = {}
+#: the most cells a board may have
+MAX_CELLS = 64
+
+
+def value(board: Board) -> GameValue:
+    """The value of a board."""
+    return GameValue(board_id(*board))
+
+
+def board_id(h: int, w: int, cells: int) -> int:
+    key = cells << 16 | h << 8 | w
+    found = _memo.get(key)
+    if found is not None:
+        return found
+    g = cf.ZERO
+    for part in regions(h, w, cells):
+        g = cf.add(g, _part_id(*part))
+    _memo[key] = g
+    return g
+
+
+def _part_id(h: int, w: int, cells: int) -> int:
+    """:func:`board_id` of a board known to be one region (its parts are not looked for again)."""
+    key = cells << 16 | h << 8 | w
+    g = _memo.get(key)
+    if g is None:
+        g = _memo[key] = _region_id(h, w, cells)
+    return g
+
+
+def _region_id(h: int, w: int, cells: int) -> int:
+    (h, w, cells), negated = least_image((h, w, cells))
+    key = cells << 16 | h << 8 | w
+    g = table.get(key)
+    if g is None:
+        memo, hw = _memo, h << 8 | w
+        below = cells & (cells >> w)  # top cells of vertical dominoes
+        beside = cells & (cells >> 1) & _shape(h, w)[2]  # left cells of horizontal ones
+        lefts, rights = [], []
+        for found, moves, step in ((lefts, below, w), (rights, beside, 1)):
+            while moves:
+                b = moves & -moves
+                moves ^= b
+                child = cells & ~(b | b << step)
+                known = memo.get(child << 16 | hw)
+                found.append(board_id(h, w, child) if known is None else known)
+        g = table[key] = cf.make(lefts, rights)
+    return cf.negate(g) if negated else g
+
+
+#: (h, w) -> (column masks, all but the first column, all but the last, the first row's mask)
+_shapes: dict[int, tuple[tuple[int, ...], int, int, int]] = {}
+
+
+def _shape(h: int, w: int) -> tuple[tuple[int, ...], int, int, int]:
+    found = _shapes.get(h << 8 | w)
+    if found is None:
+        full = (1 << h * w) - 1
+        columns = tuple(sum(1 << (r * w + c) for r in range(h)) for c in range(w))
+        found = _shapes[h << 8 | w] = (columns, full & ~columns[0], full & ~columns[-1], (1 << w) - 1)
+    return found
+
+
+def regions(h: int, w: int, cells: int) -> list[Board]:
+    """The regions of a board, each cut to its bounding box; lone cells left out."""
+    columns, not_first, not_last, top_row = _shape(h, w)
+    first, last, bottom_shift = columns[0], columns[-1], (h - 1) * w
+    out = []
+    while cells:
+        region = cells & -cells
+        while True:
+            grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | region << w | region >> w) & cells
+            if grown == region:
+                break
+            region = grown
+        cells ^= region
+        if region & (region - 1):
+            if region & first and region & last and region & top_row and region >> bottom_shift:
+                out.append((h, w, region))  # it spans the board: nothing to cut
+            else:
+                out.append(_cut(h, w, region, columns))
+    return out
+
+
+def _cut(h: int, w: int, cells: int, columns: tuple[int, ...]) -> Board:
+    top = ((cells & -cells).bit_length() - 1) // w
+    rows = (cells.bit_length() - 1) // w + 1 - top
+    low, high = 0, w - 1
+    while not cells & columns[low]:
+        low += 1
+    while not cells & columns[high]:
+        high -= 1
+    cells >>= top * w
+    if low == 0 and high == w - 1:
+        return rows, w, cells
+    width = high - low + 1
+    row_mask = (1 << width) - 1
+    out = 0
+    for i in range(rows):
+        out |= ((cells >> (i * w + low)) & row_mask) << (i * width)
+    return rows, width, out
+
+
+_reversed_rows: dict[int, list[int]] = {}
+
+
+def _mirror(rows: list[int], w: int) -> list[int]:
+    table = _reversed_rows.get(w)
+    if table is None:
+        if w > 12:
+            return [int(f"{r:0{w}b}"[::-1], 2) for r in rows]
+        table = _reversed_rows[w] = [int(f"{r:0{w}b}"[::-1], 2) for r in range(1 << w)]
+    return [table[r] for r in rows]
+
+
+def _transpose(rows: list[int], w: int) -> list[int]:
+    out = []
+    for c in range(w):
+        col = 0
+        for i, r in enumerate(rows):
+            col |= (r >> c & 1) << i
+        out.append(col)
+    return out
+
+
+def least_image(board: Board) -> tuple[Board, bool]:
+    """The least of a board's 8 images, and whether that image negates the value (a quarter turn or a
+    transpose swaps the players).
+
+    >>> least_image((2, 3, 0b111110))
+    ((2, 3, 31), False)
+    """
+    h, w, cells = board
+    mask = (1 << w) - 1
+    rows = [(cells >> (r * w)) & mask for r in range(h)]
+    best = board
+    negated = False
+    # images of the other orientation have the other height: only a square compares both
+    sides = ((rows, w, False),) if h < w else ((_transpose(rows, w), h, True),) if h > w else \
+        ((rows, w, False), (_transpose(rows, w), h, True))
+    if h > w:
+        best = (w, h, -1)
+    for base, width, neg in sides:
+        mirrored = _mirror(base, width)
+        for image in (base, mirrored, base[::-1], mirrored[::-1]):
+            packed = 0
+            for i, r in enumerate(image):
+                packed |= r << (i * width)
+            candidate = (len(image), width, packed)
+            if best[2] < 0 or candidate < best:
+                best, negated = candidate, neg
+    return best, negated
+
+
+def parse_board(text: str, source: str = "position") -> Board:
+    """``RxC`` (an empty board) or rows of ``.`` (empty) and ``#`` (filled) joined by ``/``, top row first."""
+    text = text.strip()
+    m = re.fullmatch(r"(\d{1,3})\s*[xX]\s*(\d{1,3})", text)
+    if m:
+        h, w = int(m.group(1)), int(m.group(2))
+        if not h or not w or h * w > MAX_CELLS:
+            raise InputError(f"a board of {h} x {w} cells: give 1 to {MAX_CELLS} cells", source=source)
+        return h, w, (1 << h * w) - 1
+    rows = text.split("/")
+    w = len(rows[0])
+    cells, column = 0, 1
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch == ".":
+                cells |= 1 << (r * w + c)
+            elif ch != "#":
+                raise InputError(f"unexpected {ch!r} in row {r + 1}: a cell is '.' (empty) or '#' (filled); rows "
+                                 "are joined by '/'", source=f"{source}, column {column + c}")
+        if len(row) != w or not row:
+            raise InputError(f"row {r + 1} has {len(row)} cells, the first row {w}: every row of a board has the "
+                             "same length", source=f"{source}, column {column}")
+        column += len(row) + 1
+    if len(rows) * w > MAX_CELLS:
+        raise InputError(f"a board of {len(rows)} x {w} cells: at most {MAX_CELLS} cells", source=source)
+    return len(rows), w, cells
+
+
+def format_board(board: Board) -> str:
+    h, w, cells = board
+    return "/".join("".join("." if cells >> (r * w + c) & 1 else "#" for c in range(w)) for r in range(h))
+
+
+def value_of_text(text: str) -> GameValue:
+    return value(parse_board(text))

@@ -1,0 +1,75 @@
+"""``gamedp cgt``: values of positions and sums, expressions, JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gamedp", "cgt", *args], capture_output=True, text=True)
+
+
+def test_domineering_2x3_as_published():
+    doc = json.loads(run("domineering", "2x3", "--json").stdout)
+    assert doc["canonical"] == "{2|-1/2}" and doc["braces"] == "{2|-1/2}"
+    assert (doc["outcome"], doc["mean"], doc["temperature"]) == ("N", "3/4", "5/4")
+
+
+def test_a_sum_of_positions_is_the_sum_of_their_values():
+    from gamedp.cgt.notation import parse
+
+    doc = json.loads(run("domineering", "2x3", "2x2", "#./..", "--json").stdout)
+    assert doc["parts"] == ["{2|-1/2}", "±1", "*"]  # the L-shaped corner: one domino each, the same cells
+    assert parse(doc["canonical"]) == parse("{2|-1/2} + ±1 + *")
+
+
+def test_text_output_and_other_games():
+    out = run("toads-and-frogs", "T.TFF").stdout
+    assert "value: ↑" in out and "braces: {0|{0|0}}" in out and "outcome: L" in out
+    assert json.loads(run("hackenbush", "BRR", "--json").stdout)["canonical"] == "1/4"
+    assert json.loads(run("nim", "3", "--json").stdout)["canonical"] == "*3"
+
+
+def test_expressions():
+    doc = json.loads(run("--expr", "{1|-1} + {1|-1}", "--json").stdout)
+    assert doc["canonical"] == "0" and doc["outcome"] == "P"
+    assert json.loads(run("-e", "^ + ^ + *", "--json").stdout)["canonical"] == "⇑*"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--expr", "{1|-1"), "expression, column 6: '}' expected"),
+    (("--expr", "{1|-1} + q"), "expression, column 10: unexpected character 'q'"),
+    (("domineering", "../."), "position, column 4: row 2 has 1 cells"),
+    (("domineering", "2x2", "..x"), "position 2, column 3: unexpected 'x'"),
+    (("toads", "TF", "TXF"), "position 2, column 2: unexpected 'X'"),
+    (("tictactoe", "........."), "gives no Left and Right options"),
+    ((), "give GAME and at least one POSITION"),
+    (("domineering", "2x2", "--expr", "1"), "either --expr EXPR or GAME"),
+])
+def test_bad_input_is_one_line_and_status_2(args, message):
+    done = run(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr and done.stderr.startswith("gamedp: error: ")
+
+
+def test_no_numba_on_this_path():
+    code = ("import sys; from gamedp.cli.main import main\n"
+            "try: main(['cgt', 'domineering', '2x2'])\n"
+            "except SystemExit: pass\n"
+            "assert 'numba' not in sys.modules and 'numpy' not in sys.modules")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+def test_analyze_shows_the_partizan_value():
+    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "toads-and-frogs", "T.TFF"],
+                          capture_output=True, text=True)
+    assert "partizan value: ↑ (Left: Toads)" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "hackenbush", "BRB", "--json"],
+                          capture_output=True, text=True)
+    assert json.loads(done.stdout)["partizanValue"] == "3/4"
+    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", "3", "4"], capture_output=True, text=True)
+    assert "partizan value" not in done.stdout  # an impartial game shows its nimber

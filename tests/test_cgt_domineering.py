@@ -1,0 +1,146 @@
+"""Domineering values: against a plain search of the difference game, plain minimax, the generic engine, the
+published values, and the board's symmetries."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cgt_oracle import equal, tree_of
+from gamedp.cgt.domineering import format_board, parse_board, value, value_of_text
+from gamedp.cgt.search import value as generic_value
+from gamedp.errors import InputError
+from gamedp.games.placement import Domineering
+
+
+def boards(most_cells: int = 12):
+    """Random boards as text rows ('.' empty, '#' filled)."""
+    return st.tuples(st.integers(1, 4), st.integers(1, 4)).filter(lambda hw: hw[0] * hw[1] <= most_cells).flatmap(
+        lambda hw: st.lists(st.lists(st.sampled_from(".." + "#"), min_size=hw[1], max_size=hw[1]),
+                            min_size=hw[0], max_size=hw[0]).map(lambda rows: ["".join(r) for r in rows]))
+
+
+def moves(rows: list[str], vertical: bool) -> list[list[str]]:
+    """The boards after each domino of one player, straight from the rules."""
+    out = []
+    dr, dc = (1, 0) if vertical else (0, 1)
+    for r in range(len(rows)):
+        for c in range(len(rows[0])):
+            r2, c2 = r + dr, c + dc
+            if r2 < len(rows) and c2 < len(rows[0]) and rows[r][c] == rows[r2][c2] == ".":
+                grid = [list(row) for row in rows]
+                grid[r][c] = grid[r2][c2] = "#"
+                out.append(["".join(row) for row in grid])
+    return out
+
+
+@lru_cache(maxsize=None)
+def tree(rows: tuple[str, ...]):
+    """The game tree of a board, Vertical as Left."""
+    return (tuple(tree(tuple(b)) for b in moves(list(rows), True)),
+            tuple(tree(tuple(b)) for b in moves(list(rows), False)))
+
+
+@lru_cache(maxsize=None)
+def mover_wins(rows: tuple[str, ...], vertical: bool) -> bool:
+    """Plain minimax: does the player to move win?"""
+    return any(not mover_wins(tuple(b), not vertical) for b in moves(list(rows), vertical))
+
+
+def rotate(rows: list[str]) -> list[str]:
+    """A quarter turn clockwise."""
+    return ["".join(rows[len(rows) - 1 - r][c] for r in range(len(rows))) for c in range(len(rows[0]))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards(9))
+def test_value_is_the_game_by_the_difference_game(rows):
+    assert equal(tree_of(value_of_text("/".join(rows))), tree(tuple(rows)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(16))
+def test_outcome_against_minimax_with_each_player_first(rows):
+    v = value_of_text("/".join(rows))
+    left_first, right_first = mover_wins(tuple(rows), True), mover_wins(tuple(rows), False)
+    expected = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
+    assert v.outcome == expected[left_first, right_first]
+
+
+@settings(max_examples=100, deadline=None)
+@given(boards(16))
+def test_a_quarter_turn_negates_and_a_reflection_keeps(rows):
+    v = value_of_text("/".join(rows))
+    assert value_of_text("/".join(rotate(rows))) == -v
+    assert value_of_text("/".join(r[::-1] for r in rows)) == v
+    assert value_of_text("/".join(rows[::-1])) == v
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(12))
+def test_the_region_sums_agree_with_the_generic_engine(rows):
+    h, w = len(rows), len(rows[0])
+    game = Domineering(h, w)
+    filled = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == "#")
+    assert generic_value(game, filled) == value(parse_board("/".join(rows)))
+
+
+def test_published_values():
+    v = value_of_text("2x3")
+    assert (str(value_of_text("2x2")), str(v), v.mean, v.temperature) == ("±1", "{2|-1/2}", Fraction(3, 4),
+                                                                           Fraction(5, 4))
+    for n in range(6):
+        assert value_of_text(f"1x{2 * n}") == -n if n else True
+        assert value_of_text(f"1x{2 * n + 1}") == -n
+        assert value_of_text(f"{2 * n + 1}x1") == n
+
+
+@pytest.mark.parametrize("text, message", [
+    ("../.", "row 2 has 1 cells"),
+    ("..x/...", "column 3: unexpected 'x'"),
+    ("9x9", "give 1 to 64 cells"),
+    ("", "row 1 has 0 cells"),
+])
+def test_bad_boards_say_what_and_where(text, message):
+    with pytest.raises(InputError, match=message):
+        parse_board(text)
+
+
+def test_boards_read_back():
+    assert format_board(parse_board("#../..#")) == "#../..#"
+
+
+def test_the_region_table_reads_back(tmp_path):
+    from gamedp.cgt import domineering, region_table
+
+    for board in ("3x4", "2x5", "#.../..../...#"):
+        value_of_text(board)
+    region_table.save(tmp_path / "t.gdb")
+    saved = dict(domineering.table)
+    domineering.table.clear()
+    domineering._memo.clear()
+    assert region_table.load(tmp_path / "t.gdb") == len(saved)
+    assert domineering.table == saved  # the same canonical forms: equal values have equal ids
+
+
+def test_a_damaged_or_foreign_table_is_refused(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.gdb"
+    run = [sys.executable, "-m", "gamedp", "cgt", "domineering", "2x3", "--table", str(path)]
+    assert subprocess.run(run, capture_output=True).returncode == 0 and path.exists()
+    os.chmod(path, 0o666)
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 2 and "is not read: it is writable by" in done.stderr
+    os.chmod(path, 0o644)
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 2 and "damaged" in done.stderr and done.stderr.count("\n") == 1

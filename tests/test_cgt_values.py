@@ -1,0 +1,105 @@
+"""Canonical forms, sums, comparisons, notation, mean and temperature, checked against a plain search."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cgt_oracle import add, equal, leq, neg, outcome, tree_of
+from gamedp.cgt.notation import parse
+from gamedp.cgt.values import GameValue
+from gamedp.errors import InputError
+
+ZERO_TREE = ((), ())
+
+
+def trees(depth: int = 3):
+    """Random game trees of a few generations."""
+    return st.recursive(st.just(ZERO_TREE),
+                        lambda kids: st.tuples(st.lists(kids, max_size=2).map(tuple),
+                                               st.lists(kids, max_size=2).map(tuple)),
+                        max_leaves=6)
+
+
+def value(t) -> GameValue:
+    return GameValue.of([value(o) for o in t[0]], [value(o) for o in t[1]])
+
+
+@settings(max_examples=150, deadline=None)
+@given(trees(), trees())
+def test_equal_and_leq_as_the_difference_game_says(g, h):
+    vg, vh = value(g), value(h)
+    assert (vg == vh) == equal(g, h)
+    assert (vg <= vh) == leq(g, h)
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees())
+def test_the_canonical_form_equals_the_game_and_outcome_matches(g):
+    v = value(g)
+    assert equal(tree_of(v), g)
+    assert v.outcome == outcome((g,))
+    assert value(neg(g)) == -v
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees(), trees())
+def test_sums(g, h):
+    s = value(g) + value(h)
+    assert equal(tree_of(s), add(g, h))
+    assert s.mean == value(g).mean + value(h).mean  # the mean is additive
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees())
+def test_notation_reads_back(g):
+    v = value(g)
+    assert parse(str(v)) == v
+    assert parse(v.braces) == v
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.just(()), lambda kids: st.lists(kids, max_size=3).map(tuple), max_leaves=8))
+def test_an_impartial_game_is_its_nimber(options):
+    def tree(opts):
+        kids = tuple(tree(o) for o in opts)
+        return (kids, kids)
+
+    def mex(opts):
+        seen = {mex(o) for o in opts}
+        return next(k for k in range(len(seen) + 1) if k not in seen)
+
+    assert value(tree(options)) == GameValue.nimber(mex(options))
+
+
+@pytest.mark.parametrize("text, name, mean, temperature", [
+    ("{1|-1}", "±1", 0, 1),
+    ("{2|-1/2}", "{2|-1/2}", Fraction(3, 4), Fraction(5, 4)),
+    ("{0|*}", "↑", 0, 0),
+    ("{0,*|0}", "↑*", 0, 0),
+    ("{0,*|0,*}", "*2", 0, 0),
+    ("{{2|0}|0}", "{2|0||0}", 0, 0),  # miny-2
+    ("{0|1}", "1/2", Fraction(1, 2), Fraction(-1, 2)),
+    ("{2|}", "3", 3, -1),
+    ("{0||0|-2}", "{0||0|-2}", 0, 0),
+])
+def test_known_values(text, name, mean, temperature):
+    v = parse(text)
+    assert (str(v), v.mean, v.temperature) == (name, mean, temperature)
+
+
+def test_ups_and_stars_by_name():
+    up = parse("↑")
+    assert str(up + up + up) == "3.↑" and str(-up) == "↓" and str(up + up + parse("*")) == "⇑*"
+    assert str(up + 1) == "1↑" and parse("1↑") == up + 1 and parse("3.^") == up + up + up
+    assert parse("*2 + *3") == parse("*") and parse("^ + v") == 0
+
+
+@pytest.mark.parametrize("text, column", [("{1|-1", 6), ("{1|-1}}", 7), ("1 + q", 5), ("{1,|2}", 4),
+                                          ("1/3", 1), ("", 1), ("{1 2}", 5)])
+def test_malformed_expressions_say_where(text, column):
+    with pytest.raises(InputError, match=f"column {column}:"):
+        parse(text)
