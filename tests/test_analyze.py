@@ -29,7 +29,7 @@ PREFERENCE = {"win": 3, "tie": 2, "draw": 1, "lose": 0}
 def run_cli(*args: str, stdin: str | None = None) -> str:
     result = CliRunner().invoke(cli, list(args), input=stdin, catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout  # a first compile's notice goes to stderr
 
 
 def analyze_json(*args: str, stdin: str | None = None) -> dict:

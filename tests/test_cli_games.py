@@ -15,7 +15,7 @@ from gamedp.loader import load_game
 def test_games_lists_every_builtin_with_an_example_that_reads_back():
     result = CliRunner().invoke(cli, ["games", "--json"])
     assert result.exit_code == 0, result.output
-    entries = [json.loads(line) for line in result.output.splitlines()]
+    entries = [json.loads(line) for line in result.stdout.splitlines()]
     assert [e["name"] for e in entries] == list(BUILTIN)
     for e in entries:
         game = load_game(e["name"])
@@ -33,7 +33,7 @@ def test_analyze_game_help_shows_the_notation():
 
 
 def test_connect4s_example_is_answered_and_so_is_a_position_too_big_to_solve_whole():
-    example = next(json.loads(line) for line in CliRunner().invoke(cli, ["games", "--json"]).output.splitlines()
+    example = next(json.loads(line) for line in CliRunner().invoke(cli, ["games", "--json"]).stdout.splitlines()
                    if json.loads(line)["name"] == "connect4")["example"]
     result = CliRunner().invoke(cli, ["analyze", "connect4", example])
     assert result.exit_code == 0 and "7 moves, best first" in result.output, result.output
@@ -41,7 +41,7 @@ def test_connect4s_example_is_answered_and_so_is_a_position_too_big_to_solve_who
     # 11: X, to move with 4 stones each, wins with its 11th stone, at ply 21 from here)
     result = CliRunner().invoke(cli, ["analyze", "connect4", "32164625", "--json"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["positionValue"] == "win" and doc["remoteness"] == 43 - 2 * 11 - 8
     refused = CliRunner().invoke(cli, ["analyze", "wythoff", "100000 100000"]).exception  # printed by main, exit 2
     assert isinstance(refused, ResourceError) and "bytes of memory" in str(refused) and "--depth D" in str(refused)

@@ -17,8 +17,8 @@ def run(*args: str, stdin: str | None = None):
 def test_heaps_need_no_quotes_in_analyze_nimber_and_play():
     unquoted, quoted = run("analyze", "nim", "3", "4", "5", "--json"), run("analyze", "nim", "3 4 5", "--json")
     assert unquoted.exit_code == 0, unquoted.output
-    assert json.loads(unquoted.output) == json.loads(quoted.output)
-    assert json.loads(run("nimber", "nim", "3", "4", "5", "--json").output)["nimber"] == 3 ^ 4 ^ 5
+    assert json.loads(unquoted.stdout) == json.loads(quoted.stdout)
+    assert json.loads(run("nimber", "nim", "3", "4", "5", "--json").stdout)["nimber"] == 3 ^ 4 ^ 5
     played = run("play", "nim", "1", "1", "1", "--first", "computer", stdin="")
     assert played.exit_code == 0 and "The computer plays" in played.output
     board = run("analyze", "tictactoe", "XX.", "OO.", "...")
@@ -29,7 +29,7 @@ def test_negative_numbers_are_arguments_and_unknown_options_still_errors():
     cards = run("cards", "3", "-1", "4", "--json")
     assert cards.exit_code == 0, cards.output
     # the first takes 4, the second 3, the first -1: 4 - 1 - 3
-    assert json.loads(cards.output)["cards"] == 3 and json.loads(cards.output)["margin"] == 0
+    assert json.loads(cards.stdout)["cards"] == 3 and json.loads(cards.stdout)["margin"] == 0
     heap = run("nimber", "nim", "3", "-1")
     assert heap.exit_code != 0 and "cannot be negative" in str(heap.exception or heap.output)
     for args in (["cards", "3", "--bogus", "4"], ["analyze", "nim", "3", "--jsn"]):
@@ -54,6 +54,6 @@ def test_explain_needs_no_quotes():
     for game, words in (("cards", ["1", "2", "1", "1"]), ("nim", ["3", "4", "5"])):
         unquoted, quoted = run("explain", game, *words, "--json"), run("explain", game, " ".join(words), "--json")
         assert unquoted.exit_code == 0, unquoted.output
-        assert json.loads(unquoted.output) == json.loads(quoted.output)
+        assert json.loads(unquoted.stdout) == json.loads(quoted.stdout)
     heap = run("explain", "nim", "3", "-1")
     assert heap.exit_code != 0 and "cannot be negative" in str(heap.exception or heap.output)

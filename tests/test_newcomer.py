@@ -82,7 +82,7 @@ def test_positions_of_ints_strings_and_tuples_are_read_and_written(tmp_path):
     def analyze(game, *position):
         out = CliRunner().invoke(cli, ["analyze", f"{path}:{game}", *position, "--json"])
         assert out.exit_code == 0, out.output
-        return json.loads(out.output)
+        return json.loads(out.stdout)
 
     for n in (20, 12, 7):
         assert analyze("TakeAway", str(n))["remoteness"] is not None

@@ -8,13 +8,14 @@ import sys
 
 import click
 
+from gamedp.cli.arguments import NumbersCommand
 from gamedp.errors import GamedpError, InputError
 
 #: what GAME may be besides a game gamedp loads (which then gives Game.options)
 ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hackenbush": "hackenbush"}
 
 
-@click.command()
+@click.command(cls=NumbersCommand)
 @click.argument("game", required=False)
 @click.argument("position", nargs=-1)
 @click.option("--expr", "-e", metavar="EXPR", help="Evaluate EXPR instead: values in braces or by name, added "
