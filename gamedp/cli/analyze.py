@@ -73,6 +73,7 @@ class Analyst:
         self.scored = bool(getattr(game, "scored", False))
         own_nimber = getattr(game, "nimber", None)
         self._nimber = own_nimber if getattr(game, "impartial", False) and callable(own_nimber) else None
+        self._values: Any = None  # partizan values (gamedp.cgt.search.Values), one memo for every position asked
         own_analyze = getattr(game, "analyze", None)
         self._own_analyze = own_analyze if callable(own_analyze) else None
         self._solution: Any = None
@@ -143,8 +144,10 @@ class Analyst:
         from gamedp.cgt.search import Values
         from gamedp.errors import ResourceError
 
+        if self._values is None:
+            self._values = Values(self.rules, most=VALUE_POSITIONS)
         try:
-            return Values(self.rules, most=VALUE_POSITIONS).value(position)
+            return self._values.value(position)
         except (ResourceError, RecursionError):
             return None
 
