@@ -82,6 +82,7 @@ class Analyst:
         from gamedp.solvers.score_search import score_rules
 
         self._score_rules = score_rules(game)
+        self._values: Any = None  # partizan values (gamedp.cgt.search.Values), one memo for every position asked
         own_analyze = getattr(game, "analyze", None)
         self._own_analyze = own_analyze if callable(own_analyze) and self._score_rules is None else None
         self._solution: Any = None
@@ -150,8 +151,10 @@ class Analyst:
         from gamedp.cgt.search import Values
         from gamedp.errors import ResourceError
 
+        if self._values is None:
+            self._values = Values(self.rules, most=VALUE_POSITIONS)
         try:
-            return Values(self.rules, most=VALUE_POSITIONS).value(position)
+            return self._values.value(position)
         except (ResourceError, RecursionError):
             return None
 
