@@ -28,7 +28,7 @@ class Nim(HeapGame):
     misere_nim_rule = True
 
     def heap_options(self, n: int) -> Iterable[Heaps]:
-        return [(m,) if m else () for m in range(n)]
+        return ((m,) if m else () for m in range(n))  # made as asked: a heap of 10^9 has 10^9 options
 
     def heap_sequence(self, upto: int) -> GrundySequence:
         check_terms(upto)
