@@ -71,9 +71,9 @@ def test_a_damaged_database_of_this_game_is_solved_again(capsys, tmp_path):
 def test_the_working_folder_left_by_a_kill_after_the_final_rename_is_removed(capsys, tmp_path, monkeypatch):
     db = tmp_path / "c.gdb"
     monkeypatch.setenv(SHARD_ENV, "256")
-    from gamedp.solvers import tier_solver
+    from gamedp.solvers.tier_solver import driver
 
-    monkeypatch.setattr(tier_solver.shutil, "rmtree", lambda *a, **k: None)  # killed just after the rename
+    monkeypatch.setattr(driver.shutil, "rmtree", lambda *a, **k: None)  # killed just after the rename
     assert solve(capsys, *C4, "--db", str(db))[0] == 0
     assert work_dir(db).is_dir() and any(work_dir(db).iterdir())
     monkeypatch.undo()
