@@ -102,15 +102,15 @@ def positions_up_to(rules: Any, depth: int) -> dict[int, Any]:
     """Every position within ``depth`` moves of the start that the game goes on from, one per key."""
     start = rules.game.start()
     found = {rules.book_key(start): start}
-    layer = [start]
+    layer = [rules.children(start)]  # the moves of each position found last, asked once
     for _ in range(depth):
         following = []
-        for position in layer:
-            for _, child in rules.children(position):
+        for moves in layer:
+            for _, child in moves:
                 key = rules.book_key(child)
-                if key not in found and rules.children(child):
+                if key not in found and (below := rules.children(child)):
                     found[key] = child
-                    following.append(child)
+                    following.append(below)
         layer = following
     return found
 
