@@ -140,8 +140,11 @@ class DaskExecutor:
         # are a local cluster's errors about its own messages, which its forked workers inherit this level for (a
         # worker's heartbeat that meets the scheduler closing at the end printed a traceback): a task's failure
         # reaches the solver through its future.
+        # Dask's configuration gives some of its loggers their own level (distributed.client: WARNING, which
+        # printed "Couldn't gather 1 keys, rescheduling" when a worker died), so each is set, not only the parent.
         level = logging.ERROR if self._workers is None else logging.CRITICAL
-        for name in ("distributed", "tornado.application"):  # tornado logs what fails in Dask's callbacks
+        named = [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
+        for name in ("distributed", "tornado.application", *named):  # tornado logs what fails in Dask's callbacks
             logging.getLogger(name).setLevel(level)
         if self._workers is None:
             self._client = self._reach()
