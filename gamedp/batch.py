@@ -61,7 +61,7 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
 
 
 def empty_line(game: Any) -> GamedpError:
-    notation = getattr(game, "notation", "its notation: see `gamedp games`")
+    notation = getattr(game, "notation", None) or "its notation: see `gamedp games`"
     return GamedpError(f"the line is empty; write a position ({getattr(game, 'label', game.name)}: {notation})")
 
 

@@ -6,10 +6,11 @@ keeps the turn inside the position.
 
 Required hooks: :meth:`Game.start`, and either :meth:`Game.moves` with :meth:`Game.do_move`, or
 :meth:`Game.children` alone (faster, but then moves are named by the positions they lead to).
-Optional hooks: :meth:`Game.primitive` (a terminal value by rule), :meth:`Game.canonical` (symmetry),
-:meth:`Game.key` (what the memo table stores), :meth:`Game.split` (independent parts, for impartial games),
-:meth:`Game.options` (Left's and Right's options, for partizan values: see :mod:`gamedp.cgt`), and the text hooks
-used by the front ends.
+Optional hooks, each with a default that means "not offered", are grouped by capability (:mod:`gamedp.contract`
+lists them, with what is turned off without them, and ``gamedp check`` reports and tests those a game gives):
+the rules' own (:meth:`Game.primitive`, :meth:`Game.canonical`, :meth:`Game.key`), notation (the text hooks),
+drawing, search hints, the game's own engines, databases and tiers, impartial games (:meth:`Game.split`,
+``nimber``), partizan values (:meth:`Game.options`) and the exact-score search (``score_search``).
 
 A subtraction game: take 1 or 2 stones; whoever cannot move loses.
 
@@ -28,7 +29,7 @@ Outcome.LOSE
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable
 
 from gamedp.errors import GameDefinitionError, GamedpError
 from gamedp.values import LOSE, WIN, Outcome, Value, outcome_of_score
@@ -97,11 +98,88 @@ class Game:
         if it were to move; a turn the position keeps is not consulted. Left is the player who starts (the first
         of the game's two sides). Default: an impartial game (``impartial`` true) gives its :meth:`children` to
         both, so its value is its nimber; other games must define it."""
-        if getattr(self, "impartial", False):
+        if self.impartial:
             kids = list(self.children(position))
             return kids, kids
         raise GamedpError(f"{self.name}: the game gives no Left and Right options, so it has no partizan value; "
                           "a game defines options(position) for that (see gamedp.cgt)")
+
+    # -- optional hooks, by capability: None means "not offered" (see gamedp.contract) -------------------
+    # Notation
+    notation: str | None = None
+    """How a position is written, in words (``gamedp games``, error messages); None: the class docstring's first
+    paragraph."""
+    example: Callable[[], Position] | None = None
+    """``example()``: a position to try the commands on (``gamedp games``); None: the start."""
+    format_position_line: Callable[[Position], str] | None = None
+    """``format_position_line(position)``: the position on one line that reads back as it (``analyze --json``,
+    saves, ``solve``'s statistics); None: the drawing or ``str``, whichever reads back."""
+
+    # Drawing
+    draw_position: Callable[[Position], str] | None = None
+    """``draw_position(position)``: an ``<svg>`` board for the web board and Jupyter; None: the built-in family's
+    drawing, or the text."""
+    move_cells: Callable[[Position, Move], list[str]] | None = None
+    """``move_cells(position, move)``: the ``data-cell`` names of the drawing whose click makes ``move``; None:
+    moves are made from the move list."""
+
+    # Search hints
+    ordered_children: Callable[[Position], Iterable[Position]] | None = None
+    """``ordered_children(position)``: the children, best guesses first, for the pruned and depth-limited
+    searches; None: :meth:`children` and a history of cut-offs."""
+    heuristic: Callable[[Position], float] | None = None
+    """``heuristic(position)``: an estimate in -1..1 for the player to move at a depth-limited search's horizon
+    (``--depth``); None: the horizon scores 0."""
+    memory_estimate: Callable[[Position], int] | None = None
+    """``memory_estimate(position)``: bytes a memo search from ``position`` may need, so that one that cannot fit
+    is refused up front; None: no such refusal."""
+    work_estimate: Callable[[Position], int] | None = None
+    """``work_estimate(position)``: steps a memo search may take, so that one of more than a couple of minutes is
+    refused up front; None: no such refusal."""
+
+    # The game's own engines
+    analyze: Callable[[Position], Any] | None = None
+    """``analyze(position)``: the game's own engine for a position's :class:`~gamedp.values.Analysis` (the card
+    game's O(N^2) table); None: the general engines."""
+    solution: Callable[[], Any] | None = None
+    """``solution()``: the game's own solution object (with ``value`` and ``analyze``); None: the general
+    engines."""
+
+    # Databases and tiers
+    tiered: Callable[[], Any] | None = None
+    """``tiered()``: the same game as a :class:`~gamedp.tiers.TieredGame` (``gamedp solve`` solves it whole;
+    ``gamedp check`` tests its tiers), or None; None: no strong solve in tiers."""
+    saved_solution: Callable[..., Any] | None = None
+    """``saved_solution(outcomes_only=False)``: values from the game's solved database when there is one (None:
+    search); without the hook, the database of a tiered game is not used by analyze and play."""
+    compiled: Callable[[], Any] | None = None
+    """``compiled()``: the same rules as a :class:`~gamedp.compiled.CompiledGame`; None: no compiled search of
+    the Python game."""
+
+    # Impartial games
+    impartial: bool = False
+    """Both players have the same moves: values are nimbers, and :meth:`options` gives :meth:`children` to both."""
+    nimber: Callable[[Position], int] | None = None
+    """``nimber(position)``: the position's Grundy value, shown by ``analyze`` for it and every move; None: no
+    nimbers shown."""
+    heap_nimber: Callable[[int], int] | None = None
+    """``heap_nimber(n)``: a heap family's sequence, for ``gamedp nimber`` (sums of heaps by XOR); None: no
+    sequence."""
+
+    # Partizan values
+    player_names: tuple[str, str] | None = None
+    """The two sides' names, Left first (``("Vertical", "Horizontal")``), in partizan values and drawings; None:
+    Left and Right."""
+
+    # Exact-score search
+    score_search: Callable[[], Any] | None = None
+    """``score_search()``: the rules of the exact-score search over a bounded table (:mod:`gamedp.solvers.score_search`),
+    which answers positions too big for the other engines and makes ``gamedp book``'s opening book; None (or
+    returning None): the other engines."""
+
+    # Checking
+    is_legal: Callable[[Position], bool] | None = None
+    """``is_legal(position)``: whether a position can occur; ``gamedp check`` tests every position it reaches."""
 
     # -- text, for the front ends ----------------------------------------------------------------------
     def format_position(self, position: Position) -> str:

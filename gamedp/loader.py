@@ -16,28 +16,36 @@ import inspect
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from gamedp.errors import GamedpError
 
 
-def load_game(spec: str) -> Any:
-    """The game named by ``spec``: a built-in name, ``module:attribute`` or ``file.py[:attribute]``.
+def load_game(spec: str, variant: Mapping[str, Any] | None = None) -> Any:
+    """The game named by ``spec``: a built-in name (with its board's parameters after a colon, or as ``variant``,
+    the ``-V`` options: :mod:`gamedp.games.registry`), ``module:attribute`` or ``file.py[:attribute]``.
 
     An attribute that is a class is instantiated without arguments. A file without an attribute must hold
     exactly one game (a ``Game`` or ``CompiledGame`` instance, or a ``Game`` subclass).
+
+    >>> load_game("connect4", {"width": 5, "height": 4}).name == load_game("connect4:5x4").name == "connect4:5x4"
+    True
     """
-    from gamedp.games import BUILTIN, WITH_PARAMETERS
+    from gamedp.games.registry import GAMES, board_parameters, split_name
 
-    if spec in BUILTIN:
-        return _instantiate(_import_attribute(*BUILTIN[spec].split(":")), spec)
-    name, colon, parameters = spec.partition(":")
-    if colon and name in WITH_PARAMETERS:
-        return _instantiate(_import_attribute(*WITH_PARAMETERS[name].split(":"))(parameters), spec)
-    from gamedp.games.impartial import PARAMETERS, family
-
-    if spec.partition(":")[0] in PARAMETERS:  # a family with its parameter, e.g. octal:0.137
-        return family(spec)
+    entry, text = split_name(spec)
+    if entry is not None:
+        if text is None and not variant:
+            return _instantiate(entry.load(), spec)
+        _, parameters = board_parameters(spec, variant)
+        try:
+            return _instantiate(entry.load(parameters), spec)
+        except (TypeError, ValueError) as e:
+            raise GamedpError(f"{spec}: {e}; {entry.how_to_name()}") from None
+    if variant:
+        shown = ", ".join(n for n, e in GAMES.items() if e.parameters)
+        raise GamedpError(f"-V gives a built-in game's parameters ({shown}); {spec} takes none (a game of your "
+                          "own takes its parameters in its file)")
     path, _, attr = spec.partition(":") if not _is_windows_drive(spec) else (spec, "", "")
     if path.endswith(".py") or Path(path).is_file():
         module = _import_file(Path(path))
@@ -49,13 +57,24 @@ def load_game(spec: str) -> Any:
         except Exception as e:  # the user's module itself failed
             raise GamedpError(f"importing {path!r} failed: {type(e).__name__}: {e}") from None
     else:
-        names = ", ".join(sorted(BUILTIN))
+        _refuse_judge_problem(spec)
+        names = ", ".join(sorted(GAMES))
         raise GamedpError(f"unknown game {spec!r}: give a built-in name ({names}), module:attribute, or a .py file")
     if attr:
         if not hasattr(module, attr):
             raise GamedpError(f"{path!r} has no attribute {attr!r}")
         return _instantiate(getattr(module, attr), spec)
     return _instantiate(_only_game_in(module, spec), spec)
+
+
+def _refuse_judge_problem(spec: str) -> None:
+    """A judge problem's name given as a game: say which game to name."""
+    from gamedp.judge import JUDGES
+
+    problem = JUDGES.get(spec)
+    if problem is not None:
+        raise GamedpError(f"{spec!r} is a judge problem ({problem.title}: gamedp judge {spec}); its game is named "
+                          f"{problem.game}: give {problem.game} here")
 
 
 def _is_windows_drive(spec: str) -> bool:

@@ -10,13 +10,20 @@ It walks the positions reachable from the start (breadth first, up to a limit) a
 - ``canonical`` is idempotent, and a position has the same value as its canonical form;
 - a scored game scores every position where play ends;
 - play can end: from every position reached some position that ends the game can be reached (when the walk
-  stops at its limit first, the report says so, and whether any end was seen).
+  stops at its limit first, the report says so, and whether any end was seen);
+- the optional hooks the game gives (:mod:`gamedp.contract`), on the first positions reached: a one-line
+  position reads back, ``ordered_children`` gives the children, ``heuristic`` is in -1..1, ``nimber`` is the
+  mex of the children's (normal play), ``draw_position`` is an ``<svg>`` and ``move_cells`` names cells of it,
+  and the ``example`` is a legal position that reads back.
+
+The report names the capabilities the game offers (:func:`gamedp.contract.capabilities`).
 
 The first inconsistency is reported in plain words, naming the position.
 
 >>> from gamedp.games.tictactoe import TicTacToe
->>> check_game(TicTacToe()).ok
-True
+>>> report = check_game(TicTacToe())
+>>> report.ok, report.offered()
+(True, ['rules', 'notation', 'databases and tiers'])
 >>> class Broken(TicTacToe):
 ...     def canonical(self, board): return board[::-1]      # not idempotent
 >>> print(check_game(Broken()).problem)
@@ -26,7 +33,7 @@ canonical form is not idempotent: canonical('.........') = '.........' but canon
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamedp.errors import GamedpError
@@ -41,10 +48,24 @@ class CheckReport:
     problem: str | None = None
     complete: bool = True  # False when the limit stopped the walk
     ends_seen: bool = True  # whether any position reached ends the game
+    #: capability -> the hooks of it the game gives (see gamedp.contract)
+    capabilities: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.problem is None
+
+    def offered(self) -> list[str]:
+        """The capabilities the game offers."""
+        return [name for name, hooks in self.capabilities.items() if hooks]
+
+    def capability_lines(self) -> list[str]:
+        """What the game offers, each capability with the hooks given, and what it does not (docs/contract.md says
+        what each turns on)."""
+        offered = [f"{name} ({', '.join(hooks)})" for name, hooks in self.capabilities.items() if hooks]
+        missing = [name for name, hooks in self.capabilities.items() if not hooks]
+        return [f"offers: {'; '.join(offered) or 'nothing optional'}"] + ([f"not offered: {', '.join(missing)}"]
+                                                                          if missing else [])
 
     def __str__(self) -> str:
         scope = "all" if self.complete else "the first"
@@ -63,9 +84,11 @@ class _Inconsistent(Exception):
 def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     """Check ``game`` (a Game or CompiledGame) on up to ``max_positions`` reachable positions."""
     from gamedp.compiled import CompiledGame
+    from gamedp.contract import capabilities
 
     if isinstance(game, CompiledGame):
         game = game.as_python_game()
+    offered = capabilities(game)
     seen: dict[Any, Any] = {}
     #: key -> keys of its children, and the keys of positions that end the game
     edges: dict[Any, list] = {}
@@ -74,6 +97,8 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     try:
         start = game.start()
         _check_position(game, start, "the start position")
+        if "example" in offered["notation"]:
+            _check_position(game, game.example(), "the example position")
         queue = deque([start])
         seen[_key(game, start)] = start
         while queue and len(seen) < max_positions:
@@ -86,6 +111,8 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             if not kids:
                 ends.append(here)
                 _check_end(game, position)
+            if len(edges) <= HOOK_CHECKS:
+                _check_hooks(game, position, kids, offered, draw=len(edges) <= DRAWING_CHECKS)
             for child, k in zip(kids, edges[here]):
                 if k not in seen:
                     seen[k] = child
@@ -94,13 +121,65 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
         if complete:
             _check_play_ends(edges, ends, seen)
         _check_canonical_values(game, list(seen.values()), complete)
-    except _Inconsistent as e:
-        return CheckReport(game.name, len(seen), str(e), False)
-    except GamedpError as e:
-        return CheckReport(game.name, len(seen), str(e), False)
+    except (_Inconsistent, GamedpError) as e:
+        return CheckReport(game.name, len(seen), str(e), False, capabilities=offered)
     finally:
         progress.close()
-    return CheckReport(game.name, len(seen), None, complete, bool(ends))
+    return CheckReport(game.name, len(seen), None, complete, bool(ends), offered)
+
+
+#: The optional hooks are tested on this many positions of the walk (the first reached), the drawings on fewer.
+HOOK_CHECKS = 2000
+DRAWING_CHECKS = 50
+
+
+def _check_hooks(game: Game, position: Any, kids: list, offered: dict[str, list[str]], draw: bool) -> None:
+    """The optional hooks the game gives, at ``position`` (whose children are ``kids``); ``draw``: the drawing
+    hooks too."""
+    given = {hook for hooks in offered.values() for hook in hooks}
+    if "format_position_line" in given and overrides(game, "parse_position"):
+        text = game.format_position_line(position)
+        try:
+            back = game.parse_position(text)
+        except GamedpError as e:
+            raise _Inconsistent(f"position {position!r} is written on one line as {text!r}, which does not parse "
+                                f"back: {e}") from None
+        if back != position:
+            raise _Inconsistent(f"position {position!r} is written on one line as {text!r}, which parses back as "
+                                f"{back!r}")
+    if "ordered_children" in given:
+        ordered = list(game.ordered_children(position))
+        if sorted(map(repr, ordered)) != sorted(map(repr, kids)):
+            raise _Inconsistent(f"at {position!r}, ordered_children() gives {ordered!r} but children() gives "
+                                f"{kids!r}; it must give the same children, in another order")
+    if "heuristic" in given and kids:
+        estimate = game.heuristic(position)
+        if isinstance(estimate, bool) or not isinstance(estimate, (int, float)) or not -1 <= estimate <= 1:
+            raise _Inconsistent(f"heuristic({position!r}) = {estimate!r}; an estimate is a number from -1 to 1")
+    if "nimber" in given and game.impartial and not game.misere:
+        nimber, theirs = game.nimber(position), {game.nimber(child) for child in kids}
+        mex = next(n for n in range(len(theirs) + 1) if n not in theirs)
+        if nimber != mex:
+            raise _Inconsistent(f"nimber({position!r}) = {nimber!r}, but its children's nimbers are "
+                                f"{sorted(theirs)}, whose mex is {mex}")
+    if draw and "draw_position" in given:
+        _check_drawing(game, position, "move_cells" in given)
+
+
+def _check_drawing(game: Game, position: Any, cells: bool) -> None:
+    """``draw_position`` gives an ``<svg>``; ``move_cells`` names, for every move, cells the drawing has."""
+    drawing = game.draw_position(position)
+    if not isinstance(drawing, str) or not drawing.lstrip().startswith("<svg"):
+        raise _Inconsistent(f"draw_position({position!r}) does not give an <svg> drawing (it begins "
+                            f"{str(drawing)[:40]!r})")
+    if not cells:
+        return
+    for move, _ in game.move_list(position):
+        named = game.move_cells(position, move)
+        missing = [c for c in named if f'data-cell="{c}"' not in drawing]
+        if not isinstance(named, list) or missing:
+            raise _Inconsistent(f"move_cells({position!r}, {move!r}) = {named!r}, but the drawing has no "
+                                f"data-cell {missing[0] if missing else named!r}; name cells of the drawing")
 
 
 def _check_end(game: Game, position: Any) -> None:

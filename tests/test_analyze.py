@@ -322,10 +322,10 @@ def test_perfect_line_stops_when_a_draw_repeats():
 
 # -- every built-in game --------------------------------------------------------------------------------
 def builtin_names() -> list[str]:
-    from gamedp.games import BUILTIN
+    from gamedp.games.registry import GAMES
 
     # Connect-4 on its classic 7x6 board is far beyond a search from the start; its 4x4 board plays the same rules.
-    return sorted("connect4:4x4" if name == "connect4" else name for name in BUILTIN)
+    return sorted("connect4:4x4" if name == "connect4" else name for name in GAMES)
 
 
 def near_the_end(name: str):

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from gamedp.cli.main import cli
 from gamedp.errors import ResourceError
-from gamedp.games import BUILTIN
+from gamedp.games.registry import GAMES
 from gamedp.loader import load_game
 
 
@@ -16,10 +16,10 @@ def test_games_lists_every_builtin_with_an_example_that_reads_back():
     result = CliRunner().invoke(cli, ["games", "--json"])
     assert result.exit_code == 0, result.output
     entries = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [e["name"] for e in entries] == list(BUILTIN)
+    assert [e["name"] for e in entries] == list(GAMES)
     for e in entries:
         game = load_game(e["name"])
-        example = game.example() if hasattr(game, "example") else game.start()
+        example = game.example() if game.example is not None else game.start()
         assert e["notation"] and game.parse_position(e["example"]) == example, e
     text = CliRunner().invoke(cli, ["games"]).output
     assert "nim: Nim: a move takes" in text and "example: gamedp analyze nim 3 4 5" in text

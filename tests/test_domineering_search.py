@@ -13,7 +13,7 @@ from functools import lru_cache
 import pytest
 
 from gamedp.games.domineering_scores import DomineeringScores, transpose
-from gamedp.games.placement import Domineering, domineering_from_spec
+from gamedp.games.placement import Domineering, domineering
 from gamedp.solvers.score_search import ScoreSearch
 from gamedp.values import LOSE, WIN
 
@@ -71,7 +71,7 @@ def test_the_frame_turns_horizontal_s_move_into_vertical_s():
 
 
 def test_boards_are_named_rows_by_columns_and_bad_names_are_one_line():
-    assert (domineering_from_spec("6x7").rules.rows, domineering_from_spec("6x7").rules.cols) == (6, 7)
+    assert (domineering(6, 7).rules.rows, domineering(6, 7).rules.cols) == (6, 7)
     for bad in ["9x2", "8", "0x3", "x"]:
         out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", f"domineering:{bad}"], capture_output=True,
                              text=True)
@@ -85,7 +85,7 @@ def test_a_big_board_is_analysed_by_the_search_from_the_command_line():
     record = json.loads(out.stdout)
     assert record["positionValue"] == "win"  # Vertical, first to move on 6 x 6, wins (Breuker et al. 2000)
     # the moves' values agree with the search from the positions they lead to
-    game = domineering_from_spec("6x6")
+    game = domineering(6, 6)
     search = ScoreSearch(DomineeringScores(game), progress=False)
     assert {move["moveValue"] for move in record["moves"]} == {"win", "lose"}
     for move in record["moves"][::5]:

@@ -315,10 +315,10 @@ def test_compiled_game_plays():
 
 # -- every built-in game ---------------------------------------------------------------------------------------
 def builtin_names() -> list[str]:
-    from gamedp.games import BUILTIN
+    from gamedp.games.registry import GAMES
 
     # Connect-4 on its classic 7x6 board is far beyond a search from the start; its 4x4 board plays the same rules.
-    return sorted("connect4:4x4" if name == "connect4" else name for name in BUILTIN)
+    return sorted("connect4:4x4" if name == "connect4" else name for name in GAMES)
 
 
 @pytest.mark.parametrize("name", builtin_names())

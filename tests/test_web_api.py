@@ -98,6 +98,7 @@ def test_position_is_what_analyze_json_prints(client, game, position):
     assert response.status_code == 200, response.text
     record = response.json()
     assert gamesman_part(record) == analyze_json(game, position)
+    assert record["game"] == game  # as /api/games lists it (a file's game by its file, not by its own name)
     assert record["text"] and (record["board"] is None or record["board"].startswith("<svg"))
 
 

@@ -49,7 +49,8 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, depth_option, joined, memory_option, position_argument, saved_option
+from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, joined, memory_option, position_argument,
+                                  saved_option, variant_option)
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -385,6 +386,7 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @click.command(cls=NumbersCommand)
 @click.argument("game")
 @position_argument
+@variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as GamesmanUni's JSON instead.")
 @click.option("--line", "show_line", is_flag=True, help="Also print a perfect line of play to the end.")
 @click.option("--outcomes-only", is_flag=True,
@@ -392,7 +394,7 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @saved_option
 @depth_option
 @memory_option
-def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
+def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
             db: str | None, depth: int | None, memory: int | None) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
@@ -403,7 +405,7 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     """
     from gamedp.render import analysis_lines, console
 
-    analyst = load_analyst(game, "analyze", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
+    analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

@@ -29,6 +29,9 @@ _NUMBER = re.compile(r"-\d[\d,.]*")
 
 #: POSITION as the commands take it: any number of words, joined with spaces (none: the start)
 position_argument = click.argument("position", nargs=-1)
+variant_option = click.option("--variant", "-V", "variant", multiple=True, metavar="KEY=VALUE",
+                              help="A parameter of GAME's board, e.g. -V width=5 -V height=4 (repeatable): "
+                                   "connect4 -V width=5 -V height=4 is connect4:5x4.")
 
 #: ``--db FILE``: the saved solve that answers (analyze, play, serve); without it, the one in the default place
 saved_option = click.option(
@@ -123,6 +126,19 @@ class NumbersCommand(click.Command):
 def _short_flags(word: str, known: set[str]) -> bool:
     """``-rX``: a short option with its value attached."""
     return not word.startswith("--") and word[:2] in known
+
+
+def board_spec(game: str, variant: tuple[str, ...]) -> str:
+    """GAME as typed, with its ``-V`` options, as the one name of its board (``connect4 -V width=5 -V height=4``
+    and ``connect4:5x4`` are ``connect4:5x4``; see :mod:`gamedp.games.registry`).
+
+    >>> board_spec("connect4", ("width=5", "height=4")), board_spec("connect4:7x6", ()), board_spec("nim", ())
+    ('connect4:5x4', 'connect4', 'nim')
+    """
+    from gamedp.games.indexed import parse_variant
+    from gamedp.games.registry import board_name
+
+    return board_name(game, parse_variant(variant)) if variant or ":" in game else game
 
 
 def joined(words: tuple[str, ...] | str | None) -> str | None:

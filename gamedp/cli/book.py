@@ -7,18 +7,19 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import memory_option
+from gamedp.cli.arguments import board_spec, memory_option, variant_option
 from gamedp.errors import GamedpError
 
 
 @click.command()
 @click.argument("game")
+@variant_option
 @click.option("--depth", type=click.IntRange(0, 20), required=True, metavar="N",
               help="Every position up to N moves from the start (0-20).")
 @click.option("--force", is_flag=True, help="Replace the book that is there.")
 @memory_option
 @click.option("--json", "as_json", is_flag=True, help="Print the book's statistics as a JSON object.")
-def book(game: str, depth: int, force: bool, memory: int | None, as_json: bool) -> None:
+def book(game: str, variant: tuple[str, ...], depth: int, force: bool, memory: int | None, as_json: bool) -> None:
     """Search every position of GAME up to N moves from the start and keep their exact scores as its book.
 
     analyze, play, serve and value answer from the book the positions it holds (a position and its mirror image
@@ -31,6 +32,7 @@ def book(game: str, depth: int, force: bool, memory: int | None, as_json: bool) 
     from gamedp.solvers.opening_book import book_path, make_book
     from gamedp.solvers.score_search import score_rules
 
+    game = board_spec(game, variant)
     rules = score_rules(load_game(game))
     if rules is None or getattr(rules, "book_id", None) is None:
         raise GamedpError(f"{game} has no opening book: a book is made by a game's exact-score search "

@@ -6,18 +6,19 @@ import json
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, joined, memory_option, position_argument
+from gamedp.cli.arguments import NumbersCommand, board_spec, joined, memory_option, position_argument, variant_option
 from gamedp.errors import GamedpError
 
 
 @click.command(cls=NumbersCommand)
 @click.argument("game")
 @position_argument
+@variant_option
 @click.option("--k", "k", type=click.IntRange(min=0), default=None,
               help="grid only: POSITION is a whole board drawn with 'o' on the token, jumps up to K cells.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 @memory_option
-def explain(game: str, position: tuple[str, ...], k: int | None, as_json: bool, memory: int | None) -> None:
+def explain(game: str, position: tuple[str, ...], variant: tuple[str, ...], k: int | None, as_json: bool, memory: int | None) -> None:
     """Explain POSITION of GAME: its value, a perfect line, and for every other move the opponent's best reply
     and how the game then ends.
 
@@ -37,6 +38,7 @@ def explain(game: str, position: tuple[str, ...], k: int | None, as_json: bool, 
     from gamedp.explain import explain_blockgame, explain_cards, explain_grid
 
     text = _read(joined(position))
+    game = board_spec(game, variant)
     if k is not None:
         if game != "grid":
             raise GamedpError("--k is for the grid game only: gamedp explain grid --k K BOARD")

@@ -37,18 +37,25 @@ def plain(text: str) -> str:
 def games(as_json: bool) -> None:
     """List every built-in game: its name, its rules and notation, and an example position.
 
-    Pass the example to analyze or play (quote it where it has spaces), e.g. gamedp analyze nim 3 4 5. Families
-    that take parameters are listed with them: octal:CODE, subtraction:SET, connect4:WxH.
+    Pass the example to analyze or play (quote it where it has spaces), e.g. gamedp analyze nim 3 4 5. Games
+    that take parameters are listed with them (connect4:WxH[:K], octal:CODE, subtraction:SET, domineering:RxC):
+    a board is named either way, connect4:5x4 or connect4 -V width=5 -V height=4.
     """
-    from gamedp.games import BUILTIN
+    from gamedp.games.registry import GAMES
     from gamedp.loader import load_game
 
-    for name in BUILTIN:
-        entry = describe(name, load_game(name))
+    for name, known in GAMES.items():
+        entry = {**describe(name, load_game(name)), "description": known.description,
+                 "parameters": dict(known.parameters), "form": known.form, "solved_whole": known.tiered is not None,
+                 "compiled": known.compiled}
         if as_json:
             click.echo(json.dumps(entry))
-        elif "\n" in entry["example"]:
+            continue
+        if "\n" in entry["example"]:
             drawing = "\n".join("      " + line for line in entry["example"].splitlines())
             click.echo(f"{name}: {entry['notation']}\n    example (quote its lines as one argument):\n{drawing}")
         else:
             click.echo(f"{name}: {entry['notation']}\n    example: gamedp analyze {name} {entry['example']}")
+        if known.form:
+            options = " ".join(f"-V {k}={v}" for k, v in known.parameters.items())
+            click.echo(f"    boards: {name}:{known.form}, or {name} {options} (the defaults)")

@@ -57,7 +57,7 @@ def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool, 
         outcome = "win" if total else "lose"
         find_moves = game.winning_moves
         answer["nimber"] = total
-        if hasattr(game, "heap_nimber"):
+        if getattr(game, "heap_nimber", None) is not None:
             answer["heap_nimbers"] = [game.heap_nimber(h) for h in pos]
     answer["outcome"] = outcome
     try:

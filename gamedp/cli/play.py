@@ -28,7 +28,8 @@ from typing import Any, TextIO
 import click
 
 from gamedp.cli.analyze import Analyst, load_analyst, read_position_argument
-from gamedp.cli.arguments import NumbersCommand, depth_option, memory_option, position_argument, saved_option
+from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, memory_option, position_argument,
+                                  saved_option, variant_option)
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, MoveValue
 
@@ -212,6 +213,7 @@ class Match:
 @click.command(cls=NumbersCommand)
 @click.argument("game")
 @position_argument
+@variant_option
 @click.option("--first", type=click.Choice(["human", "computer"]), default="human", show_default=True,
               help="Who makes the first move from POSITION.")
 @click.option("--hints", is_flag=True, help="Show every move's value at each of your turns.")
@@ -220,7 +222,7 @@ class Match:
 @saved_option
 @depth_option
 @memory_option
-def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes_only: bool, db: str | None,
+def play(game: str, position: tuple[str, ...], variant: tuple[str, ...], first: str, hints: bool, outcomes_only: bool, db: str | None,
          depth: int | None, memory: int | None) -> None:
     """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
 
@@ -231,7 +233,7 @@ def play(game: str, position: tuple[str, ...], first: str, hints: bool, outcomes
     if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
-    analyst = load_analyst(game, "play", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
+    analyst = load_analyst(board_spec(game, variant), "play", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
     start = read_position_argument(analyst, position)
     typed = sys.stdin.isatty()
     Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand
-from gamedp.cli.solve import db_option, variant_option
+from gamedp.cli.arguments import NumbersCommand, variant_option
+from gamedp.cli.solve import db_option
 from gamedp.errors import GamedpError, InputError
 
 
@@ -26,14 +26,16 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
     not indexed (nim, path/to/game.py) answer from what `gamedp solve GAME [POSITION]` saved.
     """
     from gamedp.database import open_for
-    from gamedp.games.indexed import INDEXED, command_for, label, parse_variant, table_spec
+    from gamedp.games.indexed import command_for, label, table_of, table_spec
 
-    if game not in INDEXED:  # any other game answers from its saved solve
+    name, table_variant = table_of(game, variant)
+    if name is None:  # any other game answers from its saved solve
         from gamedp.cli.saved import query_saved, refuse_options
 
         refuse_options(game, bool(variant))
         return query_saved(game, positions, db, as_json)
-    spec = table_spec(game, **parse_variant(variant))
+    spec = table_spec(name, **table_variant)
+    game = name
     _refuse_unsolvable(game, spec, db)
     unreached = []
     with open_for(spec, db, label(game, spec), command_for(game, spec.variant)) as reader:

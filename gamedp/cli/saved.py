@@ -20,10 +20,10 @@ from gamedp.errors import GamedpError
 def refuse_options(game: str, given: bool) -> None:
     """Options that only indexed games take, given for another game: a clear error."""
     if given:
-        from gamedp.games.indexed import INDEXED
+        from gamedp.games.indexed import indexed_names
 
         raise GamedpError(f"-V, --workers, --cluster and --scheduler-file are for the indexed games "
-                          f"({', '.join(sorted(INDEXED))}); give {game}'s parameters in its name (octal:0.137)")
+                          f"({', '.join(indexed_names())}); give {game}'s parameters in its name (octal:0.137)")
 
 
 def _fix(spec: str, path: Path, game: Any, db: str | None) -> str:

@@ -6,13 +6,15 @@ import socket
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, depth_option, joined, memory_option, position_argument, saved_option
+from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, joined, memory_option, position_argument,
+                                  saved_option, variant_option)
 from gamedp.errors import GamedpError
 
 
 @click.command(cls=NumbersCommand)
 @click.argument("game", required=False)
 @position_argument
+@variant_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default lets only this machine in).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
@@ -23,7 +25,7 @@ from gamedp.errors import GamedpError
 @saved_option
 @depth_option
 @memory_option
-def serve(game: str | None, position: tuple[str, ...], host: str, port: int, open_browser: bool,
+def serve(game: str | None, position: tuple[str, ...], variant: tuple[str, ...], host: str, port: int, open_browser: bool,
           time_limit: float, db: str | None, depth: int | None, memory: int | None) -> None:
     """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
     by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
@@ -36,6 +38,10 @@ def serve(game: str | None, position: tuple[str, ...], host: str, port: int, ope
     from gamedp.web.guard import Server, config
 
     options = {"db": db, "depth": depth, "memory": memory}
+    if game is None and variant:
+        raise GamedpError("-V gives the parameters of the game named on the command line; name it: e.g. "
+                          "gamedp serve connect4 -V width=5 -V height=4")
+    game = None if game is None else board_spec(game, variant)
     start = joined(position)
     if game is None and (db is not None or depth is not None):
         given = " and ".join(f"--{k}" for k, v in options.items() if v is not None)

@@ -10,12 +10,11 @@ from typing import Any, Callable
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, position_argument
+from gamedp.cli.arguments import NumbersCommand, position_argument, variant_option
 from gamedp.errors import GamedpError
+from gamedp.games.indexed import table_name
 
 ORDER = ("WIN", "LOSE", "TIE", "DRAW")
-variant_option = click.option("--variant", "-V", "variant", multiple=True, metavar="KEY=VALUE",
-                              help="A variant parameter, e.g. -V rows=4 -V cols=4 (repeatable).")
 db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=None,
                          help="The database file (or a directory for it). Default: $GAMEDP_DB_DIR, else "
                               "$XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db.")
@@ -47,9 +46,10 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     and every position reachable from there is saved, for query and analyze to answer from.
     """
     from gamedp.database import DatabaseError, Reader, check_regular, check_writable, default_path
-    from gamedp.games.indexed import INDEXED, command_for, label, parse_variant, table_spec
+    from gamedp.games.indexed import command_for, label, table_of, table_spec
 
-    if game not in INDEXED:
+    name, table_variant = table_of(game, variant)
+    if name is None:
         from gamedp.cli.saved import refuse_options, solve_saved
 
         refuse_options(game, bool(variant) or any(o is not None for o in (workers, address, scheduler_file)))
@@ -57,7 +57,8 @@ def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remote
     if position:
         raise GamedpError(f"{game} is solved whole (every position it indexes); POSITION is for the other games")
 
-    spec = table_spec(game, **parse_variant(variant))
+    spec = table_spec(name, **table_variant)
+    game = name
     path = default_path(spec.game_id, spec.variant, db)
     check_regular(path)  # even with --force: only a regular file is ever replaced
     what = label(game, spec)
@@ -165,7 +166,7 @@ class _progress_bar:
 def _report(what: str, spec: Any, path: Path, stats: dict, remoteness: bool, as_json: bool,
             already: bool = False) -> None:
     if as_json:
-        click.echo(json.dumps({"game": spec.game_id, "variant": spec.variant, "database": str(path),
+        click.echo(json.dumps({"game": table_name(spec.game_id, spec.variant), "variant": spec.variant, "database": str(path),
                                "bytes": path.stat().st_size, "already_solved": already, **stats}))
         return
     size = path.stat().st_size

@@ -7,8 +7,7 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import memory_option
-from gamedp.cli.solve import variant_option
+from gamedp.cli.arguments import board_spec, memory_option, variant_option
 from gamedp.errors import GamedpError
 
 
@@ -33,7 +32,7 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     from gamedp.loader import load_game
     from gamedp.solvers.score_search import score_rules
 
-    spec = with_variant(game, variant)
+    spec = board_spec(game, variant)
     loaded = load_game(spec)
     rules = score_rules(loaded)
     if rules is not None:
@@ -47,26 +46,3 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
         read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
     if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json):
         sys.exit(2)
-
-
-def with_variant(game: str, variant: tuple[str, ...]) -> str:
-    """GAME with its -V parameters, as the other commands name the board: ``connect4 -V width=5 -V height=4``
-    is ``connect4:5x4``.
-
-    >>> with_variant("connect4", ("width=5", "height=4")), with_variant("nim", ())
-    ('connect4:5x4', 'nim')
-    """
-    if not variant:
-        return game
-    if game != "connect4":
-        raise GamedpError(f"-V parameters name a board of connect4 here; write other games' parameters in "
-                          f"GAME itself (e.g. octal:0.137)")
-    from gamedp.games.indexed import parse_variant
-
-    values = {"width": 7, "height": 6, "connect": 4}
-    for key, number in parse_variant(variant).items():
-        if key not in values or isinstance(number, bool) or not isinstance(number, int):
-            raise GamedpError(f"-V {key}={number}: write width=W, height=H or connect=K with whole numbers")
-        values[key] = number
-    w, h, k = values["width"], values["height"], values["connect"]
-    return f"connect4:{w}x{h}" + ("" if k == 4 else f":{k}")

@@ -43,6 +43,7 @@ from typing import Any
 
 from gamedp.errors import GamedpError
 from gamedp.game import Game
+from gamedp.games.registry import GAMES
 from gamedp.values import LOSE, TIE, Outcome
 
 MAX_BITS = 63  # keys are non-negative int64
@@ -163,8 +164,7 @@ class Connect4(Game):
                               f"width * (height + 1) at most {MAX_BITS} (7x6 is the classic board)")
         self.width, self.height, self.connect = width, height, connect
         self.symmetry = symmetry
-        self.name = "connect4" if (width, height, connect) == (7, 6, 4) else \
-            f"connect4:{width}x{height}" + ("" if connect == 4 else f":{connect}")
+        self.name = GAMES["connect4"].name_of({"width": width, "height": height, "connect": connect})
         self.stride = height + 1
         self.bottom = bottom_mask(width, height)
         self.full = full_mask(width, height)
@@ -457,17 +457,3 @@ class Connect4(Game):
 
         return CompiledGame(self.name, self.start(), kernel_children, self.width, primitive=kernel_primitive,
                             format_position=self.format_position, parse_position=self.parse_position)
-
-
-def from_spec(parameters: str) -> Connect4:
-    """The board named after ``connect4:``: ``WxH`` or ``WxH:K``.
-
-    >>> from_spec("5x4").label, from_spec("6x5:3").label
-    ('connect4 5x4', 'connect4 6x5 connect 3')
-    """
-    match = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*(?::\s*(\d+)\s*)?", parameters)
-    if not match:
-        raise GamedpError(f"connect4:{parameters} is not a board: write connect4:WxH or connect4:WxH:K "
-                          "(e.g. connect4:5x4, connect4:6x5:3)")
-    width, height, connect = match.groups()
-    return Connect4(int(width), int(height), int(connect or 4))

@@ -1,13 +1,17 @@
 """Games with an index space: the ones ``gamedp solve`` can solve whole and keep in a database.
 
-:data:`INDEXED` maps a name to the factory of its tiered game (see :mod:`gamedp.tiers`: every one is solved by
-the tier solver, :mod:`gamedp.solvers.tier_solver`); factories take the variant's parameters as keyword
-arguments. Their rules are plain functions, compiled by the solver only when it runs: looking a position up in
+They are the entries of :mod:`gamedp.games.registry` with a tiered form (see :mod:`gamedp.tiers`: every one is
+solved by the tier solver, :mod:`gamedp.solvers.tier_solver`), whose factory takes the variant's parameters as
+keyword arguments. Their rules are plain functions, compiled by the solver only when it runs: looking a position up in
 a database imports neither numba nor numpy.
 
 >>> spec = table_spec("tictactoe")
 >>> spec.size, spec.position(spec.index(spec.parse_position("X........"))) == 2
 (19683, True)
+>>> table_of("connect4:5x4", ()) == table_of("connect4", ("width=5", "height=4"))
+True
+>>> table_of("connect4:5x4", ()), table_of("subtraction:1,2", ()), table_of("nim", ())
+(('connect4', {'width': 5, 'height': 4}), (None, None), (None, None))
 >>> table_spec("chess")
 Traceback (most recent call last):
 ...
@@ -16,31 +20,52 @@ gamedp.errors.GamedpError: unknown game 'chess' for solve/query: the indexed gam
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from typing import Any
 
 from gamedp.errors import GamedpError
+from gamedp.games.registry import GAMES, board_parameters, split_name
 
-#: name -> "module:factory" of its tiered game.
-INDEXED: dict[str, str] = {
-    "blockgame": "gamedp.games.placement_tiers:blockgame_table",
-    "connect4": "gamedp.games.connect4_tiers:connect4_table",
-    "subtraction": "gamedp.games.impartial.subtraction_tiers:subtraction_table",
-    "tictactoe": "gamedp.games.tictactoe_tiers:tictactoe_table",
-}
+
+def indexed_names() -> list[str]:
+    """The games ``gamedp solve`` solves whole, sorted."""
+    return sorted(name for name, entry in GAMES.items() if entry.tiered)
+
+
+def table_of(game: str, options: tuple[str, ...] | list[str]) -> tuple[str | None, dict[str, Any] | None]:
+    """The indexed game and variant that ``game`` (as typed, with its ``-V`` ``options``) names, or (None, None)
+    for a game solved from a position instead. A board named with its parameters (``connect4:5x4``) is the same
+    table as with ``-V`` (``connect4 -V width=5 -V height=4``), where the tiered form holds the same positions."""
+    entry, text = split_name(game)
+    if entry is None or entry.tiered is None or (text is not None and not entry.same_board):
+        return None, None
+    variant = parse_variant(options)
+    if text is None:
+        return entry.name, variant
+    board = {k: v for k, v in variant.items() if k in entry.parameters}
+    _, parameters = board_parameters(game, board)
+    return entry.name, {**parameters, **variant}
+
+
+def table_name(name: str, variant: dict[str, Any]) -> str:
+    """The one name of the board an indexed game's ``variant`` holds (``connect4:5x4``); a table of another game's
+    positions (subtraction's one heap) or a saved solve keeps its own name.
+
+    >>> table_name("connect4", {"width": 5, "height": 4, "connect": 4}), table_name("subtraction", {"n": 9})
+    ('connect4:5x4', 'subtraction')
+    """
+    entry = GAMES.get(name)
+    if entry is None or not entry.same_board:
+        return name
+    return entry.name_of({k: v for k, v in variant.items() if k in entry.parameters})
 
 
 def table_spec(name: str, **variant: Any) -> Any:
     """The tiered game ``name`` with the given variant parameters."""
-    target = INDEXED.get(name)
-    if target is None:
-        raise GamedpError(f"unknown game {name!r} for solve/query: the indexed games are {', '.join(sorted(INDEXED))}")
-    module, attr = target.split(":")
-    try:
-        factory = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        raise GamedpError(f"the game {name!r} is not available for solve/query in this version of gamedp") from None
+    entry = GAMES.get(name)
+    if entry is None or entry.tiered is None:
+        raise GamedpError(f"unknown game {name!r} for solve/query: the indexed games are {', '.join(indexed_names())}")
+    factory = entry.load_tiered()
     params = inspect.signature(factory).parameters
     unknown = sorted(set(variant) - set(params))
     if unknown:
@@ -81,8 +106,7 @@ def label(name: str, spec: Any) -> str:
     >>> label("subtraction", table_spec("subtraction", n=40, moves=[3, 2]))
     'subtraction (n=40, moves=2,3, misere=false)'
     """
-    module, attr = INDEXED[name].split(":")
-    params = inspect.signature(getattr(importlib.import_module(module), attr)).parameters
+    params = inspect.signature(GAMES[name].load_tiered()).parameters
     shown = [f"{key}={_text(spec.variant.get(key, p.default))}" for key, p in params.items()]
     return f"{name} ({', '.join(shown)})" if shown else name
 
@@ -94,8 +118,7 @@ def command_for(name: str, variant: dict[str, Any]) -> str:
     >>> command_for("blockgame", {"rows": 4, "cols": 5})
     'gamedp solve blockgame -V rows=4'
     """
-    module, attr = INDEXED[name].split(":")
-    params = inspect.signature(getattr(importlib.import_module(module), attr)).parameters
+    params = inspect.signature(GAMES[name].load_tiered()).parameters
     options = []
     for key, param in params.items():
         value = variant.get(key, param.default)

@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 
 from gamedp.errors import GameDefinitionError, GamedpError, InputError
 from gamedp.game import Game
+from gamedp.games.registry import GAMES
 from gamedp.values import LOSE, WIN, Analysis, Value, analysis_of
 
 MAX_CELLS = 64
@@ -292,7 +293,10 @@ class PlacementGame(Game):
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.name = rules.name
+        # A built-in game's board is named as the registry names it (domineering:8x8); the rules keep the
+        # game's plain name, which region tables record.
+        entry = GAMES.get(rules.name) if type(self).__module__ == __name__ else None
+        self.name = entry.name_of({"rows": rules.rows, "cols": rules.cols}) if entry else rules.name
         self._turn_bit = 1 << rules.n
 
     # -- rules -----------------------------------------------------------------------------------------
@@ -466,18 +470,17 @@ class Domineering(PlacementGame):
 SEARCHED_CELLS = 20
 
 
-def domineering_from_spec(parameters: str) -> Domineering:
-    """The board named after ``domineering:``, ``RxC`` (rows by columns).
+def domineering(rows: int = 4, cols: int = 4) -> Domineering:
+    """Domineering on ``rows`` x ``cols``, each from 1 to 8 (the exact search's boards).
 
-    >>> game = domineering_from_spec("8x8")
-    >>> game.rules.rows, game.rules.cols
-    (8, 8)
+    >>> game = domineering(8, 8)
+    >>> game.name, game.rules.rows, game.rules.cols
+    ('domineering:8x8', 8, 8)
     """
-    match = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*", parameters)
-    if not match or not all(1 <= int(n) <= 8 for n in match.groups()):
-        raise GamedpError(f"domineering:{parameters} is not a board: write domineering:RxC, rows and columns "
+    if not all(1 <= n <= 8 for n in (rows, cols)):
+        raise GamedpError(f"domineering:{rows}x{cols} is not a board: write domineering:RxC, rows and columns "
                           "from 1 to 8 (e.g. domineering:8x8)")
-    return Domineering(int(match[1]), int(match[2]))
+    return Domineering(rows, cols)
 
 
 def blockgame_rules(rows: int = 5, cols: int = 5) -> Rules:

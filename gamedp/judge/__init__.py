@@ -6,11 +6,22 @@ its exact output out, raising :class:`gamedp.errors.InputError` (with the line n
 
 from __future__ import annotations
 
-#: problem name -> module
-JUDGES: dict[str, str] = {
-    "blockgame": "gamedp.judge.blockgame",
-    "cardgame": "gamedp.judge.cardgame",
-    "gridgame": "gamedp.judge.gridgame",
+from typing import NamedTuple
+
+
+class Problem(NamedTuple):
+    """A judge problem: its adapter module, the built-in game it is about, and where it is set."""
+
+    module: str
+    game: str
+    title: str
+
+
+#: problem name -> its adapter and game
+JUDGES: dict[str, Problem] = {
+    "blockgame": Problem("gamedp.judge.blockgame", "blockgame", "algospot BLOCKGAME"),
+    "cardgame": Problem("gamedp.judge.cardgame", "cards", "Baekjoon 11062"),
+    "gridgame": Problem("gamedp.judge.gridgame", "grid", "Baekjoon 28218"),
 }
 
 
@@ -18,4 +29,4 @@ def answer(problem: str, text: str | bytes) -> str:
     """``problem``'s exact output for its whole input ``text``."""
     import importlib
 
-    return importlib.import_module(JUDGES[problem]).run(text)
+    return importlib.import_module(JUDGES[problem].module).run(text)

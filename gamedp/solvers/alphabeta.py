@@ -93,11 +93,11 @@ class PrunedSolution:
         canon = game.canonical if overrides(game, "canonical") else None
         key = game.key if overrides(game, "key") else None
         self.keyf: Callable | None = (lambda p: key(canon(p))) if canon and key else canon or key
-        self._children = game.ordered_children if hasattr(game, "ordered_children") else game.children
+        self._children = getattr(game, "ordered_children", None) or game.children
         # A game that orders its children itself is searched in its order (a history measured worse on
         # Connect-4); one that names its moves (moves + do_move, no children of its own) keeps a history per
         # move: a column is the same move wherever it is played, while the i-th child shifts as columns fill.
-        self._ordered = hasattr(game, "ordered_children")
+        self._ordered = getattr(game, "ordered_children", None) is not None
         self._by_move = not self._ordered and overrides(game, "moves") and not overrides(game, "children")
         self._primitive = game.primitive if overrides(game, "primitive") else None
         self._no_move = 1 if game.misere else -1

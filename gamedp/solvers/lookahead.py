@@ -118,7 +118,7 @@ class Lookahead:
         canon = game.canonical if overrides(game, "canonical") else None
         key = game.key if overrides(game, "key") else None
         self.keyf: Callable | None = (lambda p: key(canon(p))) if canon and key else canon or key
-        self._children = game.ordered_children if hasattr(game, "ordered_children") else game.children
+        self._children = getattr(game, "ordered_children", None) or game.children
         self._last: dict[Hashable, int] = {}
         #: the last best move's score: above SCALE a proven win, below -SCALE a proven loss, else an estimate
         self.score = 0

@@ -46,9 +46,9 @@ EXTRA_GAMES = ("connect4:4x4",)
 
 def builtin_games() -> list[str]:
     """Every built-in game the board offers, by the name the command line knows it."""
-    from gamedp.games import BUILTIN
+    from gamedp.games.registry import GAMES
 
-    return list(BUILTIN) + list(EXTRA_GAMES)
+    return list(GAMES) + list(EXTRA_GAMES)
 
 
 class Games:
@@ -73,7 +73,9 @@ class Games:
             raise ServeError(503, f"{spec} is busy with a long solve; try again in a moment, or another game") \
                 from None
         try:
-            return await anyio.to_thread.run_sync(worker.ask, request)
+            record = await anyio.to_thread.run_sync(worker.ask, request)
+            # The game as this server lists it (a file's game by its file), not as the game calls itself.
+            return {**record, "game": spec}
         finally:
             lock.release()
 

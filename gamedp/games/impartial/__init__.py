@@ -26,38 +26,18 @@ gamedp.errors.GamedpError: unknown impartial family 'chess': give one of dawson,
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from gamedp.errors import GamedpError
 
-#: name -> "module:class" (relative to this package); a class taking ``misere=`` (and a parameter after ':').
-FAMILIES: dict[str, str] = {
-    "nim": "nim:Nim",
-    "misere-nim": "nim:MisereNim",
-    "kayles": "octal:Kayles",
-    "dawson": "octal:Dawson",
-    "octal": "octal:Octal",
-    "subtraction": "subtraction:Subtraction",
-    "grundy-game": "grundy_game:GrundyGame",
-    "lasker": "lasker:Lasker",
-    "wythoff": "wythoff:Wythoff",
-}
-#: Families that take a parameter after the colon, and what it is.
-PARAMETERS = {"octal": "CODE", "subtraction": "SET"}
-
-
 def family(spec: str, misere: bool = False) -> Any:
     """The game of the family named by ``spec`` (``NAME`` or ``NAME:PARAMETERS``), under normal or misère play."""
-    name, colon, arg = spec.strip().partition(":")
-    target = FAMILIES.get(name)
-    if target is None or (colon and name not in PARAMETERS):
-        shown = ", ".join(sorted(f"{n}:{PARAMETERS[n]}" if n in PARAMETERS else n for n in FAMILIES))
+    from gamedp.games.registry import GAMES, split_name
+
+    entry, text = split_name(spec.strip())
+    if entry is None or not entry.family:
+        shown = ", ".join(sorted(f"{n}:{e.form}" if e.form else n for n, e in GAMES.items() if e.family))
         raise GamedpError(f"unknown impartial family {spec.strip()!r}: give one of {shown}")
-    module, cls = target.split(":")
-    factory = getattr(importlib.import_module(f"{__name__}.{module}"), cls)
-    if name in PARAMETERS and colon:
-        return factory(arg, misere=misere)
-    if name == "misere-nim":
-        return factory()
-    return factory(misere=misere)
+    if entry.name == "misere-nim":
+        return entry.load()
+    return entry.load({**(entry.read(text) if text is not None else {}), "misere": misere})

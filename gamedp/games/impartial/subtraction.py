@@ -134,8 +134,8 @@ class Subtraction(HeapGame):
 
     default_heaps = (21,)
 
-    def __init__(self, spec: str = "1,3,4", misere: bool = False, heaps: Iterable[int] | None = None):
-        self.subtraction_set, self.rules = parse_subtraction(spec)
+    def __init__(self, moves: str = "1,3,4", misere: bool = False, heaps: Iterable[int] | None = None):
+        self.subtraction_set, self.rules = parse_subtraction(moves)
         self.family = f"subtraction:{self.subtraction_set}"
         kind, _, excluded = self.subtraction_set.partition(":")
         self.excluded = [int(k) for k in excluded.split(",") if k] if kind == "allbut" else None
