@@ -173,9 +173,9 @@ class Game:
 
     # Exact-score search
     score_search: Callable[[], Any] | None = None
-    """``score_search()``: the rules of the exact-score search over a bounded table (:mod:`gamedp.solvers.score_search`),
-    which answers positions too big for the other engines and makes ``gamedp book``'s opening book; None (or
-    returning None): the other engines."""
+    """``score_search()``: the rules of the exact-score search over a bounded table
+    (:mod:`gamedp.solvers.score_search`), which answers positions too big for the other engines and makes
+    ``gamedp book``'s opening book; None (or returning None): the other engines."""
 
     # Checking
     is_legal: Callable[[Position], bool] | None = None

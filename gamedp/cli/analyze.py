@@ -394,8 +394,8 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @saved_option
 @depth_option
 @memory_option
-def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
-            db: str | None, depth: int | None, memory: int | None) -> None:
+def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_json: bool, show_line: bool,
+            outcomes_only: bool, db: str | None, depth: int | None, memory: int | None) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -405,7 +405,8 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
     """
     from gamedp.render import analysis_lines, console
 
-    analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
+    analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth,
+                           memory=memory)
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

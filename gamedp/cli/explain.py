@@ -18,7 +18,8 @@ from gamedp.errors import GamedpError
               help="grid only: POSITION is a whole board drawn with 'o' on the token, jumps up to K cells.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 @memory_option
-def explain(game: str, position: tuple[str, ...], variant: tuple[str, ...], k: int | None, as_json: bool, memory: int | None) -> None:
+def explain(game: str, position: tuple[str, ...], variant: tuple[str, ...], k: int | None, as_json: bool,
+            memory: int | None) -> None:
     """Explain POSITION of GAME: its value, a perfect line, and for every other move the opponent's best reply
     and how the game then ends.
 

@@ -222,8 +222,8 @@ class Match:
 @saved_option
 @depth_option
 @memory_option
-def play(game: str, position: tuple[str, ...], variant: tuple[str, ...], first: str, hints: bool, outcomes_only: bool, db: str | None,
-         depth: int | None, memory: int | None) -> None:
+def play(game: str, position: tuple[str, ...], variant: tuple[str, ...], first: str, hints: bool, outcomes_only: bool,
+         db: str | None, depth: int | None, memory: int | None) -> None:
     """Play GAME against the perfect opponent, from POSITION (the game's notation; default: the start).
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. Type moves as listed under the
@@ -233,7 +233,8 @@ def play(game: str, position: tuple[str, ...], variant: tuple[str, ...], first: 
     if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
-    analyst = load_analyst(board_spec(game, variant), "play", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
+    analyst = load_analyst(board_spec(game, variant), "play", db=db, outcomes_only=outcomes_only, depth=depth,
+                           memory=memory)
     start = read_position_argument(analyst, position)
     typed = sys.stdin.isatty()
     Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,

@@ -25,8 +25,8 @@ from gamedp.errors import GamedpError
 @saved_option
 @depth_option
 @memory_option
-def serve(game: str | None, position: tuple[str, ...], variant: tuple[str, ...], host: str, port: int, open_browser: bool,
-          time_limit: float, db: str | None, depth: int | None, memory: int | None) -> None:
+def serve(game: str | None, position: tuple[str, ...], variant: tuple[str, ...], host: str, port: int,
+          open_browser: bool, time_limit: float, db: str | None, depth: int | None, memory: int | None) -> None:
     """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
     by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
 

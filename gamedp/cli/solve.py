@@ -166,8 +166,9 @@ class _progress_bar:
 def _report(what: str, spec: Any, path: Path, stats: dict, remoteness: bool, as_json: bool,
             already: bool = False) -> None:
     if as_json:
-        click.echo(json.dumps({"game": table_name(spec.game_id, spec.variant), "variant": spec.variant, "database": str(path),
-                               "bytes": path.stat().st_size, "already_solved": already, **stats}))
+        click.echo(json.dumps({"game": table_name(spec.game_id, spec.variant), "variant": spec.variant,
+                               "database": str(path), "bytes": path.stat().st_size, "already_solved": already,
+                               **stats}))
         return
     size = path.stat().st_size
     seconds = f" in {stats['seconds']:.2f} s" if "seconds" in stats and not already else ""

@@ -12,10 +12,10 @@ command prints, looks databases up by and answers in JSON and on the web board.
 ('subtraction:1,3,4', 'subtraction:1,2', 'octal:0.7')
 >>> board_name("path/to/chomp.py")
 'path/to/chomp.py'
->>> board_name("connect4:5x4x3")
+>>> board_name("connect4:5x4x3")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gamedp.errors.GamedpError: connect4:5x4x3 is not a board of connect4: write connect4:WxH or connect4:WxH:K (e.g. connect4:5x4, connect4:6x5:3), or give -V width=W -V height=H -V connect=K
+gamedp.errors.GamedpError: connect4:5x4x3 is not a board of connect4: write connect4:WxH or connect4:WxH:K ...
 """
 
 from __future__ import annotations
