@@ -11,10 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("gamedp.games.placement")
-
-from gamedp.database import Reader  # noqa: E402
-from gamedp.games.indexed import table_spec  # noqa: E402
+from gamedp.database import Reader
+from gamedp.games.indexed import table_spec
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 if not VECTORS.exists():

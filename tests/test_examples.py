@@ -10,9 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
-from blockgame_as_game import PLACEMENTS, BlockGame, format_board, parse_board  # noqa: E402
+from blockgame_as_game import PLACEMENTS, BlockGame, format_board, parse_board
 
-from gamedp import Outcome, Solution, check_game  # noqa: E402
+from gamedp import Outcome, Solution, check_game
 
 
 def brute_force_wins(board: int) -> bool:

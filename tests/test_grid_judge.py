@@ -43,17 +43,20 @@ def test_inline_samples_match_the_shared_vectors():
         assert (VECTORS / f"gridgame-sample{i}.out").read_bytes() == expected
 
 
+_BRUTE_MEMO: dict[tuple[tuple[str, ...], int, int, int], bool] = {}
+
+
 def brute_first_wins(rows: list[str], k: int, x: int, y: int) -> bool:
     """The rules, plainly: down 1, right 1, or down-right 1..k onto an open cell; no move loses."""
     n, m = len(rows), len(rows[0])
 
-    def wins(r, c, memo={}):
+    def wins(r, c):
         key = (tuple(rows), k, r, c)
-        if key not in memo:
+        if key not in _BRUTE_MEMO:
             steps = [(1, 0), (0, 1)] + [(j, j) for j in range(1, k + 1)]
             children = [(r + a, c + b) for a, b in steps if r + a < n and c + b < m and rows[r + a][c + b] == "."]
-            memo[key] = any(not wins(*child) for child in children)
-        return memo[key]
+            _BRUTE_MEMO[key] = any(not wins(*child) for child in children)
+        return _BRUTE_MEMO[key]
 
     return wins(x - 1, y - 1)
 

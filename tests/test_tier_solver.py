@@ -168,7 +168,7 @@ def test_a_version_1_database_is_refused_with_the_command_that_solves_it_again(t
     assert caught.value.damaged  # solving again is the fix
     out = cli("query", "connect4", *board, "--db", str(old), "")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert "older gamedp" in out.stderr and f"solve again: gamedp solve connect4 " in out.stderr, out.stderr
+    assert "older gamedp" in out.stderr and "solve again: gamedp solve connect4 " in out.stderr, out.stderr
     assert f"--db {old}" in out.stderr, out.stderr
     fixed = cli("solve", "connect4", *board, "--db", str(old))
     assert fixed.returncode == 0 and "is of an older format; solving" in fixed.stderr, fixed.stderr

@@ -15,11 +15,9 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
-
-from gamedp.web.app import MAX_BODY, MAX_TEXT, builtin_games, create_app  # noqa: E402
+from gamedp.web.app import MAX_BODY, MAX_TEXT, builtin_games, create_app
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "my_game.py")
 GAMES = ["tictactoe", "nim", "cards", "grid", "wythoff", "domineering", "connect4:4x3:3", EXAMPLE]
