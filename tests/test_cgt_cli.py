@@ -7,10 +7,11 @@ import subprocess
 import sys
 
 import pytest
+from command import gamedp
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", "cgt", *args], capture_output=True, text=True)
+    return gamedp("cgt", *args)
 
 
 def test_domineering_2x3_as_published():
@@ -65,11 +66,9 @@ def test_no_numba_on_this_path():
 
 
 def test_analyze_shows_the_partizan_value():
-    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "toads-and-frogs", "T.TFF"],
-                          capture_output=True, text=True)
+    done = gamedp("analyze", "toads-and-frogs", "T.TFF")
     assert "partizan value: ↑ (Left: Toads)" in done.stdout
-    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "hackenbush", "BRB", "--json"],
-                          capture_output=True, text=True)
+    done = gamedp("analyze", "hackenbush", "BRB", "--json")
     assert json.loads(done.stdout)["partizanValue"] == "3/4"
-    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", "3", "4"], capture_output=True, text=True)
+    done = gamedp("analyze", "nim", "3", "4")
     assert "partizan value" not in done.stdout  # an impartial game shows its nimber

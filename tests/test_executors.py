@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from command import gamedp
 
 from gamedp.executors import DaskExecutor, LocalExecutor
 from gamedp.games.connect4_tiers import connect4_table
@@ -26,9 +27,8 @@ def small_shards(monkeypatch):
 def test_a_two_process_cluster_gives_the_same_bytes_as_this_process(tmp_path, small_shards) -> None:
     game = connect4_table(4, 3)
     local = solve_tiered(game, "connect4", tmp_path / "local.gdb", remoteness=True, executor=LocalExecutor())
-    out = subprocess.run([sys.executable, "-m", "gamedp", "solve", "connect4", "-V", "width=4", "-V", "height=3",
-                          "-r", "--workers", "2", "--json", "--db", str(tmp_path / "dask.gdb")],
-                         capture_output=True, text=True, timeout=300)
+    out = gamedp("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--workers", "2", "--json", "--db",
+                 str(tmp_path / "dask.gdb"), timeout=300)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "dask.gdb").read_bytes() == (tmp_path / "local.gdb").read_bytes()
     assert f'"positions": {local["positions"]}' in out.stdout

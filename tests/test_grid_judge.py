@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from command import gamedp
 
 from gamedp.errors import InputError
 from gamedp.judge import gridgame
@@ -23,14 +24,9 @@ SAMPLES = [
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 
 
-def cli(stdin: bytes, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", "judge", "gridgame", *args], input=stdin,
-                          capture_output=True, timeout=120)
-
-
 @pytest.mark.parametrize("given, expected", SAMPLES)
 def test_official_samples_byte_for_byte(given, expected):
-    result = cli(given)
+    result = gamedp("judge", "gridgame", stdin=given)
     assert result.returncode == 0, result.stderr
     assert result.stdout == expected
 
@@ -166,7 +162,7 @@ BAD = [
 
 @pytest.mark.parametrize("text, where, words", BAD)
 def test_bad_input_one_line_exit_2(text, where, words):
-    result = cli(text.encode())
+    result = gamedp("judge", "gridgame", stdin=text.encode())
     err = result.stderr.decode()
     assert result.returncode == 2, err
     assert result.stdout == b""
