@@ -71,5 +71,16 @@ def test_analyze_shows_the_partizan_value():
     done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "hackenbush", "BRB", "--json"],
                           capture_output=True, text=True)
     assert json.loads(done.stdout)["partizanValue"] == "3/4"
+    assert json.loads(done.stdout)["partizanLeft"] == "Blue"
     done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", "3", "4"], capture_output=True, text=True)
     assert "partizan value" not in done.stdout  # an impartial game shows its nimber
+
+
+def test_play_shows_the_partizan_value_with_a_hint():
+    done = subprocess.run([sys.executable, "-m", "gamedp", "play", "toads-and-frogs", "T.TFF"], input="hint\nquit\n",
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("partizan value: ↑ (Left: Toads)") == 1, done.stdout
+    done = subprocess.run([sys.executable, "-m", "gamedp", "play", "nim", "1 2"], input="hint\nquit\n",
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "partizan value" not in done.stdout
