@@ -84,3 +84,22 @@ def test_play_shows_the_partizan_value_with_a_hint():
     done = subprocess.run([sys.executable, "-m", "gamedp", "play", "nim", "1 2"], input="hint\nquit\n",
                           capture_output=True, text=True)
     assert done.returncode == 0 and "partizan value" not in done.stdout
+
+
+def test_a_board_past_the_memory_bound_is_one_line():
+    """--memory bounds the process; without it the bound is the memory left (here an address-space limit)."""
+    import resource
+
+    done = run("domineering", "5x5", "--memory", "24M")
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith("gamedp: error: valuing the board's regions stopped after ")
+    assert "more than --memory 24M allows" in done.stderr and done.stderr.count("\n") == 1
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (170 << 20, 170 << 20))
+
+    done = subprocess.run([sys.executable, "-m", "gamedp", "cgt", "domineering", "5x5"], capture_output=True,
+                          text=True, preexec_fn=limit)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "memory are left (address space limited to 178,257,920 bytes by ulimit -v)" in done.stderr
+    assert run("domineering", "2x3", "--memory", "64M").stdout.startswith("value: {2|-1/2}")

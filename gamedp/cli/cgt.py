@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand
+from gamedp.cli.arguments import MemorySize, NumbersCommand
 from gamedp.errors import GamedpError, InputError
 
 #: what GAME may be besides a game gamedp loads (which then gives Game.options)
@@ -24,7 +24,11 @@ ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hacken
               "temperature (numbers as \"3/4\").")
 @click.option("--table", metavar="PATH", help="Domineering: read region values from this file and write the "
               "new ones back (gamedp's database format; \"default\": the file in the database directory).")
-def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: bool, table: str | None) -> None:
+@click.option("--memory", type=MemorySize(least=1 << 20), metavar="SIZE", help="Domineering: stop with an error "
+              "when valuing takes more than SIZE of memory (e.g. 512M, 2G); by default, when the machine's "
+              "available memory runs low.")
+def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: bool, table: str | None,
+        memory: int | None) -> None:
     """The partizan value of POSITION in GAME, or of the sum of several POSITIONs.
 
     GAME is domineering (POSITION: RxC, an empty board, or rows of '.' (empty) and '#' (filled) joined by '/',
@@ -49,9 +53,10 @@ def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: 
             raise click.UsageError("give GAME and at least one POSITION (e.g. gamedp cgt domineering 2x3), or "
                                    "--expr EXPR")
         name = ALIASES.get(game.lower(), game.lower())
-        if table is not None and name != "domineering":
-            raise click.UsageError("--table keeps Domineering's region values; other games have none")
-        values = _guarded(lambda: _values(name, game, position, table))
+        if (table is not None or memory is not None) and name != "domineering":
+            raise click.UsageError("--table and --memory are for Domineering's region values; other games have "
+                                   "none")
+        values = _guarded(lambda: _values(name, game, position, table, memory))
         total = GameValue.number(0)
         for v in values:
             total = total + v
@@ -82,7 +87,8 @@ def describe(v) -> dict:
             "temperature": format_number(v.temperature)}
 
 
-def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None = None) -> list:
+def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None = None,
+            memory: int | None = None) -> list:
     """Each position's value; errors name the position (its number when there are several)."""
     def where(k: int) -> str:
         return "position" if len(positions) == 1 else f"position {k}"
@@ -93,6 +99,7 @@ def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None
         boards = [domineering.parse_board(p, where(k)) for k, p in enumerate(positions, 1)]
         path = None if table is None else region_table.default_path() if table == "default" else table
         known = region_table.load(path) if path is not None else 0
+        domineering.memory_bound = memory
         out = [domineering.value(b) for b in boards]
         if path is not None and len(domineering.table) > known:
             region_table.save(path)
@@ -122,5 +129,7 @@ def _guarded(compute):
     except RecursionError:
         raise GamedpError("this game is too deep to value here (its canonical form nests thousands of levels); "
                           "try a smaller position") from None
+    except MemoryError:  # an allocation larger than the reserve the memory checks keep
+        raise GamedpError("valuing this ran out of memory; try a smaller position") from None
     finally:
         sys.setrecursionlimit(limit)
