@@ -110,9 +110,9 @@ def test_a_board_past_the_memory_bound_is_one_line():
 
     from gamedp.memory import RESERVE
 
-    started = subprocess.run([sys.executable, "-c", "import gamedp.cli.entry, gamedp.cli.cgt_answer, "
-                              "gamedp.cgt.domineering, gamedp.cgt.thermograph; from gamedp.memory import _statm; "
-                              "print(_statm()[0])"], capture_output=True, text=True, check=True)
+    code = ("import gamedp.cli.entry, gamedp.cli.cgt_answer, gamedp.cgt.domineering, gamedp.cgt.thermograph; "
+            "from gamedp.memory import _statm; print(_statm()[0])")
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     room = int(started.stdout) + RESERVE + (8 << 20)  # 5x5 grows by more than 8 MiB (its peak is near 45 MB)
 
     def limit() -> None:
