@@ -18,8 +18,9 @@ def main(argv: list[str] | None = None) -> None:
         if args[1] in JUDGES:
             _judge(args[1])
             return
-    if len(args) == 2 and args[0] == "value":
-        status = _value(args[1])
+    if args[:1] == ["value"] and (len(args) == 2 or len(args) == 4 and args[2] == "--threads"
+                                  and args[3] in THREAD_COUNTS):
+        status = _value(args[1], int(args[3]) if len(args) == 4 else 1)
         if status >= 0:
             sys.exit(status)
     from gamedp.cli.main import main as full_cli
@@ -27,13 +28,17 @@ def main(argv: list[str] | None = None) -> None:
     full_cli(argv)
 
 
-def _value(spec: str) -> int:
-    """``gamedp value GAME`` without options, for a game with the exact-score search (-1: the full path)."""
+#: what ``--threads`` takes on the short path (the full command line checks anything else)
+THREAD_COUNTS = {str(n) for n in range(1, 65)}
+
+
+def _value(spec: str, threads: int) -> int:
+    """``gamedp value GAME [--threads N]``, for a game with the exact-score search (-1: the full path)."""
     from gamedp.batch import fast_value
     from gamedp.errors import GamedpError
 
     try:
-        return fast_value(spec)
+        return fast_value(spec, threads)
     except GamedpError as e:
         sys.stderr.write(f"gamedp: error: {e}\n")
         return e.exit_status
