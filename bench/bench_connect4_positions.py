@@ -17,7 +17,8 @@ at most 1.5x the reference); its output column says DIFFERS because the two prin
 times the empty board too (minutes). Everything runs in a fresh temporary directory so that the reference finds
 no opening book (7x6.book) to answer from. With --threads 1,2 each round runs gamedp once per thread count (and
 the reference once); with more than one thread, lines are searched at once, so gamedp's time per position is
-taken like the reference's: (whole process - gamedp's start-up on empty input) / positions.
+one thread's plus the difference of the two whole runs' times per position (without a one-thread run, like the
+reference's: (whole process - gamedp's start-up on empty input) / positions).
 """
 
 from __future__ import annotations
@@ -98,8 +99,15 @@ def bench_set(name: str, path: Path, lines: list[str], scores: list[int], gamedp
     result = []
     for t in gamedp:
         wall = statistics.median(g_wall[t])
-        # lines searched at once overlap, so with threads a position's time is the whole run's, less start-up
-        seconds = statistics.median(g_sec[t]) if t == 1 else max(wall - g_startup, 0.0) / len(lines)
+        # Lines searched at once overlap, so with threads a position's time is one thread's, plus the difference
+        # of the whole runs' times per position (the same start-up cancels out); without a one-thread run, the
+        # whole run's, less the start-up on empty input.
+        if t == 1:
+            seconds = statistics.median(g_sec[t])
+        elif 1 in gamedp:
+            seconds = max(statistics.median(g_sec[1]) + (wall - statistics.median(g_wall[1])) / len(lines), 0.0)
+        else:
+            seconds = max(wall - g_startup, 0.0) / len(lines)
         row = {"set": name, "file": SETS[name], "positions": len(lines), "rounds": rounds, "threads": t,
                "gamedp_seconds_per_position": seconds,
                "gamedp_explored_per_position": statistics.median(g_explored[t]), "gamedp_wall": wall,
@@ -190,10 +198,13 @@ def main() -> int:
             if ref:
                 print(f"reference start-up on empty stdin: {human(startup)} (median of 5)")
             g_startup = 0.0
-            if threads != [1]:
+            if 1 not in threads:
                 g_startup = statistics.median(timed("gamedp", gamedp[max(threads)], None)[0] for _ in range(5))
                 print(f"gamedp start-up on empty stdin: {human(g_startup)} (median of 5); with threads, gamedp's "
                       f"time per position is (whole process - start-up) / positions, as the reference's")
+            elif threads != [1]:
+                print("with threads, gamedp's time per position is one thread's plus the difference of the whole "
+                      "runs' times per position")
             print(f"\n## Pons' sets, {args.rounds} round(s), medians"
                   + (f", gamedp --memory {args.memory}" if args.memory else ""))
             print(f"{'set':<14} {'n':>5} {'thr':>3} {'gamedp/pos':>10} {'explored/pos':>12} {'gamedp s':>9} {'ref s':>9} "

@@ -5,6 +5,7 @@ the table grows under searches running at once."""
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 import subprocess
 import sys
 
@@ -106,3 +107,13 @@ def test_analyze_with_two_threads_values_every_move_as_with_one():
                            capture_output=True, text=True, timeout=300) for extra in ([], ["--threads", "2"])]
     assert outs[0].returncode == 0 and outs[1].stdout == outs[0].stdout, outs[1].stderr
 
+
+
+def test_positions_are_read_alike_from_several_threads():
+    """Lines are read by the threads answering them, through the game's compiled reader."""
+    game = Connect4()
+    rules = game.score_search()
+    lines = [m for m, _ in benchmark_sample("Test_L3_R1", 1000) + benchmark_sample("Test_L1_R1", 1000)] * 3
+    with ThreadPoolExecutor(4) as pool:
+        read = list(pool.map(rules.read_moves, lines, chunksize=1))
+    assert read == [game.parse_position(m) for m in lines]
