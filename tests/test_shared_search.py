@@ -91,7 +91,7 @@ def test_the_value_command_with_two_threads_answers_as_with_one():
 
 @pytest.mark.parametrize("argv, message", [
     (["value", "connect4", "--threads", "0"], "--threads"),
-    (["value", "nim", "--threads", "2"], "--threads is for a game searched one position at a time"),
+    (["value", "nim", "--threads", "2"], "--threads shares the search of a game searched one position at a time"),
     (["analyze", "nim", "3", "--threads", "2"], "--threads shares the search of a game searched one position"),
 ])
 def test_bad_thread_counts_are_one_line_errors(argv, message):

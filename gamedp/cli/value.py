@@ -44,10 +44,11 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
         reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads)
         read, stop = reader, reader.stop
     else:
-        for name, given in (("--memory", memory is not None), ("--threads", threads != 1)):
+        for given, option in ((memory is not None, "--memory bounds the table"),
+                              (threads != 1, "--threads shares the search")):
             if given:
-                raise GamedpError(f"{name} is for a game searched one position at a time; {game} is solved by "
-                                  f"an engine that keeps every position it meets (leave {name} out)")
+                raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
+                                  f"engine that keeps every position it meets (leave {option.split()[0]} out)")
         from gamedp.cli.analyze import load_analyst
 
         read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
