@@ -207,7 +207,8 @@ def main() -> int:
                       "runs' times per position")
             print(f"\n## Pons' sets, {args.rounds} round(s), medians"
                   + (f", gamedp --memory {args.memory}" if args.memory else ""))
-            print(f"{'set':<14} {'n':>5} {'thr':>3} {'gamedp/pos':>10} {'explored/pos':>12} {'gamedp s':>9} {'ref s':>9} "
+            print(f"{'set':<14} {'n':>5} {'thr':>3} {'gamedp/pos':>10} {'explored/pos':>12} {'gamedp s':>9} "
+                  f"{'ref s':>9} "
                   f"{'ref/pos':>10} {'wall x':>6} {'pos x':>6} {'wrG':>5} {'wrR':>5}")
             wrong = 0
             for name in chosen:
