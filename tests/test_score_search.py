@@ -263,12 +263,14 @@ def test_value_answers_other_games_with_their_own_engine():
     assert refused.returncode == 2 and "--memory bounds the table" in refused.stderr and refused.stdout == ""
 
 
-def test_a_long_search_stops_on_ctrl_c_with_one_line():
+@pytest.mark.parametrize("options, lines", [((), "4\n"), (("--threads", "2"), "4\n3\n")])
+def test_a_long_search_stops_on_ctrl_c_with_one_line(options, lines):
+    """One line searched, or two at once in two threads."""
     # the search's library built first (a first run builds it, saying so on stderr), so that only the search is timed
     assert gamedp("value", "connect4", stdin="2252576253462244111563365343671351441\n").returncode == 0
-    process = subprocess.Popen([sys.executable, "-m", "gamedp", "value", "connect4"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    process.stdin.write("4\n")  # one stone down: minutes of search
+    process = subprocess.Popen([sys.executable, "-m", "gamedp", "value", "connect4", *options],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write(lines)  # one stone down: minutes of search
     process.stdin.flush()
     time.sleep(3)
     assert process.poll() is None
