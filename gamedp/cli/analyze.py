@@ -50,7 +50,7 @@ from typing import Any
 import click
 
 from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, joined, memory_option, position_argument,
-                                  saved_option, variant_option)
+                                  saved_option, threads_option, variant_option)
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
 
@@ -67,7 +67,8 @@ class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
-                 saved_only: bool = False, too_big: str | None = None, memory: int | None = None):
+                 saved_only: bool = False, too_big: str | None = None, memory: int | None = None,
+                 threads: int = 1):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -100,6 +101,8 @@ class Analyst:
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
         self.memory = memory
+        #: the threads of the exact-score search
+        self.threads = threads
         #: what the values leave out, to say beside them (None: nothing)
         self.note: str | None = None
 
@@ -158,6 +161,24 @@ class Analyst:
             return self._values.value(position)
         except (ResourceError, RecursionError):
             return None
+
+    def partizan_fields(self, position: Any) -> dict[str, str]:
+        """``partizanValue`` (the value in CGSuite's notation) and ``partizanLeft`` (the player who is Left, where
+        the game names its players), as ``analyze --json`` and the web board show them; empty where the value is
+        not known (see :meth:`partizan_value`)."""
+        value = self.partizan_value(position)
+        if value is None:
+            return {}
+        names = getattr(self.rules, "player_names", None)
+        return {"partizanValue": str(value), **({"partizanLeft": names[0]} if names else {})}
+
+    def partizan_line(self, position: Any) -> str | None:
+        """``partizan value: {2|-1/2} (Left: Vertical)``, or None where the value is not known."""
+        fields = self.partizan_fields(position)
+        if not fields:
+            return None
+        left = fields.get("partizanLeft")
+        return f"partizan value: {fields['partizanValue']}" + (f" (Left: {left})" if left else "")
 
     def nimber(self, position: Any) -> int | None:
         """The position's nimber where the game offers one, else ``None``."""
@@ -256,7 +277,8 @@ class Analyst:
                 # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
                 from gamedp.solvers.score_search import ScoreSearch
 
-                self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only)
+                self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only,
+                                             threads=self.threads)
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -341,7 +363,8 @@ class Analyst:
 
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
-                 depth: int | None = None, warn: bool = True, memory: int | None = None) -> Analyst:
+                 depth: int | None = None, warn: bool = True, memory: int | None = None,
+                 threads: int = 1) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`gamedp.cli.saved.open_for_game`: ``db``, else the default place) answers every
@@ -354,8 +377,12 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
 
     from gamedp.cli.saved import open_for_game
     from gamedp.loader import load_game
+    from gamedp.solvers.score_search import score_rules
 
     game = load_game(spec)
+    if threads != 1 and score_rules(game) is None:
+        raise GamedpError(f"--threads shares the search of a game searched one position at a time; {spec} is "
+                          "solved by an engine that runs in one thread (leave --threads out)")
     # A depth-limited search takes exact values without remoteness as ends too.
     saved = open_for_game(spec, game, db, required=db is not None, remoteness=not outcomes_only and depth is None,
                           warn=warn)
@@ -367,7 +394,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
                    "(e.g. --depth 8)",
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
-                   too_big=too_big, memory=memory)
+                   too_big=too_big, memory=memory, threads=threads)
 
 
 def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None) -> Any:
@@ -394,8 +421,9 @@ def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None
 @saved_option
 @depth_option
 @memory_option
+@threads_option
 def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_json: bool, show_line: bool,
-            outcomes_only: bool, db: str | None, depth: int | None, memory: int | None) -> None:
+            outcomes_only: bool, db: str | None, depth: int | None, memory: int | None, threads: int) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -406,7 +434,7 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
     from gamedp.render import analysis_lines, console
 
     analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth,
-                           memory=memory)
+                           memory=memory, threads=threads)
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:
@@ -416,15 +444,13 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
         return
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)
-    partizan = analyst.partizan_value(where)
     if as_json:
         from gamedp.gamesman import gamesman_json
 
         doc = gamesman_json(analysis, lambda m: analyst.move_name(where, m), analyst.position_name,
                             nimber=analyst.nimber(where), child_values=analyst.child_values(analysis),
                             child_nimbers=child_nimbers)
-        if partizan is not None:
-            doc["partizanValue"] = str(partizan)
+        doc.update(analyst.partizan_fields(where))
         click.echo(json.dumps(doc, indent=2))
         return
     out = console(color=sys.stdout.isatty())
@@ -433,9 +459,9 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
     for text in analysis_lines(analysis, lambda m: analyst.move_name(where, m), nimber=analyst.nimber(where),
                                child_nimbers=child_nimbers):
         out.print(text)
+    partizan = analyst.partizan_line(where)
     if partizan is not None:
-        names = getattr(analyst.rules, "player_names", None)
-        out.print(f"partizan value: {partizan}" + (f" (Left: {names[0]})" if names else ""), markup=False)
+        out.print(partizan, markup=False)
     if show_line:
         line = analyst.line(where)
         moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"

@@ -52,6 +52,9 @@ class MemorySize(click.ParamType):
     name = "size"
     _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
+    def __init__(self, least: int | None = None):
+        self.least = least  # the smallest size taken; None: a pruned search's smallest table
+
     def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
         if isinstance(value, int):
             return value
@@ -61,11 +64,14 @@ class MemorySize(click.ParamType):
                       param, ctx)
         size = int(float(match.group(1)) * self._UNITS[match.group(2).upper()])
         from gamedp.memory import available_memory
-        from gamedp.solvers.score_search import MIN_SLOTS, SLOT_BYTES
 
-        least = MIN_SLOTS * SLOT_BYTES
+        least = self.least
+        if least is None:
+            from gamedp.solvers.score_search import MIN_SLOTS, SLOT_BYTES
+
+            least = MIN_SLOTS * SLOT_BYTES
         if size < least:
-            self.fail(f"{value} is too small: the table needs at least {least // 1024} KiB (e.g. 64M)", param, ctx)
+            self.fail(f"{value} is too small: give at least {least // 1024} KiB (e.g. 64M)", param, ctx)
         left = available_memory()
         if size > left:
             self.fail(f"{value} is more than the memory available ({left / (1 << 30):.1f} GiB); give less",
@@ -78,6 +84,13 @@ memory_option = click.option(
     "--memory", type=MemorySize(), default=None, metavar="SIZE",
     help="For games searched one position at a time (connect4): the most memory the search's table takes, "
          "e.g. 256M or 4G (default 1G). The table starts small and grows to this as a search needs.")
+
+
+#: ``--threads N``: how many threads a pruned search runs in (analyze, value)
+threads_option = click.option(
+    "--threads", type=click.IntRange(1, 64), default=1, metavar="N",
+    help="For games searched one position at a time (connect4): search in N threads sharing the table "
+         "(default 1). The answers are the same; long searches go faster with a free core for each thread.")
 
 
 class NumbersCommand(click.Command):
