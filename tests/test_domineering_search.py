@@ -102,7 +102,7 @@ def settled_right(game, bits: int) -> bool:
 
     frame_empty = np.uint64(~DomineeringScores(game).frame(bits) & (1 << 64) - 1)
     with np.errstate(over="ignore"):  # the popcount's multiply wraps, as it does compiled
-        outcome = kernels.settled(frame_empty, kernels.transpose(frame_empty))
+        outcome = kernels.settled(frame_empty, np.uint64(kernels.transpose(frame_empty)))  # numba returns ints
     if outcome == 0:
         return False
     rows, cols = game.rules.rows, game.rules.cols

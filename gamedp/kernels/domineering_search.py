@@ -187,8 +187,9 @@ def moves(board, _, p):
     return (unsafe if unsafe != 0 else mine), -1, 1
 
 
-def play_move(board, _, move, p):
-    return transpose(board | move | (move << U8)), np.uint64(0)
+def play_move(board, shape, move, p):
+    # the board's rows and columns trade places with the frame's transposition
+    return transpose(board | move | (move << U8)), ((shape & np.uint64(15)) << np.uint64(4)) | (shape >> np.uint64(4))
 
 
 def order(board, _, move, p):
@@ -223,16 +224,30 @@ def column_isolated(empty):
     return empty & ~(empty << U8) & ~(empty >> U8)
 
 
-def key(board, _, p):
-    """The least of the four images that keep the directions of play."""
-    rows = flip_rows(board)
+def key(board, shape, p):
+    """The least of the four images that keep the directions of play, each mirrored within the board (``shape``
+    is its rows times 16 plus its columns, as the frame holds it now), not the frame."""
+    rows = mirror_rows(board, np.uint64(8) - (shape >> np.uint64(4)))
+    columns = np.uint64(8) - (shape & np.uint64(15))
     least = min(board, rows)
-    least = min(least, flip_columns(board))
-    return min(least, flip_columns(rows))
+    least = min(least, mirror_columns(board, columns))
+    return min(least, mirror_columns(rows, columns))
+
+
+def mirror_rows(board, spare):
+    """Rows upside down within the board: the frame's flip, moved up over the ``spare`` rows below the board."""
+    shift = U8 * spare
+    return (flip_rows(board) >> shift) | ~(FULL >> shift)
+
+
+def mirror_columns(board, spare):
+    """Columns right to left within the board: the frame's flip, moved left over the ``spare`` columns."""
+    kept = np.uint64(0x0101010101010101) * (ROW >> spare)  # in each row, the cells that stay on the board
+    return ((flip_columns(board) >> spare) & kept) | ~kept
 
 
 # -- entry points --------------------------------------------------------------------------------------------
-def solve(board, _, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
+def solve(board, shape, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
     """Whether the player to move on ``board`` (Vertical, by the frame's convention) wins: +1, or -1, kept in
     [low, high]. Returns :data:`~gamedp.kernels.null_window.STOPPED` when asked to stop."""
     plies = null_window.MAX_PLIES + 1
@@ -240,11 +255,12 @@ def solve(board, _, low, high, table_ptr, size, symmetric, frames_ptr, counters_
     frames = carray(frames_ptr, plies * null_window.frame_words(MAX_MOVES))
     counters = carray(counters_ptr, plies * null_window.counter_words(MAX_MOVES) + null_window.HISTORY_WORDS)
     watch = carray(watch_ptr, null_window.WATCH_WORDS)
+    board, shape = np.uint64(board), np.uint64(shape)
     if symmetric:
-        return null_window.solve(start, moves, play_move, order, key, np.uint64(board), np.uint64(0), (0,), low,
-                                 high, MAX_MOVES, True, table, size, frames, counters, watch)
-    return null_window.solve(start, moves, play_move, order, plain_key, np.uint64(board), np.uint64(0), (0,), low,
-                             high, MAX_MOVES, True, table, size, frames, counters, watch)
+        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, True,
+                                 table, size, frames, counters, watch)
+    return null_window.solve(start, moves, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
+                             True, table, size, frames, counters, watch)
 
 
 def plain_key(board, _, p):
