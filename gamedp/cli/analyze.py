@@ -158,6 +158,24 @@ class Analyst:
         except (ResourceError, RecursionError):
             return None
 
+    def partizan_fields(self, position: Any) -> dict[str, str]:
+        """``partizanValue`` (the value in CGSuite's notation) and ``partizanLeft`` (the player who is Left, where
+        the game names its players), as ``analyze --json`` and the web board show them; empty where the value is
+        not known (see :meth:`partizan_value`)."""
+        value = self.partizan_value(position)
+        if value is None:
+            return {}
+        names = getattr(self.rules, "player_names", None)
+        return {"partizanValue": str(value), **({"partizanLeft": names[0]} if names else {})}
+
+    def partizan_line(self, position: Any) -> str | None:
+        """``partizan value: {2|-1/2} (Left: Vertical)``, or None where the value is not known."""
+        fields = self.partizan_fields(position)
+        if not fields:
+            return None
+        left = fields.get("partizanLeft")
+        return f"partizan value: {fields['partizanValue']}" + (f" (Left: {left})" if left else "")
+
     def nimber(self, position: Any) -> int | None:
         """The position's nimber where the game offers one, else ``None``."""
         return None if self._nimber is None else int(self._nimber(position))
@@ -413,15 +431,13 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
         return
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)
-    partizan = analyst.partizan_value(where)
     if as_json:
         from gamedp.gamesman import gamesman_json
 
         doc = gamesman_json(analysis, lambda m: analyst.move_name(where, m), analyst.position_name,
                             nimber=analyst.nimber(where), child_values=analyst.child_values(analysis),
                             child_nimbers=child_nimbers)
-        if partizan is not None:
-            doc["partizanValue"] = str(partizan)
+        doc.update(analyst.partizan_fields(where))
         click.echo(json.dumps(doc, indent=2))
         return
     out = console(color=sys.stdout.isatty())
@@ -430,9 +446,9 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     for text in analysis_lines(analysis, lambda m: analyst.move_name(where, m), nimber=analyst.nimber(where),
                                child_nimbers=child_nimbers):
         out.print(text)
+    partizan = analyst.partizan_line(where)
     if partizan is not None:
-        names = getattr(analyst.rules, "player_names", None)
-        out.print(f"partizan value: {partizan}" + (f" (Left: {names[0]})" if names else ""), markup=False)
+        out.print(partizan, markup=False)
     if show_line:
         line = analyst.line(where)
         moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"

@@ -59,8 +59,8 @@ def with_variant(game: str, variant: tuple[str, ...]) -> str:
     if not variant:
         return game
     if game != "connect4":
-        raise GamedpError(f"-V parameters name a board of connect4 here; write other games' parameters in "
-                          f"GAME itself (e.g. octal:0.137)")
+        raise GamedpError("-V parameters name a board of connect4 here; write other games' parameters in "
+                          "GAME itself (e.g. octal:0.137)")
     from gamedp.games.indexed import parse_variant
 
     values = {"width": 7, "height": 6, "connect": 4}

@@ -38,7 +38,7 @@ import sys
 from typing import Any, Callable, Hashable
 
 from gamedp.game import Game, Move, Position, overrides, terminal_value
-from gamedp.values import LOSE, TIE, WIN, Analysis, Outcome, Value, analysis_of
+from gamedp.values import LOSE, TIE, WIN, Analysis, Value, analysis_of
 
 #: A WIN in r moves scores WIN_SCORE - r for the mover (LOSE: its negation, TIE: 0) when remoteness is asked.
 WIN_SCORE = 1 << 40
