@@ -79,6 +79,10 @@ def test_loader_names_boards() -> None:
         load_game("connect4:5")
     with pytest.raises(GamedpError, match="too big"):
         load_game("connect4:9x7")
+    # 8x7 fills a whole word: the score search takes it, the compiled engines (int64 keys) say so
+    assert load_game("connect4:8x7").label == "connect4 8x7"
+    with pytest.raises(GamedpError, match="score search"):
+        load_game("connect4:8x7").compiled()
 
 
 def test_compiled_rules_agree_with_python_rules() -> None:

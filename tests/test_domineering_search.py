@@ -88,3 +88,52 @@ def test_a_big_board_is_analysed_by_the_search_from_the_command_line():
     for move in record["moves"][::5]:
         child = game.do_move(game.start(), game.parse_move(game.start(), move["move"]))
         assert search.value(child).outcome is (LOSE if move["moveValue"] == "win" else WIN)
+
+
+def settled_right(game, bits: int) -> bool:
+    """Whether the bound that ends the search early (the moves a player is sure of against the most the other can
+    make), called as plain Python, names a winner for ``bits``; if it does, the plain search must agree."""
+    import numpy as np
+
+    from gamedp.kernels import domineering_search as kernels
+
+    frame_empty = np.uint64(~DomineeringScores(game).frame(bits) & (1 << 64) - 1)
+    with np.errstate(over="ignore"):  # the popcount's multiply wraps, as it does compiled
+        outcome = kernels.settled(frame_empty, np.uint64(kernels.transpose(frame_empty)))  # numba returns ints
+    if outcome == 0:
+        return False
+    rows, cols = game.rules.rows, game.rules.cols
+    empty = frozenset((r, c) for r in range(rows) for c in range(cols) if not bits >> (r * cols + c) & 1)
+    assert (outcome > 0) == plain_wins(empty, not game.player(bits)), game.format_position(bits)
+    return True
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (4, 5), (5, 4), (5, 5), (3, 7), (6, 4)])
+def test_positions_settled_without_search_are_settled_right(rows, cols):
+    """Random boards, and positions as random play leaves them."""
+    rng = random.Random(rows * 100 + cols)
+    game = Domineering(rows, cols)
+    named = 0
+    for _ in range(300):
+        bits, _, _ = random_position(rng, rows, cols)
+        for _ in range(rng.randrange(rows * cols // 2)):
+            moves = game.move_list(bits)
+            if not moves:
+                break
+            bits = rng.choice(moves)[1]
+        named += settled_right(game, bits)
+    assert named > 0
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])
+def test_every_position_of_small_boards_settled_without_search_is_settled_right(rows, cols):
+    """Every position reachable from the empty board."""
+    game = Domineering(rows, cols)
+    seen, waiting, named = set(), [game.start()], 0
+    while waiting:
+        bits = waiting.pop()
+        if bits not in seen:
+            seen.add(bits)
+            waiting.extend(child for _, child in game.move_list(bits))
+            named += settled_right(game, bits)
+    assert named > len(seen) // 4

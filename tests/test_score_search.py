@@ -162,15 +162,17 @@ def plain_value(width: int, height: int, columns: tuple[str, ...]) -> tuple[str,
     return solve(columns)
 
 
-@pytest.mark.parametrize("width, height", [(4, 4), (5, 4), (4, 5)])
-def test_random_positions_match_a_plain_brute_force(width, height):
+# 8x7 takes all 64 bits of a word (the last column's marker is the top bit): positions near their end
+@pytest.mark.parametrize("width, height, empty, count", [(4, 4, 9, 60), (5, 4, 11, 60), (4, 5, 11, 60),
+                                                         (8, 7, 10, 25)])
+def test_random_positions_match_a_plain_brute_force(width, height, empty, count):
     rng = random.Random(width * 10 + height)
     game = Connect4(width, height)
     search = ScoreSearch(game.score_search(), progress=False)
-    for _ in range(60):
+    for _ in range(count):
         columns = [""] * width
         moves = ""
-        for _ in range(rng.randrange(width * height // 2 - 1, width * height - 2)):
+        for _ in range(rng.randrange(width * height - empty, width * height - 2)):
             open_columns = [c for c in range(width) if len(columns[c]) < height]
             position = game.parse_position(moves)
             if not open_columns or game.primitive(position) is not None:

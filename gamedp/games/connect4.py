@@ -1,7 +1,7 @@
 """Connect-N with gravity: players drop stones into the columns of a W x H board; K in a row wins.
 
 ``connect4`` is the classic 7 x 6 board with 4 to connect; ``connect4:WxH`` and ``connect4:WxH:K`` name other
-boards (any W <= 9 with W * (H + 1) <= 63). A full board with no line is a TIE. X moves first.
+boards (any W <= 9 with W * (H + 1) <= 64). A full board with no line is a TIE. X moves first.
 
 A position is one integer, the *key* of a column-major bitboard with H + 1 bits per column: column c holds, from
 its lowest bit, the stones of the player to move among its h stones, then a 1 at bit h marking the height. So the
@@ -46,7 +46,10 @@ from gamedp.game import Game
 from gamedp.games.registry import GAMES
 from gamedp.values import LOSE, TIE, Outcome
 
-MAX_BITS = 63  # keys are non-negative int64
+#: A key's bits: W * (H + 1) of them, at most a word (the score search's words are unsigned).
+MAX_BITS = 64
+#: The compiled engines keep keys as non-negative int64.
+COMPILED_BITS = 63
 MAX_WIDTH = 9  # columns are named by one digit
 EXAMPLE_BYTES = 4 << 20  # a search from the example position: about a second
 
@@ -446,6 +449,9 @@ class Connect4(Game):
         from gamedp.compiled import CompiledGame
 
         width, height, connect = self.width, self.height, self.connect
+        if width * (height + 1) > COMPILED_BITS:
+            raise GamedpError(f"{self.label}: the compiled engines take boards with width * (height + 1) at most "
+                              f"{COMPILED_BITS}; this one is answered by the score search (four in a row only)")
 
         # Closures over the board's three numbers only (the rules are globals): each board's kernels have their
         # own fingerprint, and numba can cache them on disk, one entry per board.

@@ -73,7 +73,9 @@ class DomineeringScores:
 
     def arguments(self, position: int) -> tuple[int, ...]:
         frame = self.frame(position)
-        return frame - (1 << 64) if frame >> 63 else frame, 0
+        rows, cols = self.game.rules.rows, self.game.rules.cols
+        shape = cols << 4 | rows if self.game.player(position) else rows << 4 | cols  # as the frame holds the board
+        return frame - (1 << 64) if frame >> 63 else frame, shape
 
     def value(self, position: int, score: int) -> Value:
         return Value(WIN if score > 0 else LOSE)

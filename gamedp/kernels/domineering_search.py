@@ -13,12 +13,12 @@ Herik; Bullock), written here from their description:
 
 - a position is settled without a search when the moves one player is sure to make (its safe moves, on cells
   the other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, no two side by
-  side) outnumber every move the
-  other can still make (half of every run of empty cells along its direction, an upper bound): the player to
-  move wins if theirs exceed the opponent's bound, and loses if the opponent's reach theirs;
+  side) outnumber every move the other can still make: the other's disjoint placements (half of every run of
+  empty cells along its direction), or the cells within the other's reach, less those the player's sure moves
+  will cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
-- moves are tried first if they leave the opponent sure to lose, then by how many of the opponent's placements
-  they take away, less the mover's own, then by their contact with filled cells;
+- moves are tried first if they leave the opponent sure to lose, then by what they do to both players' counts
+  of disjoint placements and of safe ones, then by their contact with filled cells;
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
 - the search's history breaks ties.
 """
@@ -42,6 +42,23 @@ NOT_FIRST_COLUMN = np.uint64(0xFEFEFEFEFEFEFEFE)
 ROW = np.uint64(0xFF)
 U1 = np.uint64(1)
 U8 = np.uint64(8)
+
+
+def _run_pairs():
+    pairs = np.zeros(256, dtype=np.int64)
+    for row in range(256):
+        run = 0
+        for c in range(9):
+            if c < 8 and row >> c & 1:
+                run += 1
+            else:
+                pairs[row] += run // 2
+                run = 0
+    return pairs
+
+
+#: For each row of 8 cells (a byte, set where empty), the most dominoes that fit along it at once.
+RUN_PAIRS = _run_pairs()
 
 
 def delta_swap(x, mask, shift):
@@ -106,6 +123,7 @@ def guaranteed(empty, first):
     pairs = 0
     below = np.uint64(0)  # cells of this row held by what was taken at the row before
     near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
+    packed = np.uint64(0)
     for r in range(7):
         shift = np.uint64(8 * r)
         row = (empty >> shift) & ROW
@@ -121,12 +139,27 @@ def guaranteed(empty, first):
         squares += null_window.popcount(square_lefts)
         pairs += null_window.popcount(vulnerable)
         below = safe_tops | square | vulnerable
+        packed |= (below | (below << U8)) << shift
         near = ((vulnerable << U1) | (vulnerable >> U1)) & ROW
     # Vertical's picks are every other one of the squares, then of the pairs, from the first or the second
     take = 1 if first else 0
     got_squares = (squares + take) // 2
     got_pairs = (squares + pairs + take) // 2 - got_squares
-    return safe + 2 * got_squares + got_pairs
+    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso)
+
+
+def settled(empty, turned):
+    """+1 if Vertical, to move on ``empty`` (``turned`` is the same board transposed), is sure to win, -1 if
+    sure to lose, else 0. A player sure of ``m`` moves (on cells of which ``x`` are out of the other's reach)
+    wins when the other cannot make as many moves: the other's disjoint placements are too few, or the cells
+    the other can cover cannot hold the other's ``m`` dominoes beside the player's own ``2m - x`` cells there."""
+    m, x = guaranteed(empty, True)
+    if m > disjoint_vertical(turned) or 4 * m - x > null_window.popcount(empty & ~isolated(empty)):
+        return 1
+    m, x = guaranteed(turned, False)
+    if m >= disjoint_vertical(empty) or 4 * m + 2 - x > null_window.popcount(turned & ~isolated(turned)):
+        return -1
+    return 0
 
 
 def alone_pairs(row):
@@ -146,50 +179,75 @@ def moves(board, _, p):
     mine = vertical_moves(empty)
     if mine == 0:
         return mine, -1, -1
-    turned = transpose(empty)  # Horizontal's view: its dominoes vertical
-    if guaranteed(empty, True) > disjoint_vertical(turned):
-        return np.uint64(0), 1, 1
-    if guaranteed(turned, False) >= disjoint_vertical(empty):
-        return np.uint64(0), -1, -1
+    outcome = settled(empty, transpose(empty))
+    if outcome != 0:
+        return np.uint64(0), outcome, outcome
     # A safe move can wait: the other moves are searched first, and alone when there are any (Bullock).
     unsafe = mine & ~vertical_moves(isolated(empty))
     return (unsafe if unsafe != 0 else mine), -1, 1
 
 
-def play_move(board, _, move, p):
-    return transpose(board | move | (move << U8)), np.uint64(0)
+def play_move(board, shape, move, p):
+    # the board's rows and columns trade places with the frame's transposition
+    return transpose(board | move | (move << U8)), ((shape & np.uint64(15)) << np.uint64(4)) | (shape >> np.uint64(4))
 
 
 def order(board, _, move, p):
-    """A move that leaves the opponent sure to lose first; then the opponent's placements the move takes away,
-    less the mover's own, then its contact with filled cells; a safe move last."""
+    """A move that leaves the opponent sure to lose first; then by what it does to both players' counts of
+    disjoint placements and of safe ones (Bullock's measure), then by its contact with filled cells."""
     empty = ~board
     cells = move | (move << U8)
-    theirs = empty & (empty >> U1) & NOT_LAST_COLUMN  # left cells of the empty horizontal pairs
-    taken = null_window.popcount(theirs & (cells | (cells >> U1)))
-    lost = null_window.popcount(vertical_moves(empty) & ((move >> U8) | (move << U8)))
-    safe = cells & ~isolated(empty) == 0
-    # filled cells and the frame's edges against the domino: play stays compact
+    rest = empty & ~cells
+    if settled(transpose(rest), rest) < 0:
+        return 1 << 20
+    real = disjoint_vertical(rest) - disjoint_vertical(empty) - \
+        (disjoint_horizontal(rest) - disjoint_horizontal(empty))
+    safe = 2 * (disjoint_vertical(isolated(rest)) - disjoint_vertical(isolated(empty))) - \
+        (disjoint_horizontal(column_isolated(rest)) - disjoint_horizontal(column_isolated(empty)))
     around = ((cells << U1) & NOT_FIRST_COLUMN) | ((cells >> U1) & NOT_LAST_COLUMN) | (move >> U8) | \
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
         (2 if move >> np.uint64(48) != 0 else 0)
-    # first of all, a move after which the opponent is sure to lose (as the opponent's position will find)
-    rest = empty & ~cells
-    wins = guaranteed(rest, False) >= disjoint_vertical(transpose(rest))
-    return (4096 if wins else 0) + 16 * taken - 4 * lost + contact - (64 if safe else 0)
+    return 64 * (real + safe) + contact
 
 
-def key(board, _, p):
-    """The least of the four images that keep the directions of play."""
-    rows = flip_rows(board)
+def disjoint_horizontal(cells):
+    """The most horizontal dominoes that fit on ``cells`` at once."""
+    count = 0
+    for r in range(8):
+        count += RUN_PAIRS[(cells >> np.uint64(8 * r)) & ROW]
+    return count
+
+
+def column_isolated(empty):
+    """The empty cells neither of whose column neighbours is empty: no vertical domino can ever cover them."""
+    return empty & ~(empty << U8) & ~(empty >> U8)
+
+
+def key(board, shape, p):
+    """The least of the four images that keep the directions of play, each mirrored within the board (``shape``
+    is its rows times 16 plus its columns, as the frame holds it now), not the frame."""
+    rows = mirror_rows(board, np.uint64(8) - (shape >> np.uint64(4)))
+    columns = np.uint64(8) - (shape & np.uint64(15))
     least = min(board, rows)
-    least = min(least, flip_columns(board))
-    return min(least, flip_columns(rows))
+    least = min(least, mirror_columns(board, columns))
+    return min(least, mirror_columns(rows, columns))
+
+
+def mirror_rows(board, spare):
+    """Rows upside down within the board: the frame's flip, moved up over the ``spare`` rows below the board."""
+    shift = U8 * spare
+    return (flip_rows(board) >> shift) | ~(FULL >> shift)
+
+
+def mirror_columns(board, spare):
+    """Columns right to left within the board: the frame's flip, moved left over the ``spare`` columns."""
+    kept = np.uint64(0x0101010101010101) * (ROW >> spare)  # in each row, the cells that stay on the board
+    return ((flip_columns(board) >> spare) & kept) | ~kept
 
 
 # -- entry points --------------------------------------------------------------------------------------------
-def solve(board, _, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
+def solve(board, shape, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
     """Whether the player to move on ``board`` (Vertical, by the frame's convention) wins: +1, or -1, kept in
     [low, high]. Returns :data:`~gamedp.kernels.null_window.STOPPED` when asked to stop."""
     plies = null_window.MAX_PLIES + 1
@@ -197,11 +255,12 @@ def solve(board, _, low, high, table_ptr, size, symmetric, frames_ptr, counters_
     frames = carray(frames_ptr, plies * null_window.frame_words(MAX_MOVES))
     counters = carray(counters_ptr, plies * null_window.counter_words(MAX_MOVES) + null_window.HISTORY_WORDS)
     watch = carray(watch_ptr, null_window.WATCH_WORDS)
+    board, shape = np.uint64(board), np.uint64(shape)
     if symmetric:
-        return null_window.solve(start, moves, play_move, order, key, np.uint64(board), np.uint64(0), (0,), low,
-                                 high, MAX_MOVES, True, table, size, frames, counters, watch)
-    return null_window.solve(start, moves, play_move, order, plain_key, np.uint64(board), np.uint64(0), (0,), low,
-                             high, MAX_MOVES, True, table, size, frames, counters, watch)
+        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, True,
+                                 table, size, frames, counters, watch)
+    return null_window.solve(start, moves, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
+                             True, table, size, frames, counters, watch)
 
 
 def plain_key(board, _, p):
