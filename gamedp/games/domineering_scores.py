@@ -56,7 +56,7 @@ class DomineeringScores:
             raise GamedpError(f"{game.name} {rows}x{cols}: the search takes Domineering boards of at most "
                               f"{FRAME} rows and {FRAME} columns")
         self.game = game
-        self.name = f"{game.name} {rows}x{cols}"
+        self.name = game.name if ":" in game.name else f"{game.name} {rows}x{cols}"
 
     def library(self) -> Any:
         return library()

@@ -23,7 +23,6 @@ themselves; each is applied with one table look-up per byte of the board.
 
 from __future__ import annotations
 
-import re
 import string
 from dataclasses import dataclass
 from functools import cached_property
