@@ -10,7 +10,7 @@ import pexpect
 import pytest
 from numba import njit
 
-from gamedp.cli.analyze import Analyst
+from gamedp.analysis import Analyst
 from gamedp.compiled import CompiledGame
 from gamedp.errors import ResourceError
 from gamedp.solvers.compiled import CompiledSolution

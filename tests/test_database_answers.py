@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from gamedp.cli.analyze import Analyst
+from gamedp.analysis import Analyst
 from gamedp.database import Reader
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers.memo import Solution

@@ -235,7 +235,7 @@ SMALL_BUILTINS = ["cards", "cards-discard2", "cards-upto3", "cram", "dawson", "d
 
 
 def test_a_game_is_the_same_game_after_use_and_its_variants_are_told_apart():
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.games.grid import GridGame
     from gamedp.saved_solution import identity
 

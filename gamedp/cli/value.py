@@ -7,8 +7,7 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import memory_option
-from gamedp.cli.solve import variant_option
+from gamedp.cli.arguments import memory_option, variant_option
 from gamedp.errors import GamedpError
 
 
@@ -42,7 +41,7 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
         if memory is not None:
             raise GamedpError(f"--memory bounds the table of a game searched one position at a time; {game} is "
                               "solved by an engine that keeps every position it meets (leave --memory out)")
-        from gamedp.cli.analyze import load_analyst
+        from gamedp.analysis import load_analyst
 
         read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
     if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json):
