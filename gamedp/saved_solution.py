@@ -303,8 +303,7 @@ def save(solution: Any, path: str | Path, start: Any = None, *, outcomes_only: b
     check_regular(path)
     start = game.start() if start is None else start
     outcomes_only = solution.outcomes_only if outcomes_only is None else outcomes_only
-    compiled = sys.modules.get("gamedp.solvers.compiled")  # loaded if the solution is compiled (no numpy otherwise)
-    if compiled is not None and isinstance(solution, compiled.CompiledSolution):
+    if hasattr(solution, "full_search"):  # a compiled solve: its table is read off with numpy
         table, cyclic = _compiled_table(solution, start)
         if cyclic is not None:  # the game has cycles: the Python engine has its values
             return _save_walk(cyclic, game, path, start, outcomes_only, progress, began)
@@ -372,23 +371,10 @@ def _compiled_table(solution: Any, start: int) -> tuple[tuple | None, Any]:
     table with numpy; or, when the game has cycles, the Python engine's solution that found its DRAWs."""
     import numpy as np
 
-    from gamedp.solvers.compiled import CompiledSolution
-
-    if solution._cyclic is None and (solution.outcomes_only or solution.roots != {start}):
-        # An outcomes-only search stops at a first winning move, and other searches reach other positions:
-        # the full search from the start is exactly the positions reachable from it.
-        solution = CompiledSolution(solution.game)
-        solution.value(start)
-    if solution._cyclic is not None:
-        return None, solution._cyclic
-    keys, vals = solution.keys, solution.vals
-    if len(keys) == 0:
-        positions = np.flatnonzero(vals > 0).astype(np.int64)
-        found = vals[positions]
-    else:
-        used = keys != -1
-        order = np.argsort(keys[used], kind="stable")
-        positions, found = keys[used][order], vals[used][order]
+    solution = solution.full_search(start)
+    if solution.cyclic is not None:
+        return None, solution.cyclic
+    positions, found = solution.table()
     # the table's outcome codes (1 LOSE, 2 WIN, 3 TIE) as the database's (0 LOSE, 1 WIN, 2 TIE)
     codes = (found & 3).astype(np.uint8) - np.uint8(1)
     return (positions, codes, (found >> 2).astype(np.int64)), None

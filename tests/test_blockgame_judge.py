@@ -1,4 +1,4 @@
-"""BLOCKGAME's judge on its native kernels (gamedp.kernels.blockgame_judge): each kernel against the brute force,
+"""BLOCKGAME's judge on its native kernels (gamedp.judge.blockgame_native): each kernel against the brute force,
 the native run against the numpy path on many board sets (both ways of deciding: memo search, whole table), and a
 judge run without numpy or numba."""
 
@@ -17,7 +17,7 @@ from gamedp import native
 from gamedp.games.placement import search_first
 from gamedp.judge import blockgame
 
-NAME = "gamedp.kernels.blockgame_judge"
+NAME = "gamedp.judge.blockgame_native"
 
 
 @pytest.fixture(scope="module")

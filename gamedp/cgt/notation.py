@@ -5,14 +5,16 @@ number and a nimber added: ``1/2↑*``), switches about zero (``±1``); anything
 a lone braced option on a side written with its braces dropped and one bar more (``{2|0||0}``). Reading also
 takes ASCII: ``^`` for ↑, ``v`` for ↓, ``+-`` for ±, and sums and differences (``{1|-1} + ↑ - *2``).
 
->>> from gamedp.cgt.values import GameValue
->>> [str(parse(t)) for t in ("{0|*}", "{0,*|0}", "{1|-1}", "{{2|0}|0}", "{2|-1/2}", "{0|{0|-1}}")]
+Positions are canonical forms by their id (:mod:`gamedp.cgt.canonical`); :func:`gamedp.cgt.values.parse` reads
+a :class:`~gamedp.cgt.values.GameValue`.
+
+>>> [format_value(read(t)) for t in ("{0|*}", "{0,*|0}", "{1|-1}", "{{2|0}|0}", "{2|-1/2}", "{0|{0|-1}}")]
 ['↑', '↑*', '±1', '{2|0||0}', '{2|-1/2}', '{0||0|-1}']
->>> str(parse("↑ + ↑ + ↑ + *")), str(parse("1/2 + *3")), str(parse("2±1"))
+>>> format_value(read("↑ + ↑ + ↑ + *")), format_value(read("1/2 + *3")), format_value(read("2±1"))
 ('3.↑*', '1/2*3', '{3|1}')
->>> braces(parse("↑").id)
+>>> braces(read("↑"))
 '{0|{0|0}}'
->>> parse("{1|")
+>>> read("{1|")
 Traceback (most recent call last):
 ...
 gamedp.errors.InputError: expression, column 4: '}' expected, found the end
@@ -142,11 +144,9 @@ def _braced(g: int, name) -> tuple[str, int]:
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:/\d+)?(?:\.\d+)?)|(?P<sym>\+-|[{}|,+\-*()±↑↓⇑⇓^v.]))")
 
 
-def parse(text: str, source: str = "expression"):
-    """The value of an expression: braces, names, sums and differences."""
-    from gamedp.cgt.values import GameValue
-
-    return GameValue(_Parser(text, source).whole())
+def read(text: str, source: str = "expression") -> int:
+    """The canonical form (its id) of an expression: braces, names, sums and differences."""
+    return _Parser(text, source).whole()
 
 
 class _Parser:

@@ -41,7 +41,7 @@ def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: 
     if expr is not None:
         if game is not None:
             raise click.UsageError("give either --expr EXPR or GAME POSITION..., not both")
-        from gamedp.cgt.notation import parse
+        from gamedp.cgt.values import parse
 
         total, answer = _guarded(lambda: parse(expr)), {"expression": expr}
     else:

@@ -27,10 +27,11 @@ import re
 import string
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from gamedp.errors import GameDefinitionError, GamedpError, InputError
 from gamedp.game import Game
+from gamedp.square import MAPS
 from gamedp.values import LOSE, WIN, Analysis, Value, analysis_of
 
 MAX_CELLS = 64
@@ -40,21 +41,10 @@ MAX_TABLE_CELLS = 28
 ANALYSIS_TABLE_CELLS = 25
 COLUMNS = string.ascii_lowercase
 
-# The 8 maps of the square on (row, col) in an n x n box, by name; on a rectangle the first four keep the box.
-_MAPS: dict[str, Callable[[int, int, int, int], tuple[int, int]]] = {
-    "identity": lambda r, c, h, w: (r, c),
-    "rot180": lambda r, c, h, w: (h - 1 - r, w - 1 - c),
-    "mirror": lambda r, c, h, w: (r, w - 1 - c),
-    "flip": lambda r, c, h, w: (h - 1 - r, c),
-    "rot90": lambda r, c, h, w: (c, h - 1 - r),
-    "rot270": lambda r, c, h, w: (w - 1 - c, r),
-    "transpose": lambda r, c, h, w: (c, r),
-    "antitranspose": lambda r, c, h, w: (w - 1 - c, h - 1 - r),
-}
 ORIENTATIONS = {
     "fixed": ("identity",),
     "rotations": ("identity", "rot90", "rot180", "rot270"),
-    "all": tuple(_MAPS),
+    "all": tuple(MAPS),
 }
 
 
@@ -65,7 +55,7 @@ def cell_name(r: int, c: int) -> str:
 @dataclass(frozen=True)
 class Piece:
     """A polyomino given as rows of ``#`` (cell) and ``.`` separated by ``/``, and the orientations allowed:
-    ``"fixed"``, ``"rotations"``, ``"all"`` (with reflections) or a tuple of map names (see ``_MAPS``).
+    ``"fixed"``, ``"rotations"``, ``"all"`` (with reflections) or a tuple of map names (see :data:`gamedp.square.MAPS`).
 
     >>> Piece("##/#.", "rotations").orientation_cells()[1]
     ((0, 0), (0, 1), (1, 1))
@@ -84,10 +74,10 @@ class Piece:
     def maps(self) -> tuple[str, ...]:
         names = ORIENTATIONS.get(self.orientations, self.orientations) if isinstance(self.orientations, str) \
             else self.orientations
-        unknown = [m for m in names if m not in _MAPS]
+        unknown = [m for m in names if m not in MAPS]
         if unknown or isinstance(names, str):
             raise GameDefinitionError(f"piece {self.shape!r}: unknown orientations {self.orientations!r}; use "
-                                      f"{', '.join(ORIENTATIONS)} or a tuple of {', '.join(_MAPS)}")
+                                      f"{', '.join(ORIENTATIONS)} or a tuple of {', '.join(MAPS)}")
         return tuple(names)
 
     def orientation_cells(self) -> list[tuple[tuple[int, int], ...]]:
@@ -97,7 +87,7 @@ class Piece:
         w = max(c for _, c in cells) + 1
         out: list[tuple[tuple[int, int], ...]] = []
         for m in self.maps():
-            image = [_MAPS[m](r, c, max(h, w), max(h, w)) for r, c in cells]
+            image = [MAPS[m](r, c, max(h, w), max(h, w)) for r, c in cells]
             r0, c0 = min(r for r, _ in image), min(c for _, c in image)
             shape = tuple(sorted((r - r0, c - c0) for r, c in image))
             if shape not in out:
@@ -145,7 +135,7 @@ class Rules:
             return None
         out = []
         for i in range(self.n):
-            r, c = _MAPS[name](i // self.cols, i % self.cols, self.rows, self.cols)
+            r, c = MAPS[name](i // self.cols, i % self.cols, self.rows, self.cols)
             out.append(r * self.cols + c)
         return out
 
@@ -155,7 +145,7 @@ class Rules:
     def _symmetries(self) -> list[list[int]]:
         """The board maps that send every player's placements onto themselves (identity first)."""
         out = []
-        for name in _MAPS:
+        for name in MAPS:
             cells = self.cell_map(name)
             if cells is None:
                 continue
@@ -418,10 +408,11 @@ class Blockgame(PlacementGame):
         super().__init__(blockgame_rules(rows, cols))
 
     def tiered(self):
-        """Every board as a tiered game (see :mod:`gamedp.games.placement_tiers`), for ``gamedp solve``."""
-        from gamedp.games.placement_tiers import blockgame_table
+        """Every board as a tiered game (see :mod:`gamedp.games.placement_tiers`), for ``gamedp solve``; found
+        through the registry of indexed games, since the tiered form is built on this one."""
+        from gamedp.games.indexed import table_spec
 
-        return blockgame_table(self.rules.rows, self.rules.cols)
+        return table_spec("blockgame", rows=self.rules.rows, cols=self.rules.cols)
 
 
 class Cram(PlacementGame):

@@ -4,7 +4,7 @@ Input: the number of cases C, then C boards of 5 lines of 5 characters (``#`` fi
 ``WINNING`` or ``LOSING`` per case. More than the judge's 50 cases are fine. Blank lines are ignored.
 Where ``gamedp solve blockgame`` has saved the table, the answers are read from it; otherwise they are
 computed (memo search, or the whole table when the boards are nearly empty) by the native kernels of
-:mod:`gamedp.kernels.blockgame_judge`, which load without numpy (it alone takes longer to import than the
+:mod:`gamedp.judge.blockgame_native`, which load without numpy (it alone takes longer to import than the
 whole solve); where those cannot be built, by the numpy kernels, with the same answers.
 
 >>> [bin(b) for b in parse("1\\n#....\\n.....\\n.....\\n.....\\n....#\\n")]   # bit r * 5 + c: filled
@@ -79,7 +79,7 @@ def _native_wins(boards: list[int]) -> list[bool] | None:
     from gamedp.games.placement import search_first
     from gamedp.native import load_native
 
-    lib = load_native("gamedp.kernels.blockgame_judge")
+    lib = load_native("gamedp.judge.blockgame_native")
     if lib is None:
         return None
     sizes = (ctypes.c_int64 * 4)()

@@ -1,5 +1,6 @@
 """algospot BLOCKGAME's judge solve as C-callable kernels, built by :mod:`gamedp.native`: a judge run then loads
-neither numpy nor numba.
+neither numpy nor numba. It lives with the judge rather than in :mod:`gamedp.kernels`, which know no game: its
+constants are the ruleset's tables, and the loops it calls are :mod:`gamedp.kernels.blockgame`'s.
 
 The 5 x 5 game's arrays (orientations, symmetry tables, the table's pieces and index tables) are made here when
 the library is built, by the same code that makes them for the numpy path, and numba compiles them into the
