@@ -368,7 +368,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
 
 def solve_again(spec: str, path: Path, game: Any, db: str | None) -> str:
     """The command that makes GAME's save at ``path`` again (``db``: where the user asked for it)."""
-    from gamedp.saved_solution import default_path
+    from gamedp.saved_identity import default_path
 
     where = "" if db is None or path == default_path(game) else f" --db {path}"
     return f"solve again: gamedp solve {spec}{where}"
@@ -397,7 +397,8 @@ def open_for_game(spec: str, game: Any, db: str | None, required: bool, remotene
     one without the ``remoteness`` asked for.
     """
     from gamedp.database import DatabaseError
-    from gamedp.saved_solution import default_path, open_saved
+    from gamedp.saved_identity import default_path
+    from gamedp.saved_solution import open_saved
 
     path = default_path(game, db)
     if not path.exists():

@@ -34,7 +34,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("game", ("gamedp.game", "gamedp.compiled", "gamedp.notation", "gamedp.square", "gamedp.games",
               "gamedp.games.indexed", "gamedp.games.impartial")),
     # bytes on disk: the database container, tiered index spaces (which it numbers), saved solves
-    ("formats", ("gamedp.database", "gamedp.tiers", "gamedp.saved_solution", "gamedp.gamesman")),
+    ("formats", ("gamedp.database", "gamedp.tiers", "gamedp.saved_identity", "gamedp.saved_keys",
+                 "gamedp.saved_writer", "gamedp.saved_solution", "gamedp.gamesman")),
     # engines, one a module, and where their shards run; partizan values of positions
     ("solvers", ("gamedp.solvers", "gamedp.solvers.", "gamedp.executors", "gamedp.cgt.search",
                  "gamedp.cgt.domineering", "gamedp.cgt.region_table")),

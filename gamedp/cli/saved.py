@@ -24,7 +24,9 @@ def solve_saved(spec: str, words: tuple[str, ...], remoteness: bool, db: str | N
     from gamedp.cli.common import keeps_remoteness, refuse_foreign, report
     from gamedp.database import DatabaseError, check_regular
     from gamedp.loader import load_game
-    from gamedp.saved_solution import default_path, open_saved, position_text
+    from gamedp.saved_identity import default_path
+    from gamedp.saved_keys import position_text
+    from gamedp.saved_solution import open_saved
 
     game = load_game(spec)
     start = read_position_argument(Analyst(game), words)

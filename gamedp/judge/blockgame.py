@@ -68,7 +68,8 @@ def run(text: str | bytes) -> str:
 
 def checked_wins(boards: list[int]) -> list[bool]:
     """Does the player to move win on each board? By the numpy kernels: slower to start than the native ones."""
-    from gamedp.games.placement import blockgame_rules, wins
+    from gamedp.games.placement import blockgame_rules
+    from gamedp.games.placement_search import wins
 
     return [bool(w) for w in wins(blockgame_rules(), boards)]
 
@@ -76,7 +77,7 @@ def checked_wins(boards: list[int]) -> list[bool]:
 def _native_wins(boards: list[int]) -> list[bool] | None:
     """:func:`checked_wins` by the native kernels (no numpy), the same way (the memo search first where
     :func:`search_first` allows, else the whole table), or None when they are not available here."""
-    from gamedp.games.placement import search_first
+    from gamedp.games.placement_search import search_first
     from gamedp.native import load_native
 
     lib = load_native("gamedp.judge.blockgame_native")

@@ -115,7 +115,7 @@ class CompiledSolution:
 
     def save(self, path, start: int | None = None, **options) -> dict:
         """Save every position reachable from ``start`` with its value: as :meth:`gamedp.solvers.memo.Solution.save`."""
-        from gamedp.saved_solution import save
+        from gamedp.saved_writer import save
 
         return save(self, path, start, **options)
 
