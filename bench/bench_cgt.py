@@ -5,7 +5,8 @@
 Rows: the empty rectangles 4x4 and 5x5 (``--quick``: 3x4 and 4x4), then 10 random 5x5 boards with 3 to 6 cells
 filled (seeded; one process each tool). Every tool prints each value with its options written out in braces,
 sorted, so the outputs are compared as they are. The gamedp rows run gamedp's API (``bench/peers/
-gamedp_domineering.py``) and, in a table of its own, the command ``gamedp cgt domineering RxC``.
+gamedp_domineering.py``) and, in a table of its own beside ``python -c pass``, the command ``gamedp cgt
+domineering RxC``.
 The peers are installed only in the bench environment (``pip install pycgt==0.2.0 cgt-py==0.11.0 anywidget``;
 cgt-py imports anywidget), or in another interpreter given by ``--peers-python``; a missing peer is skipped
 with a line saying so.
@@ -55,8 +56,10 @@ def side_by_side(rounds: int, quick: bool, peers_python: list[str]) -> None:
         compare(f"Domineering {size}, the value", [
             Contender("gamedp (API)", PYTHON + [str(PEERS / "gamedp_domineering.py"), size]),
             *peers(peers_python, [size])], rounds=rounds)
-        compare(f"Domineering {size}, the command", [
-            Contender(f"gamedp cgt domineering {size}", GAMEDP + ["cgt", "domineering", size])], rounds=rounds)
+        compare(f"Domineering {size}, the command beside Python's own start-up", [
+            Contender("python -c pass", PYTHON + ["-c", "pass"]),
+            Contender(f"gamedp cgt domineering {size}", GAMEDP + ["cgt", "domineering", size])], rounds=rounds,
+            same_output=False)
     boards = random_boards(5 if quick else 10)
     compare(f"{len(boards)} random 5x5 boards, 3-6 cells filled, one process each", [
         Contender("gamedp (API)", PYTHON + [str(PEERS / "gamedp_domineering.py"), *boards]),

@@ -157,6 +157,24 @@ class Analyst:
         except (ResourceError, RecursionError):
             return None
 
+    def partizan_fields(self, position: Any) -> dict[str, str]:
+        """``partizanValue`` (the value in CGSuite's notation) and ``partizanLeft`` (the player who is Left, where
+        the game names its players), as ``analyze --json`` and the web board show them; empty where the value is
+        not known (see :meth:`partizan_value`)."""
+        value = self.partizan_value(position)
+        if value is None:
+            return {}
+        names = getattr(self.rules, "player_names", None)
+        return {"partizanValue": str(value), **({"partizanLeft": names[0]} if names else {})}
+
+    def partizan_line(self, position: Any) -> str | None:
+        """``partizan value: {2|-1/2} (Left: Vertical)``, or None where the value is not known."""
+        fields = self.partizan_fields(position)
+        if not fields:
+            return None
+        left = fields.get("partizanLeft")
+        return f"partizan value: {fields['partizanValue']}" + (f" (Left: {left})" if left else "")
+
     def nimber(self, position: Any) -> int | None:
         """The position's nimber where the game offers one, else ``None``."""
         return None if self._nimber is None else int(self._nimber(position))

@@ -41,7 +41,7 @@ def refuse_unless_fits(need: int, what: str) -> None:
     have = available_memory()
     if need > have:
         raise ResourceError(f"{what} needs about {need:,} bytes of memory; {have:,} are available"
-                            f"{_limit_note()}")
+                            f"{limit_note()}")
 
 
 class MemoryGuard:
@@ -59,10 +59,11 @@ class MemoryGuard:
         left = available_memory()
         if left < RESERVE:
             raise ResourceError(f"{self.what} stopped after {positions:,} positions: only {left:,} bytes of "
-                                f"memory are left{_limit_note()}; try a smaller position")
+                                f"memory are left{limit_note()}; try a smaller position")
 
 
-def _limit_note() -> str:
+def limit_note() -> str:
+    """`` (address space limited to N bytes by ulimit -v)`` when such a limit is set, else empty."""
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return "" if soft == resource.RLIM_INFINITY else f" (address space limited to {soft:,} bytes by ulimit -v)"
 

@@ -64,6 +64,19 @@ def test_no_numba_on_this_path():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
+def test_a_domineering_value_loads_no_command_line_or_compiler_library():
+    """The executable's short path: the same answer and errors as the full command, without click or numba."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gamedp", "cgt", "domineering", "2x3", "--json"],
+                          capture_output=True, text=True)
+    assert json.loads(done.stdout)["canonical"] == "{2|-1/2}"
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert loaded and not loaded & {"click", "numba", "numpy", "rich"}
+    done = run("domineering", "../.#.")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "gamedp: error: position, column 4: row 2 has 3 cells, the first row 2: every row of a " \
+                          "board has the same length\n"
+
+
 def test_analyze_shows_the_partizan_value():
     done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "toads-and-frogs", "T.TFF"],
                           capture_output=True, text=True)
@@ -71,5 +84,42 @@ def test_analyze_shows_the_partizan_value():
     done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "hackenbush", "BRB", "--json"],
                           capture_output=True, text=True)
     assert json.loads(done.stdout)["partizanValue"] == "3/4"
+    assert json.loads(done.stdout)["partizanLeft"] == "Blue"
     done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", "3", "4"], capture_output=True, text=True)
     assert "partizan value" not in done.stdout  # an impartial game shows its nimber
+
+
+def test_play_shows_the_partizan_value_with_a_hint():
+    done = subprocess.run([sys.executable, "-m", "gamedp", "play", "toads-and-frogs", "T.TFF"], input="hint\nquit\n",
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("partizan value: ↑ (Left: Toads)") == 1, done.stdout
+    done = subprocess.run([sys.executable, "-m", "gamedp", "play", "nim", "1 2"], input="hint\nquit\n",
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "partizan value" not in done.stdout
+
+
+def test_a_board_past_the_memory_bound_is_one_line():
+    """--memory bounds the process; without it the bound is the memory left (here an address-space limit)."""
+    import resource
+
+    done = run("domineering", "5x5", "--memory", "24M")
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith("gamedp: error: valuing the board's regions stopped after ")
+    assert "more than --memory 24M allows" in done.stderr and done.stderr.count("\n") == 1
+
+    from gamedp.memory import RESERVE
+
+    code = ("import gamedp.cli.entry, gamedp.cli.cgt_answer, gamedp.cgt.domineering, gamedp.cgt.thermograph; "
+            "from gamedp.memory import _statm; print(_statm()[0])")
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    room = int(started.stdout) + RESERVE + (8 << 20)  # 5x5 grows by more than 8 MiB (its peak is near 45 MB)
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (room, room))
+
+    done = subprocess.run([sys.executable, "-m", "gamedp", "cgt", "domineering", "5x5"], capture_output=True,
+                          text=True, preexec_fn=limit)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"memory are left (address space limited to {room:,} bytes by ulimit -v)" in done.stderr
+    assert run("domineering", "2x3", "--memory", "64M").stdout.startswith("value: {2|-1/2}")

@@ -81,10 +81,12 @@ def test_an_impartial_game_is_its_nimber(options):
     ("{0|*}", "↑", 0, 0),
     ("{0,*|0}", "↑*", 0, 0),
     ("{0,*|0,*}", "*2", 0, 0),
-    ("{{2|0}|0}", "{2|0||0}", 0, 0),  # miny-2
+    ("{{2|0}|0}", "Miny(2)", 0, 0),
     ("{0|1}", "1/2", Fraction(1, 2), Fraction(-1, 2)),
     ("{2|}", "3", 3, -1),
-    ("{0||0|-2}", "{0||0|-2}", 0, 0),
+    ("{0||0|-2}", "Tiny(2)", 0, 0),
+    ("{1,1*|-1,-1*}", "±{1,1*}", 0, 1),
+    ("{3|1}", "{3|1}", 2, 1),
 ])
 def test_known_values(text, name, mean, temperature):
     v = parse(text)
@@ -93,13 +95,81 @@ def test_known_values(text, name, mean, temperature):
 
 def test_ups_and_stars_by_name():
     up = parse("↑")
-    assert str(up + up + up) == "3.↑" and str(-up) == "↓" and str(up + up + parse("*")) == "⇑*"
-    assert str(up + 1) == "1↑" and parse("1↑") == up + 1 and parse("3.^") == up + up + up
-    assert parse("*2 + *3") == parse("*") and parse("^ + v") == 0
+    assert str(up + up + up) == "↑3" and str(-up) == "↓" and str(up + up + parse("*")) == "⇑*"
+    assert str(up + 1) == "1↑" and parse("1↑") == up + 1 and parse("^3") == up + up + up and parse("↑ 3") - 3 == up
+    assert parse("*2 + *3") == parse("*") and parse("^ + v") == 0 and parse("v3*") == -(up + up + up) + parse("*")
+
+
+def number_tree(x: Fraction):
+    """A number's tree from its definition: n = {n-1|}, -n = {|-n+1}, m/2^k = {x - 2^-k | x + 2^-k}."""
+    if x.denominator > 1:
+        step = Fraction(1, x.denominator)
+        return ((number_tree(x - step),), (number_tree(x + step),))
+    if x == 0:
+        return ZERO_TREE
+    return ((number_tree(x - 1),), ()) if x > 0 else ((), (number_tree(x + 1),))
+
+
+STAR = ((ZERO_TREE,), (ZERO_TREE,))
+UP = ((ZERO_TREE,), (STAR,))
+
+
+def tiny(h):
+    return ((ZERO_TREE,), (((ZERO_TREE,), (neg(h),)),))
+
+
+def miny(h):
+    return (((h,), (ZERO_TREE,)),), (ZERO_TREE,)
+
+
+def switch(*lefts):
+    return lefts, tuple(neg(o) for o in lefts)
+
+
+def n(x) -> tuple:
+    return number_tree(Fraction(x))
+
+
+@pytest.mark.parametrize("name, tree", [
+    ("Tiny(2)", tiny(n(2))),
+    ("Miny(1/2)", miny(n("1/2"))),
+    ("3Tiny(2)", add(n(3), tiny(n(2)))),
+    ("-1Miny(1)", add(n(-1), miny(n(1)))),
+    ("Tiny({3|1})", tiny(((n(3),), (n(1),)))),
+    ("±1", switch(n(1))),
+    ("±1/2", switch(n("1/2"))),
+    ("±2", switch(n(2))),
+    ("±(1*)", switch(add(n(1), STAR))),
+    ("±{1,1*}", switch(n(1), add(n(1), STAR))),
+    ("±{3|1}", add(switch(n(1)), switch(n(2)))),
+    ("±(1Tiny(1))", switch(add(n(1), tiny(n(1))))),
+    ("↑3*", add(add(UP, UP), add(UP, STAR))),
+    ("-1/2↓*", add(n("-1/2"), neg(add(UP, STAR)))),
+])
+def test_names_are_printed_and_mean_their_definitions(name, tree):
+    """Each name is printed for the game built from its definition, and reads back as a game that the plain
+    search finds equal to it."""
+    assert str(value(tree)) == name
+    assert equal(tree_of(parse(name)), tree)
+
+
+NAMED = st.sampled_from(["↑", "*", "*2", "±1", "1/2", "-3/4", "Tiny(1)", "Miny(2)", "{3|1}", "±{1,1*}",
+                         "Tiny({3|1})", "±(1*)", "-2"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees(depth=2), st.lists(NAMED, max_size=3))
+def test_sums_with_names_read_back(g, names):
+    v = value(g)
+    for text in names:
+        v += parse(text)
+    assert parse(str(v)) == v
+    assert parse(v.braces) == v
 
 
 @pytest.mark.parametrize("text, column", [("{1|-1", 6), ("{1|-1}}", 7), ("1 + q", 5), ("{1,|2}", 4),
-                                          ("1/3", 1), ("", 1), ("{1 2}", 5)])
+                                          ("1/3", 1), ("", 1), ("{1 2}", 5), ("±{1,2", 6),
+                                          ("Tiny(", 6), ("3.↑", 2)])
 def test_malformed_expressions_say_where(text, column):
     with pytest.raises(InputError, match=f"column {column}:"):
         parse(text)

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from gamedp.web.app import MAX_BODY, MAX_TEXT, builtin_games, create_app  # noqa: E402
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "my_game.py")
-GAMES = ["tictactoe", "nim", "cards", "grid", "wythoff", "domineering", "connect4:4x3:3", EXAMPLE]
+GAMES = ["tictactoe", "nim", "cards", "grid", "wythoff", "domineering", "connect4:4x3:3", EXAMPLE, "toads-and-frogs"]
 
 BAD_GAMES = '''
 import os, time
@@ -91,6 +91,7 @@ def test_games_lists_the_builtins_and_the_command_line_game():
 @pytest.mark.parametrize("game, position", [
     ("tictactoe", None), ("tictactoe", "XX.OO...."), ("nim", "1 2 3"), ("cards", "3 1 4 1 5"),
     ("grid", None), ("wythoff", "3 5"), ("domineering", None), ("connect4:4x3:3", "21"), (EXAMPLE, "TT.F.F:F"),
+    ("toads-and-frogs", "T.TFF"),
 ])
 def test_position_is_what_analyze_json_prints(client, game, position):
     params = {"game": game} | ({"position": position} if position is not None else {})
@@ -99,6 +100,17 @@ def test_position_is_what_analyze_json_prints(client, game, position):
     record = response.json()
     assert gamesman_part(record) == analyze_json(game, position)
     assert record["text"] and (record["board"] is None or record["board"].startswith("<svg"))
+
+
+def test_a_partizan_position_carries_its_value_and_who_is_left(client):
+    from gamedp.cgt.values import parse
+
+    record = client.get("/api/position", params={"game": "toads-and-frogs", "position": "TF.TF"}).json()
+    assert (record["partizanValue"], record["partizanLeft"]) == ("0", "Toads")  # Winning Ways: TF.TF = 0
+    record = client.get("/api/position", params={"game": "toads-and-frogs", "position": "T.TFF"}).json()
+    assert parse(record["partizanValue"]) == parse("{0|*}")  # T.TFF = ↑
+    record = client.get("/api/position", params={"game": "nim", "position": "1 2"}).json()
+    assert "partizanValue" not in record and "partizanLeft" not in record  # impartial: its nimber says it
 
 
 def test_every_move_leads_to_the_position_its_record_names(client):

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI
                                 reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; "
                                        ".ci/run installs it)")
 
-GAMES = ["tictactoe", "connect4:4x4", "cram", "nim"]
+GAMES = ["tictactoe", "connect4:4x4", "cram", "nim", "toads-and-frogs"]
 BROKEN_GAME = """
 from gamedp import Game
 
@@ -237,6 +237,20 @@ def test_values_can_be_hidden(page):
     page.check("#show-values")
     fills = page.eval_on_selector_all("#board [data-cell]", "els => els.map(e => e.getAttribute('fill'))")
     assert all(f.startswith("hsl(48") for f in fills)  # every first move of tic-tac-toe ties
+
+
+def test_a_partizan_game_shows_its_value(page):
+    pick(page, "toads-and-frogs", "two")
+    page.fill("#position-input", "T.TFF")
+    page.click("#start-here")
+    settle(page)
+    assert page.inner_text("#partizan") == "Value: ↑ (Left: Toads)"
+    page.uncheck("#show-values")
+    assert page.is_hidden("#partizan")
+    page.check("#show-values")
+    assert page.is_visible("#partizan")
+    pick(page, "nim", "two")
+    assert page.is_hidden("#partizan")
 
 
 def test_a_typed_position_and_a_bad_one(page):

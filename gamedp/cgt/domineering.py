@@ -17,7 +17,7 @@ import re
 
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.values import GameValue
-from gamedp.errors import InputError
+from gamedp.errors import InputError, ResourceError
 
 Board = tuple[int, int, int]
 
@@ -27,6 +27,11 @@ _memo: dict[int, int] = {}
 table: dict[int, int] = {}
 #: the most cells a board may have
 MAX_CELLS = 64
+#: the most bytes this process may hold while regions are valued (``gamedp cgt --memory``); None: until the
+#: machine's available memory (or ``ulimit -v``) runs low
+memory_bound: int | None = None
+#: new regions valued between two looks at the memory held (a look reads two small /proc files)
+CHECK_EVERY = 1024
 
 
 def value(board: Board) -> GameValue:
@@ -72,7 +77,25 @@ def _region_id(h: int, w: int, cells: int) -> int:
                 known = memo.get(child << 16 | hw)
                 found.append(board_id(h, w, child) if known is None else known)
         g = table[key] = cf.make(lefts, rights)
+        if not len(table) % CHECK_EVERY:
+            check_memory()
     return cf.negate(g) if negated else g
+
+
+def check_memory() -> None:
+    """Stop with a :class:`ResourceError` when the process holds more than :data:`memory_bound`, or when less
+    than :data:`gamedp.memory.RESERVE` is left, before the machine runs out."""
+    from gamedp.memory import RESERVE, available_memory, limit_note, resident_memory
+
+    held = resident_memory()
+    if memory_bound is not None and held > memory_bound:
+        raise ResourceError(f"valuing the board's regions stopped after {len(table):,} regions: this process "
+                            f"holds {held >> 20:,} MiB, more than --memory {memory_bound >> 20:,}M allows; give "
+                            "more memory or a smaller board")
+    left = available_memory()
+    if left < RESERVE:
+        raise ResourceError(f"valuing the board's regions stopped after {len(table):,} regions: only "
+                            f"{left >> 20:,} MiB of memory are left{limit_note()}; try a smaller board")
 
 
 #: (h, w) -> (column masks, all but the first column, all but the last, the first row's mask)

@@ -1,17 +1,21 @@
 """CGSuite's notation for game values: writing a canonical form, and reading braces and sums back.
 
-Short names: numbers (``3``, ``-1/2``), nimbers (``*``, ``*2``), ups (``↑``, ``⇑``, ``3.↑``, ``↓``, with a
-number and a nimber added: ``1/2↑*``), switches about zero (``±1``); anything else in braces,
-a lone braced option on a side written with its braces dropped and one bar more (``{2|0||0}``). Reading also
-takes ASCII: ``^`` for ↑, ``v`` for ↓, ``+-`` for ±, and sums and differences (``{1|-1} + ↑ - *2``).
+Short names, as CGSuite prints them: numbers (``3``, ``-1/2``), nimbers (``*``, ``*2``), ups (``↑``, ``⇑``,
+``↑3``, ``↓``, with a number and a nimber added: ``1/2↑*``), switches G = -G (``±1``, ``±(1*)``, ``±{1,1*}``
+for several options, ``±{3|1}``), tinies and minies (``Tiny(2)`` = {0||0|-2}, ``Miny(2)``, with a number in
+front: ``3Tiny(2)``); anything else in braces, a lone braced option on a side written with its braces dropped
+and one bar more (``{3|1||0}``). Reading also takes ASCII: ``^`` for ↑, ``v`` for ↓, ``+-`` for ±, ``⧾``/``⧿``
+for Tiny/Miny, and sums and differences (``{1|-1} + ↑ - *2``).
 
 Positions are canonical forms by their id (:mod:`gamedp.cgt.canonical`); :func:`gamedp.cgt.values.parse` reads
 a :class:`~gamedp.cgt.values.GameValue`.
 
 >>> [format_value(read(t)) for t in ("{0|*}", "{0,*|0}", "{1|-1}", "{{2|0}|0}", "{2|-1/2}", "{0|{0|-1}}")]
-['↑', '↑*', '±1', '{2|0||0}', '{2|-1/2}', '{0||0|-1}']
->>> format_value(read("↑ + ↑ + ↑ + *")), format_value(read("1/2 + *3")), format_value(read("2±1"))
-('3.↑*', '1/2*3', '{3|1}')
+['↑', '↑*', '±1', 'Miny(2)', '{2|-1/2}', 'Tiny(1)']
+>>> [format_value(read(t)) for t in ("↑ + ↑ + ↑ + *", "1/2 + *3", "2±1", "±1 ± 2")]
+['↑3*', '1/2*3', '{3|1}', '±{3|1}']
+>>> [format_value(read(t)) for t in ("{1,1*|-1,-1*}", "{1*|-1*}", "{3||3|1}", "-1 + Miny(1/2)")]
+['±{1,1*}', '±(1*)', '3Tiny(2)', '-1Miny(1/2)']
 >>> braces(read("↑"))
 '{0|{0|0}}'
 >>> read("{1|")
@@ -72,7 +76,7 @@ _ups: dict[int, tuple[int, int]] = {}
 
 
 def _up_table() -> dict[int, tuple[int, int]]:
-    """id of n.↑ + *m -> (n, m), for 0 < |n| <= MOST_UPS, m < MOST_STARS."""
+    """id of n ups + *m -> (n, m), for 0 < |n| <= MOST_UPS, m < MOST_STARS."""
     if not _ups:
         up = cf.make((cf.ZERO,), (cf.nimber(1),))
         for sign, step in ((1, up), (-1, cf.negate(up))):
@@ -84,27 +88,75 @@ def _up_table() -> dict[int, tuple[int, int]]:
     return _ups
 
 
-def short_name(g: int) -> str | None:
-    """CGSuite's short name of ``g``, if it has one."""
+def _star(m: int) -> str:
+    return "" if m == 0 else "*" if m == 1 else f"*{m}"
+
+
+def _number_up_star(g: int) -> tuple[str, bool] | None:
+    """(name, compact) when g is a number plus ups plus a nimber; compact when it is just one of the three
+    (CGSuite writes ``±1`` and ``±↑``, but ``±(1*)``)."""
     nim = _nim_part(g)
     if nim is not None:
         x, m = nim
-        star = "" if m == 0 else "*" if m == 1 else f"*{m}"
-        return format_number(x) if not star else star if x == 0 else format_number(x) + star
+        if m == 0:
+            return format_number(x), True
+        return (_star(m), True) if x == 0 else (format_number(x) + _star(m), False)
     lstop, rstop = stops(g)
-    if lstop == rstop:  # a number plus an infinitesimal: perhaps ups and a nimber
-        found = _up_table().get(cf.add(g, cf.number(-lstop)))
-        if found is not None:
-            n, m = found
-            ups = UP_NAMES.get(n) or f"{abs(n)}.{'↑' if n > 0 else '↓'}"
-            star = "" if m == 0 else "*" if m == 1 else f"*{m}"
-            return ("" if lstop == 0 else format_number(lstop)) + ups + star
+    if lstop != rstop:
+        return None
+    found = _up_table().get(cf.add(g, cf.number(-lstop)))  # a number plus an infinitesimal: perhaps ups
+    if found is None:
+        return None
+    n, m = found
+    ups = UP_NAMES.get(n) or ("↑" if n > 0 else "↓") + str(abs(n))
+    return ("" if lstop == 0 else format_number(lstop)) + ups + _star(m), lstop == 0 and m == 0
+
+
+def _full(g: int) -> str:
+    """``g`` by its short name, else in braces with the outer pair kept."""
+    return short_name(g) or _braced(g, short_name)[0]
+
+
+def _switch(g: int) -> str | None:
+    """±G^L for a game equal to its negative: ``±1``, ``±(1*)``, ``±{1,1*}``, ``±{3|1}``."""
+    if cf.negate(g) != g:
+        return None
+    ls = cf.left[g]
+    if len(ls) > 1:
+        return "±{" + ",".join(_full(o) for o in ls) + "}"
+    named = _number_up_star(ls[0])
+    if named is not None:
+        return "±" + (named[0] if named[1] else f"({named[0]})")
+    tiny = _tiny(ls[0])
+    return "±" + (f"({tiny})" if tiny else _braced(ls[0], short_name)[0])
+
+
+def _tiny(g: int) -> str | None:
+    """x + Tiny(H) = {x || x | x - H} and x + Miny(H) = {x + H | x || x}, with H's mean above 0."""
+    from gamedp.cgt.thermograph import mean_temperature
+
     ls, rs = cf.left[g], cf.right[g]
-    if len(ls) == 1 and len(rs) == 1:
-        a, b = cf.value_of_number[ls[0]], cf.value_of_number[rs[0]]
-        if a is not None and b is not None and a > 0 and a == -b:
-            return "±" + format_number(a)
+    if len(ls) != 1 or len(rs) != 1:
+        return None
+    for name, near, far, sign in (("Tiny", ls[0], rs[0], -1), ("Miny", rs[0], ls[0], 1)):
+        x = cf.value_of_number[near]
+        inner = (cf.left[far], cf.right[far])[::-sign]  # the far option's sides, the near player's first
+        if x is None or len(inner[0]) != 1 or len(inner[1]) != 1 or inner[0][0] != near:
+            continue
+        end = inner[1][0]
+        if sign * (mean_temperature(end)[0] - x) <= 0:
+            continue
+        h = cf.add(end, cf.number(-x)) if sign > 0 else cf.add(cf.number(x), cf.negate(end))
+        return ("" if x == 0 else format_number(x)) + f"{name}({_full(h)})"
     return None
+
+
+def short_name(g: int) -> str | None:
+    """CGSuite's short name of ``g``, if it has one."""
+    named = _number_up_star(g)
+    if named is not None:
+        return named[0]
+    return _switch(g) or _tiny(g)
 
 
 def format_value(g: int) -> str:
@@ -141,7 +193,7 @@ def _braced(g: int, name) -> tuple[str, int]:
 
 
 # -- reading -------------------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:/\d+)?(?:\.\d+)?)|(?P<sym>\+-|[{}|,+\-*()±↑↓⇑⇓^v.]))")
+_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:/\d+)?(?:\.\d+)?)|(?P<sym>\+-|Tiny|Miny|[{}|,+\-*()±↑↓⇑⇓^v⧾⧿]))")
 
 
 def read(text: str, source: str = "expression") -> int:
@@ -200,23 +252,19 @@ class _Parser:
         return g
 
     def term(self) -> int:
-        """A signed product of adjacent parts: ``-1/2↑*3``, ``±1``, ``3.↑``."""
+        """Adjacent parts added: ``-1/2↑*3`` (a leading minus belongs to the number after it), ``±1``,
+        ``3Tiny(2)``."""
         tok = self.peek()
         if tok == "-":
             self.take()
-            return cf.negate(self.term())
-        if tok in ("±", "+-"):
-            self.take()
-            h = self.atom()
-            return cf.make((h,), (cf.negate(h),))
-        g = self.atom()
+            nxt = self.peek()
+            if nxt is None or not nxt[0].isdigit():
+                return cf.negate(self.term())
+            g = cf.negate(self.atom())
+        else:
+            g = self.atom()
         while self.peek() is not None and self.peek() not in ("+", "-", "|", ",", "}", ")"):
-            if self.peek() in ("±", "+-"):
-                self.take()
-                h = self.atom()
-                g = cf.add(g, cf.make((h,), (cf.negate(h),)))
-            else:
-                g = cf.add(g, self.atom())
+            g = cf.add(g, self.atom())
         return g
 
     def atom(self) -> int:
@@ -233,25 +281,59 @@ class _Parser:
                 return cf.nimber(self.count(self.take(), col))
             return cf.nimber(1)
         if tok in ("↑", "^", "⇑", "↓", "v", "⇓"):
-            return self.ups(1, tok)
-        if tok[0].isdigit():
-            if self.peek() == ".":  # n.↑
+            n = 2 if tok in ("⇑", "⇓") else 1
+            after = self.peek()
+            if n == 1 and after is not None and after[0].isdigit() and self.tokens[self.k][1] == col + 1:
+                n = self.count(self.take(), col + 1)  # ↑3: three ups, the count written against the arrow
+            return self.ups(n if tok in ("↑", "^", "⇑") else -n)
+        if tok in ("±", "+-"):
+            if self.peek() == "{" and not self._has_bar():
                 self.take()
-                arrow = self.take()
-                if arrow not in ("↑", "^", "↓", "v"):
-                    self.fail(f"'↑' or '↓' expected after '{tok}.', found {arrow!r}")
-                return self.ups(self.count(tok, col), arrow)
+                lefts = self.side(self.k, self._closing())
+                self.k = self._closing() + 1
+            else:
+                lefts = [self.atom()]
+            return cf.make(lefts, [cf.negate(o) for o in lefts])
+        if tok in ("Tiny", "Miny", "⧾", "⧿"):
+            h = self.atom()
+            if tok in ("Tiny", "⧾"):
+                return cf.make((cf.ZERO,), (cf.make((cf.ZERO,), (cf.negate(h),)),))
+            return cf.make((cf.make((h,), (cf.ZERO,)),), (cf.ZERO,))
+        if tok[0].isdigit():
             return cf.number(self.number(tok, col))
         self.fail(f"unexpected {tok!r}", col)
 
-    def ups(self, n: int, arrow: str) -> int:
-        up = cf.make((cf.ZERO,), (cf.nimber(1),))
-        step = up if arrow in ("↑", "^", "⇑") else cf.negate(up)
-        n *= 2 if arrow in ("⇑", "⇓") else 1
+    def ups(self, n: int) -> int:
+        step = cf.make((cf.ZERO,), (cf.nimber(1),))
+        if n < 0:
+            n, step = -n, cf.negate(step)
         g = cf.ZERO
         for _ in range(n):
             g = cf.add(g, step)
         return g
+
+    def _closing(self) -> int:
+        """The index of the '}' matching the '{' just taken."""
+        depth = 0
+        for j in range(self.k, len(self.tokens)):
+            tok = self.tokens[j][0]
+            if tok == "}" and depth == 0:
+                return j
+            depth += {"{": 1, "}": -1}.get(tok, 0)
+        self.k = len(self.tokens)
+        self.fail("'}' expected, found the end")
+
+    def _has_bar(self) -> bool:
+        """Whether the braces opening at the next token hold a '|' of their own (a game, not a set: ±{1,1*})."""
+        depth = 0
+        for j in range(self.k, len(self.tokens)):
+            tok = self.tokens[j][0]
+            depth += {"{": 1, "}": -1}.get(tok, 0)
+            if depth == 0:
+                return False
+            if tok == "|" and depth == 1:
+                return True
+        return True  # unbalanced: let the braces' parser say where
 
     def count(self, tok: str, col: int) -> int:
         if not tok.isdigit() or len(tok) > 4:

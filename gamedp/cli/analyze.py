@@ -48,15 +48,13 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
         return
     analysis = analyst.analyze(where)
     child_nimbers = analyst.child_nimbers(analysis)
-    partizan = analyst.partizan_value(where)
     if as_json:
         from gamedp.gamesman import gamesman_json
 
         doc = gamesman_json(analysis, lambda m: analyst.move_name(where, m), analyst.position_name,
                             nimber=analyst.nimber(where), child_values=analyst.child_values(analysis),
                             child_nimbers=child_nimbers)
-        if partizan is not None:
-            doc["partizanValue"] = str(partizan)
+        doc.update(analyst.partizan_fields(where))
         click.echo(json.dumps(doc, indent=2))
         return
     out = console(color=sys.stdout.isatty())
@@ -65,9 +63,9 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     for text in analysis_lines(analysis, lambda m: analyst.move_name(where, m), nimber=analyst.nimber(where),
                                child_nimbers=child_nimbers):
         out.print(text)
+    partizan = analyst.partizan_line(where)
     if partizan is not None:
-        names = getattr(analyst.rules, "player_names", None)
-        out.print(f"partizan value: {partizan}" + (f" (Left: {names[0]})" if names else ""), markup=False)
+        out.print(partizan, markup=False)
     if show_line:
         line = analyst.line(where)
         moves = ", ".join(analyst.move_name(p, m) for p, m in line) or "(none: the game is over)"

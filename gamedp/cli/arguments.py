@@ -65,6 +65,9 @@ class MemorySize(click.ParamType):
     name = "size"
     _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
+    def __init__(self, least: int | None = None):
+        self.least = least  # the smallest size taken; None: a pruned search's smallest table
+
     def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
         if isinstance(value, int):
             return value
@@ -74,11 +77,14 @@ class MemorySize(click.ParamType):
                       param, ctx)
         size = int(float(match.group(1)) * self._UNITS[match.group(2).upper()])
         from gamedp.memory import available_memory
-        from gamedp.solvers.score_search import MIN_SLOTS, SLOT_BYTES
 
-        least = MIN_SLOTS * SLOT_BYTES
+        least = self.least
+        if least is None:
+            from gamedp.solvers.score_search import MIN_SLOTS, SLOT_BYTES
+
+            least = MIN_SLOTS * SLOT_BYTES
         if size < least:
-            self.fail(f"{value} is too small: the table needs at least {least // 1024} KiB (e.g. 64M)", param, ctx)
+            self.fail(f"{value} is too small: give at least {least // 1024} KiB (e.g. 64M)", param, ctx)
         left = available_memory()
         if size > left:
             self.fail(f"{value} is more than the memory available ({left / (1 << 30):.1f} GiB); give less",

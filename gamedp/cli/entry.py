@@ -2,7 +2,9 @@
 
 A judge run is timed whole-process against C++ programs that finish in a tenth of a second, so
 ``gamedp judge PROBLEM`` (with nothing else on the line) skips importing the command-line library and answers
-straight away. Any other command line, including ``judge --help`` or ``judge -i FILE``, gets the full CLI.
+straight away; so do ``gamedp value GAME`` and ``gamedp cgt domineering POSITION... [--json]``, whose small
+answers would otherwise be mostly start-up. Any other command line, including ``judge --help`` or
+``judge -i FILE``, gets the full CLI.
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ def main(argv: list[str] | None = None) -> None:
             _judge(args[1])
             return
     if len(args) == 2 and args[0] == "value":
-        status = _value(args[1])
+        status = _answered(lambda: _value(args[1]))
+        if status >= 0:
+            sys.exit(status)
+    if len(args) >= 3 and args[0] == "cgt" and args[1].lower() == "domineering":
+        status = _answered(lambda: _cgt(args[2:]))
         if status >= 0:
             sys.exit(status)
     from gamedp.cli.main import main as full_cli
@@ -30,10 +36,27 @@ def main(argv: list[str] | None = None) -> None:
 def _value(spec: str) -> int:
     """``gamedp value GAME`` without options, for a game with the exact-score search (-1: the full path)."""
     from gamedp.batch import fast_value
+
+    return fast_value(spec)
+
+
+def _cgt(args: list[str]) -> int:
+    """``gamedp cgt domineering POSITION... [--json]`` with no other option (-1: the full path)."""
+    positions = [a for a in args if a != "--json"]
+    if not positions or any(a.startswith("-") for a in positions):
+        return -1
+    from gamedp.cli.cgt_answer import answer_positions, show
+
+    sys.stdout.write(show(answer_positions("domineering", positions), "--json" in args))
+    return 0
+
+
+def _answered(compute) -> int:
+    """``compute()``'s exit status, with gamedp's errors as one line (status 2) and the end of a pipe quiet."""
     from gamedp.errors import GamedpError
 
     try:
-        return fast_value(spec)
+        return compute()
     except GamedpError as e:
         sys.stderr.write(f"gamedp: error: {e}\n")
         return e.exit_status

@@ -5,7 +5,8 @@ holds a tie or a draw, and when lost holds out as long as it can; among equal mo
 game lists, so a game is the same every time.
 
 Commands at the prompt: a move in the game's notation (the legal ones are listed each turn), ``hint`` (every
-move's value, best first), ``undo`` (take back your last move and the reply), ``help``, ``quit``.
+move's value, best first; in a partizan game also the position's value, where it is found), ``undo`` (take back
+your last move and the reply), ``help``, ``quit``.
 Typed at a terminal, values are in colour and lines can be edited; with input piped in there is no colour and
 each line read is echoed after its prompt, so the transcript reads like a session; the end of the input ends
 the game.
@@ -35,7 +36,7 @@ from gamedp.values import Analysis, MoveValue
 
 HELP = """\
 Type a move as listed under the board, or one of:
-  hint   every move's value for you, best first
+  hint   every move's value for you, best first (and a partizan game's value)
   undo   take back your last move (and the computer's reply)
   help   this text
   quit   stop the game"""
@@ -171,6 +172,9 @@ class Match:
                                    nimber=self.analyst.nimber(self.position),
                                    child_nimbers=self.analyst.child_nimbers(analysis), mover="you"):
             self.out.print(text)
+        partizan = self.analyst.partizan_line(self.position)
+        if partizan is not None:
+            self.out.print(partizan, markup=False)
 
     def _finish(self, analysis: Analysis) -> None:
         from gamedp.render import result_text

@@ -32,9 +32,7 @@ def position_record(analyst: Any, position: Any) -> dict:
         doc = gamesman_json(analysis, lambda m: analyst.move_name(position, m), analyst.position_name,
                             nimber=analyst.nimber(position), child_values=analyst.child_values(analysis),
                             child_nimbers=analyst.child_nimbers(analysis))
-        partizan = analyst.partizan_value(position)
-        if partizan is not None:
-            doc["partizanValue"] = str(partizan)
+        doc.update(analyst.partizan_fields(position))
         moves = analysis.moves
     for entry, mv in zip(doc["moves"], moves):
         entry["cells"] = move_cells(analyst.rules, position, mv.move)

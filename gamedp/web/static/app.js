@@ -178,6 +178,7 @@ function render(letComputerMove = true) {
   $("position-input").value = record.position;
   $("position-input").rows = record.position.split("\n").length;  // board drawings take several lines
   renderStatus(record);
+  renderPartizan(record);
   renderBoard(record);
   renderMoves(record);
   renderChart();
@@ -207,6 +208,14 @@ function renderStatus(record) {
   $("status").dataset.value = record.positionValue ?? "estimate";
   $("mode").options[0].textContent = `against ${opponentName(record)}, you first`;
   $("mode").options[1].textContent = `against ${opponentName(record)}, it first`;
+}
+
+// A partizan game's value (CGSuite's notation), where the server found it; hidden with the other values.
+function renderPartizan(record) {
+  const line = $("partizan");
+  line.hidden = !record.partizanValue || !$("show-values").checked;
+  line.textContent = record.partizanValue
+    ? `Value: ${record.partizanValue}` + (record.partizanLeft ? ` (Left: ${record.partizanLeft})` : "") : "";
 }
 
 function renderBoard(record) {
@@ -339,7 +348,11 @@ async function start() {
   picker.value = listing.start.game;
   picker.addEventListener("change", () => loadPosition(picker.value, null));
   $("mode").addEventListener("change", () => render());
-  $("show-values").addEventListener("change", () => { paintBoard(current()); renderMoves(current()); });
+  $("show-values").addEventListener("change", () => {
+    paintBoard(current());
+    renderMoves(current());
+    renderPartizan(current());
+  });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("restart").addEventListener("click", () => {
