@@ -4,6 +4,7 @@
     python bench/bench_connect4_positions.py --quick                                     # gamedp alone, small sets
     python bench/bench_connect4_positions.py --reference PATH --sets-only End-Easy,Middle-Easy --rounds 1
     python bench/bench_connect4_positions.py --reference PATH --memory 64M --start --json build/c4pos.jsonl
+    python bench/bench_connect4_positions.py --reference PATH --threads 1,2     # one and two threads, same rounds
 
 The sets (MOVES SCORE a line) are read from <repo>/../shared/connect4-positions or --sets DIR. Per set, each round
 runs `gamedp value connect4 --json` and then the reference (a build of Pons' solver named by --reference; never
@@ -14,7 +15,10 @@ Every answer of both is checked against the set's score; any wrong one makes the
 harness.compare of plain `gamedp value connect4` against the reference on the 1000 End-Easy positions (target:
 at most 1.5x the reference); its output column says DIFFERS because the two print different formats. --start
 times the empty board too (minutes). Everything runs in a fresh temporary directory so that the reference finds
-no opening book (7x6.book) to answer from.
+no opening book (7x6.book) to answer from. With --threads 1,2 each round runs gamedp once per thread count (and
+the reference once); with more than one thread, lines are searched at once, so gamedp's time per position is
+one thread's plus the difference of the two whole runs' times per position (without a one-thread run, like the
+reference's: (whole process - gamedp's start-up on empty input) / positions).
 """
 
 from __future__ import annotations
@@ -69,43 +73,61 @@ def human(seconds: float | None) -> str:
         f"{seconds:.2f} s"
 
 
-def bench_set(name: str, path: Path, lines: list[str], scores: list[int], gamedp: list[str], ref: str | None,
-              startup: float, rounds: int) -> dict:
-    g_wall, g_sec, g_explored, r_wall = [], [], [], []
-    wrong_g: set[int] = set()
+def bench_set(name: str, path: Path, lines: list[str], scores: list[int], gamedp: dict[int, list[str]],
+              ref: str | None, startup: float, g_startup: float, rounds: int) -> list[dict]:
+    """One row per thread count of ``gamedp`` (its command line by threads), the reference run in the same rounds."""
+    g_wall: dict[int, list[float]] = {t: [] for t in gamedp}
+    g_sec: dict[int, list[float]] = {t: [] for t in gamedp}
+    g_explored: dict[int, list[float]] = {t: [] for t in gamedp}
+    wrong_g: dict[int, set[int]] = {t: set() for t in gamedp}
+    r_wall: list[float] = []
     wrong_r: set[int] = set()
     for _ in range(rounds):
-        elapsed, out = timed("gamedp", gamedp, path)
-        rows = [json.loads(x) for x in out.splitlines() if x.strip()]
-        g_wall.append(elapsed)
-        g_sec.append(sum(r["seconds"] for r in rows) / len(lines))
-        g_explored.append(sum(r["explored"] for r in rows) / len(lines))
-        got = {r["line"]: score_of(lines[r["line"] - 1], r["value"], r["remoteness"]) for r in rows}
-        wrong_g |= {i for i, s in enumerate(scores, 1) if got.get(i) != s}
+        for t, argv in gamedp.items():
+            elapsed, out = timed("gamedp", argv, path)
+            rows = [json.loads(x) for x in out.splitlines() if x.strip()]
+            g_wall[t].append(elapsed)
+            g_sec[t].append(sum(r["seconds"] for r in rows) / len(lines))
+            g_explored[t].append(sum(r["explored"] for r in rows) / len(lines))
+            got = {r["line"]: score_of(lines[r["line"] - 1], r["value"], r["remoteness"]) for r in rows}
+            wrong_g[t] |= {i for i, s in enumerate(scores, 1) if got.get(i) != s}
         if ref:
             elapsed, out = timed("reference", [ref], path)
             r_wall.append(elapsed)
             got_r = reference_scores(out)
             wrong_r |= {i for i, (m, s) in enumerate(zip(lines, scores), 1) if got_r.get(m) != s}
-    row = {"set": name, "file": SETS[name], "positions": len(lines), "rounds": rounds,
-           "gamedp_seconds_per_position": statistics.median(g_sec),
-           "gamedp_explored_per_position": statistics.median(g_explored), "gamedp_wall": statistics.median(g_wall),
-           "gamedp_wrong": sorted(wrong_g), "reference_wall": None, "reference_seconds_per_position": None,
-           "wall_ratio": None, "per_position_ratio": None, "reference_wrong": sorted(wrong_r)}
-    if ref:
-        r_med = statistics.median(r_wall)
-        per = (r_med - startup) / len(lines)
-        row.update(reference_wall=r_med, reference_start_up=startup, wall_ratio=row["gamedp_wall"] / r_med,
-                   # start-up noise can swallow a tiny set's whole solving time: no ratio then
-                   reference_seconds_per_position=per if per > 0 else None,
-                   per_position_ratio=row["gamedp_seconds_per_position"] / per if per > 0 else None)
-    return row
+    result = []
+    for t in gamedp:
+        wall = statistics.median(g_wall[t])
+        # Lines searched at once overlap, so with threads a position's time is one thread's, plus the difference
+        # of the whole runs' times per position (the same start-up cancels out); without a one-thread run, the
+        # whole run's, less the start-up on empty input.
+        if t == 1:
+            seconds = statistics.median(g_sec[t])
+        elif 1 in gamedp:
+            seconds = max(statistics.median(g_sec[1]) + (wall - statistics.median(g_wall[1])) / len(lines), 0.0)
+        else:
+            seconds = max(wall - g_startup, 0.0) / len(lines)
+        row = {"set": name, "file": SETS[name], "positions": len(lines), "rounds": rounds, "threads": t,
+               "gamedp_seconds_per_position": seconds,
+               "gamedp_explored_per_position": statistics.median(g_explored[t]), "gamedp_wall": wall,
+               "gamedp_wrong": sorted(wrong_g[t]), "reference_wall": None, "reference_seconds_per_position": None,
+               "wall_ratio": None, "per_position_ratio": None, "reference_wrong": sorted(wrong_r)}
+        if ref:
+            r_med = statistics.median(r_wall)
+            per = (r_med - startup) / len(lines)
+            row.update(reference_wall=r_med, reference_start_up=startup, wall_ratio=wall / r_med,
+                       # start-up noise can swallow a tiny set's whole solving time: no ratio then
+                       reference_seconds_per_position=per if per > 0 else None,
+                       per_position_ratio=seconds / per if per > 0 else None)
+        result.append(row)
+    return result
 
 
 def print_row(r: dict) -> None:
     ratio = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
     wrong_r = len(r["reference_wrong"]) if r["reference_wall"] is not None else "-"
-    print(f"{r['set']:<14} {r['positions']:>5} {human(r['gamedp_seconds_per_position']):>10} "
+    print(f"{r['set']:<14} {r['positions']:>5} {r['threads']:>3} {human(r['gamedp_seconds_per_position']):>10} "
           f"{r['gamedp_explored_per_position']:>12,.0f} {r['gamedp_wall']:>9.3f} "
           f"{'-' if r['reference_wall'] is None else format(r['reference_wall'], '.3f'):>9} "
           f"{human(r['reference_seconds_per_position']):>10} {ratio(r['wall_ratio']):>6} "
@@ -143,6 +165,8 @@ def main() -> int:
     p.add_argument("--sets-only", help=f"comma-separated sets, by name or file ({', '.join(SETS)})")
     p.add_argument("--positions", type=int, help="positions per set (the first N lines)")
     p.add_argument("--memory", help="passed to gamedp --memory (e.g. 64M; default: gamedp's own)")
+    p.add_argument("--threads", default="1", help="gamedp's --threads, several comma-separated to compare them in "
+                                                  "the same rounds (e.g. 1,2; default 1)")
     p.add_argument("--start", action="store_true", help="also time the empty board (minutes)")
     p.add_argument("--json", type=Path, help="append the measured rows to this file as JSON lines")
     args = p.parse_args()
@@ -157,7 +181,12 @@ def main() -> int:
     if args.json:
         # compare() appends its own results to $BENCH_JSON: one file gets both
         os.environ["BENCH_JSON"] = str(args.json.expanduser().resolve())
-    gamedp = GAMEDP + ["value", "connect4", "--json"] + (["--memory", args.memory] if args.memory else [])
+    try:
+        threads = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        raise SystemExit(f"--threads {args.threads}: write thread counts separated by commas (e.g. 1,2)") from None
+    plain = GAMEDP + ["value", "connect4"] + (["--memory", args.memory] if args.memory else [])
+    gamedp = {t: plain + ["--json"] + (["--threads", str(t)] if t != 1 else []) for t in threads}
     print("reference: " + (ref or "none (no --reference): gamedp alone, no ratios, target not checked"))
     home = Path.cwd()
     with tempfile.TemporaryDirectory(prefix="c4pos-") as tmpname:
@@ -168,28 +197,41 @@ def main() -> int:
             startup = statistics.median(timed("reference", [ref], None)[0] for _ in range(5)) if ref else 0.0
             if ref:
                 print(f"reference start-up on empty stdin: {human(startup)} (median of 5)")
+            g_startup = 0.0
+            if 1 not in threads:
+                g_startup = statistics.median(timed("gamedp", gamedp[max(threads)], None)[0] for _ in range(5))
+                print(f"gamedp start-up on empty stdin: {human(g_startup)} (median of 5); with threads, gamedp's "
+                      f"time per position is (whole process - start-up) / positions, as the reference's")
+            elif threads != [1]:
+                print("with threads, gamedp's time per position is one thread's plus the difference of the whole "
+                      "runs' times per position")
             print(f"\n## Pons' sets, {args.rounds} round(s), medians"
                   + (f", gamedp --memory {args.memory}" if args.memory else ""))
-            print(f"{'set':<14} {'n':>5} {'gamedp/pos':>10} {'explored/pos':>12} {'gamedp s':>9} {'ref s':>9} "
+            print(f"{'set':<14} {'n':>5} {'thr':>3} {'gamedp/pos':>10} {'explored/pos':>12} {'gamedp s':>9} "
+                  f"{'ref s':>9} "
                   f"{'ref/pos':>10} {'wall x':>6} {'pos x':>6} {'wrG':>5} {'wrR':>5}")
-            rows, wrong = [], 0
+            wrong = 0
             for name in chosen:
                 pairs = [line.split() for line in (sets_dir / SETS[name]).read_text().splitlines() if line.strip()]
                 n = args.positions or (QUICK if args.quick else FULL)[name]
                 lines, scores = [m for m, _ in pairs[:n]], [int(s) for _, s in pairs[:n]]
                 path = tmp / f"{name}.in"
                 path.write_text("\n".join(lines) + "\n")
-                rows.append(bench_set(name, path, lines, scores, gamedp, ref, startup, args.rounds))
-                print_row(rows[-1])
-                if args.json:  # as measured, so that an interrupted long run keeps its sets
-                    with open(os.environ["BENCH_JSON"], "a") as f:
-                        f.write(json.dumps({"title": "connect4 positions", "memory": args.memory, **rows[-1]}) + "\n")
-                wrong += len(rows[-1]["gamedp_wrong"]) + len(rows[-1]["reference_wrong"])
+                measured = bench_set(name, path, lines, scores, gamedp, ref, startup, g_startup, args.rounds)
+                for row in measured:
+                    print_row(row)
+                    if args.json:  # as measured, so that an interrupted long run keeps its sets
+                        with open(os.environ["BENCH_JSON"], "a") as f:
+                            f.write(json.dumps({"title": "connect4 positions", "memory": args.memory, **row}) + "\n")
+                    wrong += len(row["gamedp_wrong"])
+                wrong += len(measured[0]["reference_wrong"])
             print("(x: ratio gamedp/reference; wrG/wrR: wrong answers of gamedp/reference)")
             ee = [m.split()[0] for m in (sets_dir / SETS["End-Easy"]).read_text().splitlines() if m.strip()]
             ee = ee[:QUICK["End-Easy"]] if args.quick else ee
             (tmp / "end-easy.in").write_text("\n".join(ee) + "\n")
             contenders = [Contender("gamedp value connect4", GAMEDP + ["value", "connect4"])]
+            contenders += [Contender(f"gamedp value connect4 --threads {t}", plain + ["--threads", str(t)])
+                           for t in threads if t != 1]
             if ref:
                 contenders.insert(0, Contender("Pons' solver (reference)", [ref]))
             results = compare(f"connect4 End-Easy, {len(ee)} positions", contenders, tmp / "end-easy.in",
@@ -199,7 +241,7 @@ def main() -> int:
                 print(f"target: gamedp at most {TARGET}x the reference: {ratio:.2f}x, "
                       f"{'met' if ratio <= TARGET else 'MISSED'} (the output column compares raw text)")
             if args.start:
-                wrong += start(gamedp, ref, tmp)
+                wrong += start(gamedp[threads[0]], ref, tmp)
         finally:
             os.chdir(home)
     if wrong:

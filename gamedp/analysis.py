@@ -65,7 +65,8 @@ class Analyst:
     """A game as the front ends see it: text in and out, and values from the best engine it offers."""
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
-                 saved_only: bool = False, too_big: str | None = None, memory: int | None = None):
+                 saved_only: bool = False, too_big: str | None = None, memory: int | None = None,
+                 threads: int = 1):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -98,6 +99,8 @@ class Analyst:
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
         self.memory = memory
+        #: the threads of the exact-score search
+        self.threads = threads
         #: what the values leave out, to say beside them (None: nothing)
         self.note: str | None = None
 
@@ -272,7 +275,8 @@ class Analyst:
                 # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
                 from gamedp.solvers.score_search import ScoreSearch
 
-                self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only)
+                self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only,
+                                             threads=self.threads)
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -356,7 +360,8 @@ class Analyst:
 
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
-                 depth: int | None = None, warn: bool = True, memory: int | None = None) -> Analyst:
+                 depth: int | None = None, warn: bool = True, memory: int | None = None,
+                 threads: int = 1) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`open_for_game`: ``db``, else the default place) answers every
@@ -368,8 +373,12 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
     import shlex
 
     from gamedp.loader import load_game
+    from gamedp.solvers.score_search import score_rules
 
     game = load_game(spec)
+    if threads != 1 and score_rules(game) is None:
+        raise GamedpError(f"--threads shares the search of a game searched one position at a time; {spec} is "
+                          "solved by an engine that runs in one thread (leave --threads out)")
     # A depth-limited search takes exact values without remoteness as ends too.
     saved = open_for_game(spec, game, db, required=db is not None, remoteness=not outcomes_only and depth is None,
                           warn=warn)
@@ -381,7 +390,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
                    "(e.g. --depth 8)",
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
-                   too_big=too_big, memory=memory)
+                   too_big=too_big, memory=memory, threads=threads)
 
 
 def solve_again(spec: str, path: Path, game: Any, db: str | None) -> str:

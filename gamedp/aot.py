@@ -20,7 +20,6 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
-import sys
 import types
 from pathlib import Path
 

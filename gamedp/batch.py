@@ -25,6 +25,7 @@ gamedp: error: line 3: connect4 4x4: column 5 at move 5 is not a column of this 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any, Callable, TextIO
 
@@ -36,27 +37,81 @@ from gamedp.values import Value
 Reader = Callable[[str], tuple[Value, "int | None"]]
 
 
-def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_json: bool = False) -> int:
-    """Answer every line of ``lines`` with ``read``; returns how many lines were refused."""
+def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_json: bool = False,
+                 threads: int = 1, stop: Callable[[], None] | None = None) -> int:
+    """Answer every line of ``lines`` with ``read``; returns how many lines were refused.
+
+    With ``threads`` above 1, that many lines are answered at once (``read`` must allow it), and the answers
+    are still printed in the lines' order, each as soon as it and those before it are found; ``stop`` stops
+    the lines being answered when the run is interrupted."""
+    if threads == 1:
+        return sum(_write(_answer(read, number, line, as_json), out, err)
+                   for number, line in enumerate(lines, 1))
+    from concurrent.futures import ThreadPoolExecutor
+
     refused = 0
-    for number, line in enumerate(lines, 1):
-        text = line.strip()
-        started = time.perf_counter() if as_json else 0.0
+    ready: dict[int, tuple[bool, str]] = {}
+    written = 1  # the next line to print
+    lock = threading.Lock()
+    ahead = threading.BoundedSemaphore(2 * threads)  # lines read but not yet printed: memory stays flat
+
+    def answered(number: int, answer: tuple[bool, str]) -> None:
+        nonlocal refused, written
+        with lock:
+            ready[number] = answer
+            while written in ready:
+                refused += _write(ready.pop(written), out, err)
+                written += 1
+                ahead.release()
+
+    failed: list[BaseException] = []  # what went wrong in a worker (a broken pipe, say): raised here
+
+    def work(number: int, line: str) -> None:
         try:
-            value, explored = read(text)
-        except GamedpError as e:
-            refused += 1
-            err.write(f"gamedp: error: line {number}: {e}\n")
-            err.flush()
-            continue
-        remoteness = "-" if value.remoteness is None else str(value.remoteness)
-        if as_json:
-            out.write(json.dumps({"line": number, "position": text, "value": value.outcome.name,
+            answered(number, _answer(read, number, line, as_json))
+        except BaseException as e:
+            failed.append(e)
+            ahead.release()  # the lines after it are not printed: the reading loop must not wait for them
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="gamedp-value") as pool:
+        try:
+            for number, line in enumerate(lines, 1):
+                ahead.acquire()
+                if failed:
+                    break
+                pool.submit(work, number, line)
+        except BaseException:
+            if stop is not None:
+                stop()
+            pool.shutdown(cancel_futures=True)
+            raise
+    if failed:
+        raise failed[0]
+    return refused
+
+
+def _answer(read: Reader, number: int, line: str, as_json: bool) -> tuple[bool, str]:
+    """Line ``number``'s answer: (False, the line to print) or (True, the error line)."""
+    text = line.strip()
+    started = time.perf_counter() if as_json else 0.0
+    try:
+        value, explored = read(text)
+    except GamedpError as e:
+        return True, f"gamedp: error: line {number}: {e}\n"
+    if as_json:
+        return False, json.dumps({"line": number, "position": text, "value": value.outcome.name,
                                   "remoteness": value.remoteness, "explored": explored,
-                                  "seconds": round(time.perf_counter() - started, 6)}) + "\n")
-        else:
-            out.write(f"{text}\t{value.outcome.name}\t{remoteness}\n")
-        out.flush()
+                                  "seconds": round(time.perf_counter() - started, 6)}) + "\n"
+    remoteness = "-" if value.remoteness is None else str(value.remoteness)
+    return False, f"{text}\t{value.outcome.name}\t{remoteness}\n"
+
+
+def _write(answer: tuple[bool, str], out: TextIO, err: TextIO) -> bool:
+    """Print an answer of :func:`_answer`; returns whether it was an error."""
+    refused, text = answer
+    stream = err if refused else out
+    stream.write(text)
+    stream.flush()
     return refused
 
 
@@ -66,21 +121,30 @@ def empty_line(game: Any) -> GamedpError:
 
 
 def score_reader(game: Any, rules: Any, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True) -> Reader:
+                 progress: bool = True, threads: int = 1) -> ScoreReader:
     """A reader for a game with the exact-score search (``rules``, what its hook gave): one table for every
-    line."""
+    line, searched by up to ``threads`` lines at once."""
     from gamedp.solvers.score_search import ScoreSearch
 
-    search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress)
-    read_moves = getattr(rules, "read_moves", game.parse_position)
+    # several lines' progress at once would garble the terminal's one progress line
+    search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress and threads == 1,
+                         threads=threads)
+    return ScoreReader(game, search, getattr(rules, "read_moves", game.parse_position))
 
-    def read(text: str) -> tuple[Value, int | None]:
+
+class ScoreReader:
+    """A :data:`Reader` over a :class:`~gamedp.solvers.score_search.ScoreSearch` (``search``), which may be
+    called from several threads at once; ``stop()`` stops the lines being searched."""
+
+    def __init__(self, game: Any, search: Any, read_moves: Callable[[str], Any]):
+        self.game, self.search, self.read_moves = game, search, read_moves
+        self.stop: Callable[[], None] = search.stop
+
+    def __call__(self, text: str) -> tuple[Value, int | None]:
         if not text:
-            raise empty_line(game)
-        value = search.value(read_moves(text))
-        return value, search.explored
-
-    return read
+            raise empty_line(self.game)
+        value = self.search.value(self.read_moves(text))
+        return value, self.search.explored
 
 
 def analyst_reader(analyst: Any) -> Reader:
@@ -94,8 +158,8 @@ def analyst_reader(analyst: Any) -> Reader:
     return read
 
 
-def fast_value(spec: str) -> int:
-    """``gamedp value GAME`` with no options, for a game with the exact-score search: the answers without
+def fast_value(spec: str, threads: int = 1) -> int:
+    """``gamedp value GAME [--threads N]``, for a game with the exact-score search: the answers without
     importing the command line's libraries. Returns the exit status, or -1 when GAME takes the full path."""
     import sys
 
@@ -110,5 +174,6 @@ def fast_value(spec: str) -> int:
     rules = score_rules(game)
     if rules is None:
         return -1
-    refused = answer_lines(score_reader(game, rules), sys.stdin, sys.stdout, sys.stderr)
+    reader = score_reader(game, rules, threads=threads)
+    refused = answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, threads=threads, stop=reader.stop)
     return 2 if refused else 0

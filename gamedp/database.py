@@ -206,7 +206,9 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
     """
     path = Path(path)
     views = [(name, memoryview(data).cast("B")) for name, data in sections]
-    crc_tables, table, at = [], [], 0
+    crc_tables: list[bytes] = []
+    table: list[dict[str, Any]] = []
+    at = 0
     for name, view in views:
         blocks = -(-len(view) // BLOCK_SIZE)
         crcs = struct.pack(f"<{blocks}I", *block_crcs(view))
@@ -534,7 +536,7 @@ class Container:
     def __enter__(self) -> Container:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

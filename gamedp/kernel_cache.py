@@ -211,7 +211,8 @@ class CompilingNotice:
         import time
 
         self.began = time.perf_counter()
-        self.lock, self.shown = threading.Lock(), False
+        self.lock = threading.Lock()
+        self.shown: bool | None = False  # None once the compile is over
         self.timer = threading.Timer(self.DELAY, self._show)
         self.timer.daemon = True
         if self.DELAY > 0:

@@ -342,7 +342,7 @@ def check_tiers(game: TieredGame, limit: int = 200_000, compiled: bool = False, 
                               f"tier {t} declares child tiers {sorted(declared)}; each must be above {t} and below "
                               f"{game.num_tiers}")
         if size <= per_tier:
-            indices = range(size)
+            indices: range | list[int] = range(size)
         else:
             complete = False
             indices = sorted(rng.sample(range(size), per_tier))
@@ -358,7 +358,7 @@ def check_tiers(game: TieredGame, limit: int = 200_000, compiled: bool = False, 
             if back != i:
                 return TierReport(game.label, checked, game.num_tiers,
                                   f"rank(unrank({t}, {i})) = {back}: rank and unrank are not inverse")
-            expanded = int(expand(ex.params, t, i, state, pairs)) if own else None
+            expanded = int(expand(ex.params, t, i, state, pairs)) if own else 0  # read only when own
             prim = int(f.primitive(key))
             if prim != 0:
                 if own and expanded != -prim:

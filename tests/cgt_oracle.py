@@ -13,7 +13,7 @@ Tree = tuple
 
 
 def neg(t: Tree) -> Tree:
-    return (tuple(neg(r) for r in t[1]), tuple(neg(l) for l in t[0]))
+    return (tuple(neg(r) for r in t[1]), tuple(neg(o) for o in t[0]))
 
 
 @lru_cache(maxsize=None)

@@ -7,13 +7,12 @@ sharing no code with gamedp's solvers or games.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from command import gamedp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,11 +33,6 @@ def run_cli(*args: str, stdin: str | None = None) -> str:
 
 def analyze_json(*args: str, stdin: str | None = None) -> dict:
     return json.loads(run_cli("analyze", "--json", *args, stdin=stdin))
-
-
-def run_gamedp(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
 
 
 # -- tic-tac-toe, by plain minimax ----------------------------------------------------------------------------
@@ -215,7 +209,7 @@ def test_example_user_game_agrees_with_minimax(strip, mover):
 
 
 def test_user_game_as_module_attribute():
-    result = run_gamedp("analyze", "--json", "tests.test_analyze_games:CardRow", "5 1 3")
+    result = gamedp("analyze", "--json", "tests.test_analyze_games:CardRow", "5 1 3", cwd=ROOT)
     doc = json.loads(result.stdout)
     assert doc["positionValue"] == "win" and doc["winby"] == plain_margin((5, 1, 3))
 
@@ -386,7 +380,7 @@ def test_every_builtin_game(name):
     (["play", "no_such_module:Game"], "cannot import module"),
 ])
 def test_bad_input_is_one_clear_line_and_status_2(args, expected):
-    result = run_gamedp(*args)
+    result = gamedp(*args, cwd=ROOT)
     assert result.returncode == 2, result
     assert result.stderr.startswith("gamedp: error: ") and expected in result.stderr
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
@@ -403,6 +397,6 @@ def test_a_broken_user_file_is_one_clear_line(tmp_path):
                       "    def parse_position(self, text): return int(text)\n")
     for path, expected in ((broken, "syntax error"), (failing, "No module named 'no_such_dependency'"),
                            (parser, "cannot read 'three' as a game position")):
-        result = run_gamedp("analyze", str(path), "three")
+        result = gamedp("analyze", str(path), "three", cwd=ROOT)
         assert result.returncode == 2 and expected in result.stderr, result
         assert "Traceback" not in result.stderr

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
 
 from gamedp.compiled import CompiledGame
 from gamedp.errors import GamedpError

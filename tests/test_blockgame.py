@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from command import gamedp
 from test_placement import BLOCKGAME_SHAPES, Brute, random_board
 
 from gamedp.games.placement import blockgame_rules, blockgame_table_spec
@@ -64,8 +65,7 @@ def test_official_sample_byte_for_byte():
     sample_in = (VECTORS / "blockgame-sample.in").read_text()
     want = (VECTORS / "blockgame-sample.out").read_text()
     assert run(sample_in) == want.rstrip("\n") + "\n"
-    out = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=sample_in,
-                         capture_output=True, text=True, timeout=300)
+    out = gamedp("judge", "blockgame", stdin=sample_in, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout == want.rstrip("\n") + "\n"
 
@@ -101,8 +101,7 @@ BAD_INPUTS = [
 
 @pytest.mark.parametrize("text, where, what", BAD_INPUTS)
 def test_bad_input_is_one_clear_line(text, where, what):
-    out = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=text, capture_output=True,
-                         text=True, timeout=300)
+    out = gamedp("judge", "blockgame", stdin=text, timeout=300)
     assert out.returncode == 2
     assert out.stdout == ""
     lines = out.stderr.strip().splitlines()

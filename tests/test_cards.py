@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from command import gamedp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -244,8 +245,6 @@ def test_registered_games_load():
 
 
 # -- the judge -----------------------------------------------------------------------------------------------
-def gamedp(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True, text=True)
 
 
 def test_official_sample_byte_for_byte():
@@ -255,8 +254,7 @@ def test_official_sample_byte_for_byte():
         expected = (VECTORS / "cardgame-sample.out").read_bytes()
         assert (sample_in, expected) == (SAMPLE_IN, SAMPLE_OUT.encode())
     assert cardgame.run(sample_in).encode() == expected
-    done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=sample_in.encode(),
-                          capture_output=True)
+    done = gamedp("judge", "cardgame", stdin=sample_in.encode())
     assert done.returncode == 0 and done.stdout == expected
 
 
@@ -288,8 +286,7 @@ def test_judge_under_numba_jit_reads_inputs_past_2000_bytes():
     rows = [[rng.randint(1, 10_000) for _ in range(rng.randint(1, 9))] for _ in range(300)]
     text = judge_input(rows)
     assert len(text) > 2000
-    done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=text, capture_output=True,
-                          text=True, env={**os.environ, "GAMEDP_JIT": "1"}, timeout=300)
+    done = gamedp("judge", "cardgame", stdin=text, env={"GAMEDP_JIT": "1"}, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [str(brute_total(tuple(r), 1)) for r in rows]
 
@@ -435,8 +432,7 @@ def test_native_reader_accepts_exactly_what_the_checked_reader_accepts():
 def test_without_a_c_compiler_the_judge_answers_by_the_checked_path(tmp_path):
     env = {**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path), "CC": str(tmp_path / "no-such-compiler")}
     for first in (True, False):  # the second run finds the failure remembered: no build, no warning
-        done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "cardgame"], input=SAMPLE_IN, env=env,
-                              capture_output=True, text=True)
+        done = gamedp("judge", "cardgame", stdin=SAMPLE_IN, env=env)
         assert (done.returncode, done.stdout) == (0, SAMPLE_OUT)
         assert ("could not build the native kernels" in done.stderr) == first
         assert ("compiling the native kernels" in done.stderr) == first and done.stderr.count("\n") == 2 * first

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
+from command import gamedp
 from test_cards import brute_margin, brute_total
-
-
-def gamedp(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True, text=True)
 
 
 @pytest.mark.parametrize("rule,take,discard", [("ends", 1, 0), ("discard2", 1, 2), ("upto-3", 3, 0)])

@@ -7,10 +7,11 @@ import subprocess
 import sys
 
 import pytest
+from command import gamedp
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", "cgt", *args], capture_output=True, text=True)
+    return gamedp("cgt", *args)
 
 
 def test_domineering_2x3_as_published():
@@ -78,24 +79,20 @@ def test_a_domineering_value_loads_no_command_line_or_compiler_library():
 
 
 def test_analyze_shows_the_partizan_value():
-    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "toads-and-frogs", "T.TFF"],
-                          capture_output=True, text=True)
+    done = gamedp("analyze", "toads-and-frogs", "T.TFF")
     assert "partizan value: ↑ (Left: Toads)" in done.stdout
-    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "hackenbush", "BRB", "--json"],
-                          capture_output=True, text=True)
+    done = gamedp("analyze", "hackenbush", "BRB", "--json")
     assert json.loads(done.stdout)["partizanValue"] == "3/4"
     assert json.loads(done.stdout)["partizanLeft"] == "Blue"
-    done = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", "3", "4"], capture_output=True, text=True)
+    done = gamedp("analyze", "nim", "3", "4")
     assert "partizan value" not in done.stdout  # an impartial game shows its nimber
 
 
 def test_play_shows_the_partizan_value_with_a_hint():
-    done = subprocess.run([sys.executable, "-m", "gamedp", "play", "toads-and-frogs", "T.TFF"], input="hint\nquit\n",
-                          capture_output=True, text=True)
+    done = gamedp("play", "toads-and-frogs", "T.TFF", stdin="hint\nquit\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("partizan value: ↑ (Left: Toads)") == 1, done.stdout
-    done = subprocess.run([sys.executable, "-m", "gamedp", "play", "nim", "1 2"], input="hint\nquit\n",
-                          capture_output=True, text=True)
+    done = gamedp("play", "nim", "1 2", stdin="hint\nquit\n")
     assert done.returncode == 0 and "partizan value" not in done.stdout
 
 

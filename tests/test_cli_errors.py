@@ -5,15 +5,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import textwrap
 
 import pytest
-
-
-def gamedp(*args: str, stdin: str = "", prefix: tuple[str, ...] = (), **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*prefix, sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, **kw)
+from command import GAMEDP, gamedp
 
 
 def one_line_error(r: subprocess.CompletedProcess) -> str:
@@ -108,7 +103,8 @@ def test_an_unreadable_database_directory(tmp_path, command, below):
     locked.chmod(0)
     try:
         env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-        line = one_line_error(gamedp(*command, "--db", str(locked / below), env=env, prefix=_as_nobody()))
+        run = [*_as_nobody(), *GAMEDP, *command, "--db", str(locked / below)]
+        line = one_line_error(subprocess.run(run, env=env, capture_output=True, text=True, timeout=120))
         assert "Permission denied" in line and str(locked) in line
     finally:
         locked.chmod(0o700)

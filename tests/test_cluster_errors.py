@@ -15,14 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
+from distributed import LocalCluster
 
-if not os.environ.get("CI"):
-    pytest.importorskip("distributed")
-
-from gamedp import executors  # noqa: E402
-from gamedp.cli.main import main  # noqa: E402
-from gamedp.executors import DaskExecutor  # noqa: E402
-from gamedp.errors import GamedpError  # noqa: E402
+from gamedp import executors
+from gamedp.cli.main import main
+from gamedp.executors import DaskExecutor
+from gamedp.errors import GamedpError
 
 TIMEOUT = 2.0
 
@@ -170,8 +168,6 @@ def test_a_protocol_gamedp_cannot_speak_is_named(capsys, tmp_path, address, why)
 
 def test_a_real_scheduler_is_reached_by_address_and_by_its_scheduler_file(tmp_path):
     """The control: a Dask scheduler is reached either way, and runs the jobs."""
-    from distributed import LocalCluster
-
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
                       dashboard_address=None) as cluster:
         path = tmp_path / "scheduler.json"

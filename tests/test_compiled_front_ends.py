@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from command import gamedp
 from numba import njit
 
 from gamedp.analysis import Analyst
@@ -65,8 +66,7 @@ def test_a_file_game_is_imported_under_its_own_module_name():
 def test_playing_the_compiled_blockgame_example_by_cell_names():
     # the board with everything filled but a 2x2 square at the bottom right and one cell: a domino to place
     board = "##### ##### ##### ###.. ###.#"
-    r = subprocess.run([sys.executable, "-m", "gamedp", "play", str(EXAMPLES / "blockgame_compiled.py"), board],
-                       input="d4 e4\n", capture_output=True, text=True, timeout=300)
+    r = gamedp("play", str(EXAMPLES / "blockgame_compiled.py"), board, stdin="d4 e4\n", timeout=300)
     assert r.returncode == 0, r.stderr
     assert "Your moves: d4 e4, d4 d5, d4 e4 d5" in r.stdout
     assert "Game over. You win" in r.stdout

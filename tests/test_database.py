@@ -12,6 +12,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from command import gamedp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -255,9 +256,6 @@ def test_code_3_marks_unreachable_when_the_encoding_says_so(tmp_path):
 
 
 # -- through the command line ----------------------------------------------------------------------------------
-def gamedp(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=120)
 
 
 def one_clear_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
@@ -395,9 +393,8 @@ def test_solve_query_and_judge_refuse_special_files_without_blocking(tmp_path):
 
     spec = blockgame_table()
     os.mkfifo(tmp_path / database.file_name(spec.game_id, spec.variant))  # where the judge finds a saved table
-    proc = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], capture_output=True, text=True,
-                          input="1\n.....\n.....\n.....\n.....\n.....\n", timeout=120,
-                          env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+    proc = gamedp("judge", "blockgame", stdin="1\n.....\n.....\n.....\n.....\n.....\n", timeout=120,
+                  env={"GAMEDP_DB_DIR": str(tmp_path)})
     one_clear_error(proc, "FIFO", "not a regular file")
 
 

@@ -4,12 +4,10 @@ and the answers are the search's."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 
 import pytest
+from command import gamedp
 
 from gamedp.analysis import Analyst
 from gamedp.database import Reader
@@ -67,22 +65,17 @@ def test_without_remoteness_only_an_outcomes_analysis_uses_the_database(tmp_path
     assert outcomes.value(key).outcome == Solution(game).value(key).outcome
 
 
-def gamedp(*args: str, db: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, input=stdin,
-                          env={**os.environ, "GAMEDP_DB_DIR": db}, timeout=300)
-
-
 def test_command_line_answers_are_the_same_with_and_without_the_database(db_dir, tmp_path):
     for position in ("", "12", "2233"):
-        with_db = gamedp("analyze", "connect4:4x4", position, "--json", db=str(db_dir))
-        without = gamedp("analyze", "connect4:4x4", position, "--json", db=str(tmp_path))
+        with_db = gamedp("analyze", "connect4:4x4", position, "--json", db_dir=db_dir)
+        without = gamedp("analyze", "connect4:4x4", position, "--json", db_dir=tmp_path)
         assert with_db.returncode == 0 and without.returncode == 0, (with_db.stderr, without.stderr)
         assert json.loads(with_db.stdout) == json.loads(without.stdout)
-    query = gamedp("query", "connect4", "-V", "width=4", "-V", "height=4", "2233", db=str(db_dir))
+    query = gamedp("query", "connect4", "-V", "width=4", "-V", "height=4", "2233", db_dir=db_dir)
     board = Connect4(4, 4)
     expected = Solution(board).value(board.parse_position("2233"))
     assert query.returncode == 0 and query.stdout.strip() == f"2233: {expected}"
-    played = gamedp("play", "connect4:4x4", db=str(db_dir), stdin="1\n1\n1\nquit\n")
+    played = gamedp("play", "connect4:4x4", db_dir=db_dir, stdin="1\n1\n1\nquit\n")
     assert played.returncode == 0 and not played.stderr, played
 
 
@@ -92,5 +85,5 @@ def test_a_damaged_database_is_refused_with_the_fix(db_dir, tmp_path):
     with Reader(db_dir / broken.name) as db:  # the outcomes' first block, which holds the start's tier
         data[db._data + db._sections["outcomes"]["offset"]] ^= 0xFF
     broken.write_bytes(bytes(data))
-    proc = gamedp("analyze", "connect4:4x4", "", db=str(tmp_path))
+    proc = gamedp("analyze", "connect4:4x4", "", db_dir=tmp_path)
     assert proc.returncode == 2 and proc.stderr.startswith("gamedp: error: ") and "damaged" in proc.stderr, proc.stderr

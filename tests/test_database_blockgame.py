@@ -8,13 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from command import gamedp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("gamedp.games.placement")
-
-from gamedp.database import Reader  # noqa: E402
-from gamedp.games.indexed import table_spec  # noqa: E402
+from gamedp.database import Reader
+from gamedp.games.indexed import table_spec
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 if not VECTORS.exists():
@@ -48,11 +47,6 @@ def brute(filled: frozenset, pieces: list[frozenset]) -> tuple[str, int]:
 
 def board_text(filled: frozenset, rows: int, cols: int) -> str:
     return "\n".join("".join("#" if (r, c) in filled else "." for c in range(cols)) for r in range(rows))
-
-
-def gamedp(*args: str, db_dir: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True,
-                          env={**os.environ, "GAMEDP_DB_DIR": str(db_dir)}, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -100,10 +94,8 @@ def test_judge_answers_from_the_database(full_db, tmp_path):
     text = f"{len(boards)}\n" + "\n".join(boards) + "\n"
     sample = (VECTORS / "blockgame-sample.in").read_text()
     for judge_input in (sample, text):
-        with_db = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=judge_input,
-                                 capture_output=True, text=True, env={**os.environ, "GAMEDP_DB_DIR": str(full_db)})
-        without = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=judge_input,
-                                 capture_output=True, text=True, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+        with_db = gamedp("judge", "blockgame", stdin=judge_input, db_dir=full_db)
+        without = gamedp("judge", "blockgame", stdin=judge_input, db_dir=tmp_path)
         assert with_db.returncode == 0 and with_db.stdout == without.stdout
     assert with_db.stdout.count("\n") == 100
     # Proof that the database was read: damage every block, and the judge refuses instead of answering.
@@ -114,8 +106,7 @@ def test_judge_answers_from_the_database(full_db, tmp_path):
     for offset in range(4096, len(data), 65536):
         data[offset] ^= 0x55
     (damaged / path.name).write_bytes(bytes(data))
-    proc = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=sample, capture_output=True,
-                          text=True, env={**os.environ, "GAMEDP_DB_DIR": str(damaged)})
+    proc = gamedp("judge", "blockgame", stdin=sample, db_dir=damaged)
     assert proc.returncode == 2 and "solve again: gamedp solve blockgame" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
 

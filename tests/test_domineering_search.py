@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from functools import lru_cache
 
 import pytest
+from command import gamedp
 
 from gamedp.games.domineering_scores import DomineeringScores, transpose
 from gamedp.games.placement import Domineering, domineering_from_spec
@@ -73,14 +72,12 @@ def test_the_frame_turns_horizontal_s_move_into_vertical_s():
 def test_boards_are_named_rows_by_columns_and_bad_names_are_one_line():
     assert (domineering_from_spec("6x7").rules.rows, domineering_from_spec("6x7").rules.cols) == (6, 7)
     for bad in ["9x2", "8", "0x3", "x"]:
-        out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", f"domineering:{bad}"], capture_output=True,
-                             text=True)
+        out = gamedp("analyze", f"domineering:{bad}")
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and "domineering:RxC" in out.stderr, out.stderr
 
 
 def test_a_big_board_is_analysed_by_the_search_from_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "domineering:6x6", "--json"],
-                         capture_output=True, text=True, timeout=600)
+    out = gamedp("analyze", "domineering:6x6", "--json", timeout=600)
     assert out.returncode == 0, out.stderr
     record = json.loads(out.stdout)
     assert record["positionValue"] == "win"  # Vertical, first to move on 6 x 6, wins (Breuker et al. 2000)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from command import gamedp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -222,7 +220,7 @@ def test_draw_line_stops_when_a_position_repeats():
 
 
 def test_cli_check_builtin_and_bad_specs(tmp_path):
-    ok = subprocess.run([sys.executable, "-m", "gamedp", "check", "tictactoe"], capture_output=True, text=True)
+    ok = gamedp("check", "tictactoe")
     assert ok.returncode == 0 and "ok" in ok.stdout
     bad = tmp_path / "broken.py"
     bad.write_text(
@@ -231,14 +229,14 @@ def test_cli_check_builtin_and_bad_specs(tmp_path):
         "    def start(self): return 0\n"
         "    def children(self, p): return [p + 1] if p < 3 else []\n"
         "    def primitive(self, p): return Outcome.WIN if p == 2 else None\n")
-    found = subprocess.run([sys.executable, "-m", "gamedp", "check", str(bad)], capture_output=True, text=True)
+    found = gamedp("check", str(bad))
     assert found.returncode == 1 and "position 2 is primitive" in found.stdout
     for spec in ["nosuchgame", "nosuchmodule:x", str(tmp_path / "missing.py")]:
-        r = subprocess.run([sys.executable, "-m", "gamedp", "check", spec], capture_output=True, text=True)
+        r = gamedp("check", spec)
         assert r.returncode == 2 and r.stderr.startswith("gamedp: error:") and "Traceback" not in r.stderr
     syntax = tmp_path / "syntax.py"
     syntax.write_text("def f(:\n")
-    r = subprocess.run([sys.executable, "-m", "gamedp", "check", str(syntax)], capture_output=True, text=True)
+    r = gamedp("check", str(syntax))
     assert r.returncode == 2 and "line 1" in r.stderr and "Traceback" not in r.stderr
 
 

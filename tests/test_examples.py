@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from command import gamedp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
-from blockgame_as_game import PLACEMENTS, BlockGame, format_board, parse_board  # noqa: E402
+from blockgame_as_game import PLACEMENTS, BlockGame, format_board, parse_board
 
-from gamedp import Outcome, Solution, check_game  # noqa: E402
+from gamedp import Outcome, Solution, check_game
 
 
 def brute_force_wins(board: int) -> bool:
@@ -59,10 +60,8 @@ def test_example_passes_the_self_check_and_reads_back():
 def test_the_command_line_takes_the_example_files_as_they_are(tmp_path):
     """Each example file, named by its path from anywhere: it may import the modules beside it, and the game
     instance it defines is found (an instance's __module__ is its class's, which lives in gamedp)."""
-    import subprocess
 
     examples = Path(__file__).resolve().parents[1] / "examples"
     for name, expected in [("blockgame_compiled.py", "blockgame-compiled: ok"), ("my_game.py", "toads-and-frogs: ok")]:
-        done = subprocess.run([sys.executable, "-m", "gamedp", "check", str(examples / name)], capture_output=True,
-                              text=True, cwd=tmp_path, timeout=600)
+        done = gamedp("check", str(examples / name), cwd=tmp_path, timeout=600)
         assert done.returncode == 0 and done.stdout.startswith(expected), done.stderr

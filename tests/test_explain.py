@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from test_grid_judge import brute_first_wins
 
 from gamedp.cli.main import main
 from gamedp.explain import explain_blockgame, explain_cards, explain_grid
@@ -95,18 +96,12 @@ def test_grid_explanation_matches_brute_force():
         rows = ["".join(rng.choice("..#") for _ in range(m)) for _ in range(n)]
         rows[-1] = rows[-1][:-1] + "."
         opened = [(r, c) for r in range(n) for c in range(m) if rows[r][c] == "."]
-
-        @functools.lru_cache(maxsize=None)
-        def wins(r: int, c: int) -> bool:
-            steps = [(r + 1, c), (r, c + 1)] + [(r + d, c + d) for d in range(1, k + 1)]
-            return any(a < n and b < m and rows[a][b] == "." and not wins(a, b) for a, b in steps)
-
         cell = rng.choice(opened)
         e = explain_grid(rows, k, cell)
-        assert (e.value.outcome is WIN) == wins(*cell)
+        assert (e.value.outcome is WIN) == brute_first_wins(rows, k, cell[0] + 1, cell[1] + 1)
         for note in e.moves:
-            to = tuple(int(x) - 1 for x in re.findall(r"\d+", note.move)[2:])
-            assert (note.value.outcome is LOSE) == wins(*to)
+            to = [int(x) for x in re.findall(r"\d+", note.move)[2:]]
+            assert (note.value.outcome is LOSE) == brute_first_wins(rows, k, *to)
 
 
 def test_explain_command_text_and_json(capsys):

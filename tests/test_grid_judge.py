@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from command import gamedp
 
 from gamedp.errors import InputError
 from gamedp.judge import gridgame
@@ -23,14 +24,9 @@ SAMPLES = [
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 
 
-def cli(stdin: bytes, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", "judge", "gridgame", *args], input=stdin,
-                          capture_output=True, timeout=120)
-
-
 @pytest.mark.parametrize("given, expected", SAMPLES)
 def test_official_samples_byte_for_byte(given, expected):
-    result = cli(given)
+    result = gamedp("judge", "gridgame", stdin=given)
     assert result.returncode == 0, result.stderr
     assert result.stdout == expected
 
@@ -43,17 +39,20 @@ def test_inline_samples_match_the_shared_vectors():
         assert (VECTORS / f"gridgame-sample{i}.out").read_bytes() == expected
 
 
+_BRUTE_MEMO: dict[tuple[tuple[str, ...], int, int, int], bool] = {}
+
+
 def brute_first_wins(rows: list[str], k: int, x: int, y: int) -> bool:
     """The rules, plainly: down 1, right 1, or down-right 1..k onto an open cell; no move loses."""
     n, m = len(rows), len(rows[0])
 
-    def wins(r, c, memo={}):
+    def wins(r, c):
         key = (tuple(rows), k, r, c)
-        if key not in memo:
+        if key not in _BRUTE_MEMO:
             steps = [(1, 0), (0, 1)] + [(j, j) for j in range(1, k + 1)]
             children = [(r + a, c + b) for a, b in steps if r + a < n and c + b < m and rows[r + a][c + b] == "."]
-            memo[key] = any(not wins(*child) for child in children)
-        return memo[key]
+            _BRUTE_MEMO[key] = any(not wins(*child) for child in children)
+        return _BRUTE_MEMO[key]
 
     return wins(x - 1, y - 1)
 
@@ -163,7 +162,7 @@ BAD = [
 
 @pytest.mark.parametrize("text, where, words", BAD)
 def test_bad_input_one_line_exit_2(text, where, words):
-    result = cli(text.encode())
+    result = gamedp("judge", "gridgame", stdin=text.encode())
     err = result.stderr.decode()
     assert result.returncode == 2, err
     assert result.stdout == b""

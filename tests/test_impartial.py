@@ -398,7 +398,8 @@ def test_misere_sum_against_direct_search(parts):
 
 
 def test_nimbers_of_compiled_game_dense_and_generic():
-    numba = pytest.importorskip("numba")
+    import numba
+
     from gamedp.compiled import CompiledGame
 
     @numba.njit(cache=True)

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-
-
-def gamedp(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, timeout=120)
+from command import gamedp
 
 
 def plain_nim_sum(heaps):
@@ -126,8 +121,7 @@ def test_analyze_values_a_big_nim_sum_at_once_and_says_remoteness_is_left_out():
     from gamedp.gamesman import REMOTENESS_UNKNOWN
 
     heaps = (40, 60, 80)
-    out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "nim", *map(str, heaps)],
-                         capture_output=True, text=True, timeout=20)
+    out = gamedp("analyze", "nim", *map(str, heaps), timeout=20)
     assert out.returncode == 0, out.stderr
     assert f"WIN for the player to move, nimber *{plain_nim_sum(heaps)}" in out.stdout
     assert "remoteness" in out.stdout and "nimbers" in out.stdout

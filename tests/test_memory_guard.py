@@ -9,14 +9,11 @@ import sys
 import textwrap
 
 import pytest
+from command import gamedp
 
 from gamedp.errors import ResourceError
 from gamedp.game import Game
 from gamedp.solvers.memo import Solution
-
-
-def gamedp(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("args", [["analyze", "wythoff", "100000", "100000"], ["play", "wythoff", "100000", "100000"]])
@@ -47,8 +44,7 @@ def test_searches_of_hours_of_impartial_games_are_answered_through_their_nimbers
 
 @pytest.mark.parametrize("verb", ["analyze", "play"])
 def test_a_position_with_too_many_moves_to_list_is_one_line_with_its_value(verb):
-    r = subprocess.run([sys.executable, "-m", "gamedp", verb, "nim", "1000000"], capture_output=True, text=True,
-                       timeout=120, stdin=subprocess.DEVNULL)
+    r = gamedp(verb, "nim", "1000000", timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "WIN" in r.stderr and "nimber is 1000000" in r.stderr and "100,000 moves" in r.stderr
 

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+from command import gamedp
+
 from gamedp.games.tictactoe import TicTacToe
 
 
@@ -106,7 +108,6 @@ def test_positions_of_ints_strings_and_tuples_are_read_and_written(tmp_path):
 def test_piped_play_hands_parse_move_the_line_without_its_newline(tmp_path):
     path = tmp_path / "plain.py"
     path.write_text(PLAIN_GAMES)
-    out = subprocess.run([sys.executable, "-m", "gamedp", "play", f"{path}:Strict", "5"], input="1\n",
-                         capture_output=True, text=True, timeout=120)
+    out = gamedp("play", f"{path}:Strict", "5", stdin="1\n", timeout=120)
     assert out.returncode == 0, out.stderr
     assert "not a move" not in out.stdout and "The computer plays" in out.stdout

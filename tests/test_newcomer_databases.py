@@ -3,24 +3,16 @@ unsaid, no silent search where a database lacks what was asked."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
+from command import gamedp
 
 
-@pytest.fixture
-def gamedp(tmp_path):
-    env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path / "db")}
-
-    def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, timeout=300,
-                              env=env)
-    return run
+@pytest.fixture(autouse=True)
+def databases_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEDP_DB_DIR", str(tmp_path / "db"))
 
 
-def test_query_never_suggests_a_solve_that_would_be_refused(gamedp):
+def test_query_never_suggests_a_solve_that_would_be_refused():
     from gamedp.games.indexed import table_spec
     from gamedp.memory import available_memory
     from gamedp.solvers.tier_solver import memory_need
@@ -35,7 +27,7 @@ def test_query_never_suggests_a_solve_that_would_be_refused(gamedp):
     assert "create it with: gamedp solve connect4 -V" in small.stderr  # a solve that will run is still offered
 
 
-def test_solve_force_keeps_the_remoteness_the_database_had(gamedp, tmp_path):
+def test_solve_force_keeps_the_remoteness_the_database_had(tmp_path):
     db = str(tmp_path / "t.gdb")
     assert gamedp("solve", "tictactoe", "-r", "--db", db).returncode == 0
     again = gamedp("solve", "tictactoe", "--force", "--db", db)
@@ -49,7 +41,7 @@ def test_solve_force_keeps_the_remoteness_the_database_had(gamedp, tmp_path):
     assert " in " in gamedp("query", "nim", "--db", saved, "2 3").stdout
 
 
-def test_analyze_says_when_the_database_lacks_remoteness(gamedp):
+def test_analyze_says_when_the_database_lacks_remoteness():
     assert gamedp("solve", "connect4", "-V", "width=4", "-V", "height=3").returncode == 0
     out = gamedp("analyze", "connect4:4x3", "4")
     assert out.returncode == 0, out.stderr

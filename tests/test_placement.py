@@ -8,10 +8,9 @@ dead cells, nothing shared with gamedp).
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import pytest
+from command import gamedp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -212,7 +211,6 @@ def test_domineering_against_brute_force(rows, cols):
 
 def test_analyze_command_draws_blockgame():
     board = "#####\n#####\n##.##\n#...#\n##.##"
-    out = subprocess.run([sys.executable, "-m", "gamedp", "analyze", "blockgame", board], capture_output=True,
-                         text=True, timeout=300)
+    out = gamedp("analyze", "blockgame", board, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "b4-c4-c5" in out.stdout and "a b c d e" in out.stdout

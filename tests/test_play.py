@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from functools import lru_cache
 from pathlib import Path
 
 import pexpect
 import pytest
+from command import gamedp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,8 +41,7 @@ def screen(child: pexpect.spawn) -> str:
 
 
 def piped(*args: str, moves: list[str]) -> str:
-    result = subprocess.run([sys.executable, "-m", "gamedp", "play", *args], input="".join(m + "\n" for m in moves),
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    result = gamedp("play", *args, stdin="".join(m + "\n" for m in moves), cwd=ROOT, timeout=120)
     assert result.returncode == 0 and not result.stderr, result
     return result.stdout
 
@@ -346,17 +345,11 @@ def test_every_builtin_game_plays_to_its_end(name):
 
 
 # -- from a saved solve ----------------------------------------------------------------------------------------
-def gamedp_run(*args: str, db_dir: Path, moves: list[str] = ()) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], input="".join(m + "\n" for m in moves),
-                          capture_output=True, text=True, cwd=ROOT, timeout=120,
-                          env={**os.environ, "GAMEDP_DB_DIR": str(db_dir)})
-
-
 def saved_nim(db_dir: Path, *position: str) -> Path:
     """``gamedp solve nim POSITION -r`` in ``db_dir``, its every remoteness restated as 40 (no search says that)."""
     from test_saved_solution import restate
 
-    solved = gamedp_run("solve", "nim", *position, "-r", "--json", db_dir=db_dir)
+    solved = gamedp("solve", "nim", *position, "-r", "--json", db_dir=db_dir)
     assert solved.returncode == 0, solved.stderr
     path = Path(json.loads(solved.stdout)["database"])
     restate(path, 40)
@@ -366,23 +359,22 @@ def saved_nim(db_dir: Path, *position: str) -> Path:
 def test_play_answers_from_the_save_where_it_holds_the_position_and_searches_elsewhere(tmp_path):
     path = saved_nim(tmp_path, "2", "3")
     for db in ([], ["--db", str(path)]):  # the default place, and the file named
-        done = gamedp_run("play", "nim", "2 3", *db, "--hints", db_dir=tmp_path, moves=["quit"])
+        done = gamedp("play", "nim", "2 3", *db, "--hints", db_dir=tmp_path, stdin="quit\n")
         assert done.returncode == 0 and not done.stderr, done
         assert "WIN in 40 for you" in done.stdout and re.search(r"^  3 -> 2  WIN in 41 ", done.stdout, re.M)
     # 3 3 is not reachable from 2 3: searched, so its values are the real ones
-    elsewhere = gamedp_run("play", "nim", "3 3", "--hints", db_dir=tmp_path, moves=["quit"])
+    elsewhere = gamedp("play", "nim", "3 3", "--hints", db_dir=tmp_path, stdin="quit\n")
     assert elsewhere.returncode == 0
     assert "LOSE in 6 for you" in elsewhere.stdout
     # --db answers from the file alone: a position it lacks is an error, not a search
-    one_line = gamedp_run("play", "nim", "3 3", "--db", str(path), db_dir=tmp_path)
+    one_line = gamedp("play", "nim", "3 3", "--db", str(path), db_dir=tmp_path)
     assert one_line.returncode == 2 and one_line.stderr.count("\n") == 1
     assert "'3 3' is not in the saved solve" in one_line.stderr and "Traceback" not in one_line.stderr
 
 
 def test_play_depth_takes_the_saves_values_as_exact(tmp_path):
     saved_nim(tmp_path, "2", "3")
-    done = gamedp_run("play", "nim", "2 3", "--depth", "1", "--first", "computer", db_dir=tmp_path,
-                      moves=["quit"])
+    done = gamedp("play", "nim", "2 3", "--depth", "1", "--first", "computer", db_dir=tmp_path, stdin="quit\n")
     assert done.returncode == 0, done.stderr
     assert re.search(r"^The computer plays 3 -> 2 \(WIN in 41\)\.$", done.stdout, re.M), done.stdout
 
@@ -392,18 +384,18 @@ def test_a_damaged_or_foreign_save_is_refused_on_one_line(tmp_path):
 
     path = saved_nim(tmp_path, "2", "3")
     foreign = tmp_path / "misere.gdb"
-    assert gamedp_run("solve", "misere-nim", "2 3", "--db", str(foreign), db_dir=tmp_path).returncode == 0
-    one_clear_error(gamedp_run("play", "nim", "2 3", "--db", str(foreign), db_dir=tmp_path),
+    assert gamedp("solve", "misere-nim", "2 3", "--db", str(foreign), db_dir=tmp_path).returncode == 0
+    one_clear_error(gamedp("play", "nim", "2 3", "--db", str(foreign), db_dir=tmp_path),
                     "is the saved solve of misere-nim", "not of this nim")
     # another game's save in nim's place: said on one line, and the game is played by searching (as analyze does)
     original = path.read_bytes()
     path.write_bytes(foreign.read_bytes())
-    done = gamedp_run("play", "nim", "2 3", "--hints", db_dir=tmp_path, moves=["quit"])
+    done = gamedp("play", "nim", "2 3", "--hints", db_dir=tmp_path, stdin="quit\n")
     assert done.returncode == 0 and done.stderr.startswith(f"gamedp: not answering from {path}: ")
     assert done.stderr.count("\n") == 1 and "WIN in 5 for you" in done.stdout
     damaged = bytearray(original)
     damaged[-1] ^= 4
     path.write_bytes(bytes(damaged))
     for db in ([], ["--db", str(path)]):  # a block found damaged when read: the fix named
-        one_clear_error(gamedp_run("play", "nim", "2 3", *db, db_dir=tmp_path, moves=["quit"]), "damaged",
+        one_clear_error(gamedp("play", "nim", "2 3", *db, db_dir=tmp_path, stdin="quit\n"), "damaged",
                         "gamedp solve nim")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
+from command import gamedp
 from output import without_compile_notices
 
 HERE = Path(__file__).resolve().parent
@@ -21,6 +21,5 @@ def test_check_and_a_big_search_show_progress_on_a_terminal_only():
                               dimensions=(30, 150))
         child.expect(pexpect.EOF)
         assert shown in child.before, child.before
-        piped = subprocess.run([sys.executable, "-m", "gamedp", *command], capture_output=True, text=True,
-                               timeout=120)
+        piped = gamedp(*command, timeout=120)
         assert piped.returncode == 0 and without_compile_notices(piped.stderr) == "", piped.stderr

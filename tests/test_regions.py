@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
+from command import gamedp
 
 from gamedp.compiled import CompiledGame
 from gamedp.database import DatabaseError
@@ -354,11 +353,6 @@ def test_the_table_refuses_to_grow_past_its_memory_and_keeps_what_it_solved(tmp_
         RegionSolver(Blockgame(5, 6).rules, table=None, memory=1 << 18).wins(0)
 
 
-def _gamedp(*args, stdin=None, env=None):
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, input=stdin,
-                          env=env)
-
-
 @pytest.fixture
 def db_env(tmp_path, monkeypatch):
     import os
@@ -367,18 +361,18 @@ def db_env(tmp_path, monkeypatch):
 
 
 def test_nimber_and_grundy_commands(db_env):
-    out = json.loads(_gamedp("nimber", "cram", "3x4", "--json", env=db_env).stdout)
+    out = json.loads(gamedp("nimber", "cram", "3x4", "--json", env=db_env).stdout)
     assert (out["nimber"], out["outcome"]) == (1, "win") and "b1-c1" in out["winning_moves"]
-    drawn = json.loads(_gamedp("nimber", "blockgame", "-", "--json", stdin="..#\n...\n", env=db_env).stdout)
+    drawn = json.loads(gamedp("nimber", "blockgame", "-", "--json", stdin="..#\n...\n", env=db_env).stdout)
     assert drawn["nimber"] == Brute(L_SHAPES + DOMINOES, 2, 3).nimber(0b000100)
-    table = json.loads(_gamedp("grundy", "cram", "--boards", "2..3x2..4", "--json", env=db_env).stdout)
+    table = json.loads(gamedp("grundy", "cram", "--boards", "2..3x2..4", "--json", env=db_env).stdout)
     assert [(b["rows"], b["cols"], b["nimber"]) for b in table["boards"]][:3] == [(2, 2, 0), (2, 3, 1), (3, 2, 1)]
-    text = _gamedp("grundy", "cram", "--boards", "3x3..4", env=db_env).stdout
+    text = gamedp("grundy", "cram", "--boards", "3x3..4", env=db_env).stdout
     assert "regions solved" in text and "3 x 4" in text
-    only = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--outcome-only", "--json",
+    only = json.loads(gamedp("grundy", "blockgame", "--boards", "3..4x4", "--outcome-only", "--json",
                               env=db_env).stdout)
     assert [(b["nimber"], b["outcome"]) for b in only["boards"]] == [(None, "win"), (None, "win")]
-    searched = json.loads(_gamedp("grundy", "blockgame", "--boards", "3..4x4", "--by-search", "--json",
+    searched = json.loads(gamedp("grundy", "blockgame", "--boards", "3..4x4", "--by-search", "--json",
                                   env=db_env).stdout)
     assert [(b["nimber"], b["outcome"]) for b in searched["boards"]] == [(3, "win"), (5, "win")]
 
@@ -394,5 +388,5 @@ def test_nimber_and_grundy_commands(db_env):
     (("grundy", "cram", "--boards", "5x6", "--memory", "0.001"), "region table would need"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, db_env):
-    p = _gamedp(*args, env=db_env)
+    p = gamedp(*args, env=db_env)
     assert p.returncode == 2 and message in p.stderr and p.stderr.count("\n") == 1, p.stderr

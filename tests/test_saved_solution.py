@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from command import gamedp
 from hypothesis import HealthCheck, given, settings
 from numba import njit
 
@@ -294,9 +295,6 @@ def test_a_tampered_file_with_good_checksums_is_refused(tmp_path, change, phrase
 
 
 # -- the command line ----------------------------------------------------------------------------------------
-def gamedp(*args: str, db_dir: Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True, timeout=300,
-                          cwd=cwd, env={**os.environ, "GAMEDP_DB_DIR": str(db_dir)})
 
 
 def test_solve_query_and_analyze_a_game_file(tmp_path):

@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from command import gamedp
 
 from gamedp.database import default_path
 from gamedp.games.connect4 import Connect4
@@ -65,8 +66,7 @@ def test_the_value_command_answers_the_benchmark_lines_as_the_sets_score_them(ke
     (GAMEDP_JIT=1 takes that path)."""
     sample = benchmark_sample("Test_L2_R1", 100)
     env = {**os.environ, "GAMEDP_JIT": "1"} if kernels == "numba" else None
-    out = subprocess.run([sys.executable, "-m", "gamedp", "value", "connect4"], capture_output=True, text=True,
-                         input="".join(moves + "\n" for moves, _ in sample), timeout=300, env=env)
+    out = gamedp("value", "connect4", stdin="".join(moves + "\n" for moves, _ in sample), timeout=300, env=env)
     assert out.returncode == 0 and without_compile_notices(out.stderr) == "", out.stderr
     rows = [line.split("\t") for line in out.stdout.splitlines()]
     assert [r[0] for r in rows] == [moves for moves, _ in sample]
@@ -213,9 +213,6 @@ def test_the_process_never_holds_more_than_the_bound_even_while_the_table_grows(
 
 
 # -- the command line -----------------------------------------------------------------------------------------
-def gamedp(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
 
 
 def test_bad_lines_are_named_and_the_others_answered():
@@ -266,12 +263,14 @@ def test_value_answers_other_games_with_their_own_engine():
     assert refused.returncode == 2 and "--memory bounds the table" in refused.stderr and refused.stdout == ""
 
 
-def test_a_long_search_stops_on_ctrl_c_with_one_line():
+@pytest.mark.parametrize("options, lines", [((), "4\n"), (("--threads", "2"), "4\n3\n")])
+def test_a_long_search_stops_on_ctrl_c_with_one_line(options, lines):
+    """One line searched, or two at once in two threads."""
     # the search's library built first (a first run builds it, saying so on stderr), so that only the search is timed
     assert gamedp("value", "connect4", stdin="2252576253462244111563365343671351441\n").returncode == 0
-    process = subprocess.Popen([sys.executable, "-m", "gamedp", "value", "connect4"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    process.stdin.write("4\n")  # one stone down: minutes of search
+    process = subprocess.Popen([sys.executable, "-m", "gamedp", "value", "connect4", *options],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write(lines)  # one stone down: minutes of search
     process.stdin.flush()
     time.sleep(3)
     assert process.poll() is None
@@ -285,8 +284,7 @@ def test_a_long_search_stops_on_ctrl_c_with_one_line():
 # -- the opening book -----------------------------------------------------------------------------------------
 def test_an_opening_book_answers_its_positions_as_the_strong_solve_does(databases, tmp_path, monkeypatch):
     monkeypatch.setenv("GAMEDP_DB_DIR", str(tmp_path))
-    made = subprocess.run([sys.executable, "-m", "gamedp", "book", "connect4:5x4", "--depth", "5", "--json"],
-                          capture_output=True, text=True, timeout=600)
+    made = gamedp("book", "connect4:5x4", "--depth", "5", "--json", timeout=600)
     assert made.returncode == 0, made.stderr
     game = Connect4(5, 4)
     saved = saved_solution(game, game.tiered(), lambda key: key, db=databases)
@@ -298,27 +296,23 @@ def test_an_opening_book_answers_its_positions_as_the_strong_solve_does(database
             assert search.value(position) == saved.value(position), game.format_position_line(position)
             held += search.explored == 0
     assert held >= len(search.book) > 100  # each position was read from the book, not searched
-    again = subprocess.run([sys.executable, "-m", "gamedp", "book", "connect4:5x4", "--depth", "2"],
-                           capture_output=True, text=True)
+    again = gamedp("book", "connect4:5x4", "--depth", "2")
     assert again.returncode == 2 and "--force" in again.stderr and again.stderr.count("\n") == 1
 
 
 def test_a_damaged_book_is_refused_in_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMEDP_DB_DIR", str(tmp_path))
     env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path)}
-    assert subprocess.run([sys.executable, "-m", "gamedp", "book", "connect4:4x4", "--depth", "3"], env=env,
-                          capture_output=True).returncode == 0
+    assert gamedp("book", "connect4:4x4", "--depth", "3", env=env).returncode == 0
     [path] = tmp_path.glob("connect4-book*")
     data = bytearray(path.read_bytes())
     data[-1] ^= 0xFF
     path.write_bytes(data)
-    out = subprocess.run([sys.executable, "-m", "gamedp", "value", "connect4:4x4"], input="12\n", env=env,
-                         capture_output=True, text=True)
+    out = gamedp("value", "connect4:4x4", stdin="12\n", env=env)
     assert out.returncode == 2 and out.stderr.startswith("gamedp: error:") and "damaged" in out.stderr
     assert out.stderr.count("\n") == 1, out.stderr
 
 
 def test_a_game_without_a_book_says_so():
-    out = subprocess.run([sys.executable, "-m", "gamedp", "book", "nim", "--depth", "2"], capture_output=True,
-                         text=True)
+    out = gamedp("book", "nim", "--depth", "2")
     assert out.returncode == 2 and "no opening book" in out.stderr and out.stderr.count("\n") == 1

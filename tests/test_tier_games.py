@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 import pytest
+from command import gamedp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -330,16 +331,14 @@ BLOCK = ["solve", "blockgame", "-V", "rows=3", "-V", "cols=4", "-r"]  # 4,096 bo
 def test_sigkill_mid_solve_leaves_no_database_then_resumes_at_the_last_shard(tmp_path):
     whole, db = tmp_path / "whole.gdb", tmp_path / "block.gdb"
     env = {SHARD_ENV: "256"}
-    done = subprocess.run([sys.executable, "-m", "gamedp", *BLOCK, "--db", str(whole)], capture_output=True,
-                          text=True, env={**os.environ, **env})
+    done = gamedp(*BLOCK, "--db", str(whole), env=env)
     assert done.returncode == 0, done.stderr
     proc = run_gamedp(*BLOCK, "--db", str(db), env={**env, PAUSE_ENV: "0.3"})
     wait_for(lambda: len(list(work_dir(db).glob("tier*.shard*"))) >= 2, proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not db.exists()
-    again = subprocess.run([sys.executable, "-m", "gamedp", *BLOCK, "--db", str(db)], capture_output=True,
-                           text=True, env={**os.environ, **env})
+    again = gamedp(*BLOCK, "--db", str(db), env=env)
     assert again.returncode == 0, again.stderr
     assert re.search(r"resumed: \d+ shards were already solved", again.stderr), again.stderr
     assert db.read_bytes() == whole.read_bytes() and not work_dir(db).exists()
@@ -347,8 +346,7 @@ def test_sigkill_mid_solve_leaves_no_database_then_resumes_at_the_last_shard(tmp
 
 def test_sigkill_of_a_resolve_keeps_the_old_database(tmp_path):
     db = tmp_path / "block.gdb"
-    first = subprocess.run([sys.executable, "-m", "gamedp", *BLOCK[:-1], "--db", str(db)], capture_output=True,
-                           text=True)
+    first = gamedp(*BLOCK[:-1], "--db", str(db))
     assert first.returncode == 0, first.stderr
     before = db.read_bytes()
     proc = run_gamedp(*BLOCK, "--force", "--db", str(db), env={SHARD_ENV: "256", PAUSE_ENV: "5"})

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from command import gamedp
 
 from gamedp.database import Reader
 from gamedp.executors import LocalExecutor
@@ -25,14 +26,17 @@ from test_tier_games import wait_for
 
 
 # -- the reference: columns as strings of X/O, bottom first; no bitboards, no ranks -------------------------------
+@functools.lru_cache(maxsize=None)
+def lines(width: int, height: int, connect: int) -> list[list[tuple[int, int]]]:
+    """Every line of ``connect`` cells (column, row) on the board: along a row, a column or either diagonal."""
+    return [[(c + dc * k, r + dr * k) for k in range(connect)]
+            for c in range(width) for r in range(height) for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+            if 0 <= c + dc * (connect - 1) < width and 0 <= r + dr * (connect - 1) < height]
+
+
 def has_line(cols: tuple[str, ...], height: int, connect: int, who: str) -> bool:
-    width = len(cols)
-
-    def at(c: int, r: int) -> str | None:
-        return cols[c][r] if 0 <= c < width and 0 <= r < len(cols[c]) else None
-
-    return any(all(at(c + dc * k, r + dr * k) == who for k in range(connect))
-               for c in range(width) for r in range(height) for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)))
+    return any(all(r < len(cols[c]) and cols[c][r] == who for c, r in line)
+               for line in lines(len(cols), height, connect))
 
 
 def plain_solver(height: int, connect: int):
@@ -81,8 +85,14 @@ def compare_all(width: int, height: int, connect: int, tmp_path: Path, remotenes
     with Reader(tmp_path / "c.gdb", "connect4", game.variant, game.size) as db:
         assert not db.has("reachable") and db.unreachable_code == 3  # reachability is in the 2-bit code
         reached = set()
-        for cols, played in positions.items():
-            i = game.index(game.parse_position(played))
+        # Each position's key: its parent's (met first) with one stone more, rather than its whole line replayed;
+        # every 50th is read from its line too.
+        keys = {"": game.board.start()}
+        for n, (cols, played) in enumerate(positions.items()):
+            if played:
+                keys[played] = game.board.do_move(keys[played[:-1]], int(played[-1]) - 1)
+            assert n % 50 or game.parse_position(played) == keys[played], played
+            i = game.index(keys[played])
             got, expected = db.value(i), value(cols)
             assert (got.outcome.name, got.remoteness) == (expected if remoteness else (expected[0], None)), played
             assert db.reachable(i)
@@ -134,11 +144,11 @@ def test_an_unreachable_index_reads_unreachable_and_is_refused(remoteness, tmp_p
         with pytest.raises(GamedpError, match="not a position play reaches from the start"):
             saved.value(unreached)
     # `gamedp query` answers the others, says on one line which it cannot answer, and exits 2
-    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), UNREACHED, "112")
+    out = gamedp("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), UNREACHED, "112")
     assert out.returncode == 2 and out.stdout == f"112: {got}\n"
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert f"{UNREACHED}: not a position play reaches from the start" in out.stderr
-    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), "--json", UNREACHED)
+    out = gamedp("query", "connect4", "-V", "width=4", "-V", "height=3", "--db", str(db), "--json", UNREACHED)
     assert out.returncode == 2 and json.loads(out.stdout) == {"position": UNREACHED, "reachable": False}
 
 
@@ -150,7 +160,7 @@ def test_a_version_1_database_is_refused_with_the_command_that_solves_it_again(t
 
     new, old = tmp_path / "new.gdb", tmp_path / "old.gdb"
     board = ["-V", "width=4", "-V", "height=3"]
-    assert cli("solve", "connect4", *board, "--db", str(new)).returncode == 0
+    assert gamedp("solve", "connect4", *board, "--db", str(new)).returncode == 0
     with Reader(new) as db:
         size, meta = db.size, {k: v for k, v in db.meta.items() if k not in ("sections", "block_size")}
         codes = [db.code(i) for i in range(size)]
@@ -166,11 +176,11 @@ def test_a_version_1_database_is_refused_with_the_command_that_solves_it_again(t
     with pytest.raises(DatabaseError, match="format version 1, written by an older gamedp") as caught:
         Reader(old, "connect4", meta["variant"], size)
     assert caught.value.damaged  # solving again is the fix
-    out = cli("query", "connect4", *board, "--db", str(old), "")
+    out = gamedp("query", "connect4", *board, "--db", str(old), "")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert "older gamedp" in out.stderr and f"solve again: gamedp solve connect4 " in out.stderr, out.stderr
+    assert "older gamedp" in out.stderr and "solve again: gamedp solve connect4 " in out.stderr, out.stderr
     assert f"--db {old}" in out.stderr, out.stderr
-    fixed = cli("solve", "connect4", *board, "--db", str(old))
+    fixed = gamedp("solve", "connect4", *board, "--db", str(old))
     assert fixed.returncode == 0 and "is of an older format; solving" in fixed.stderr, fixed.stderr
     assert old.read_bytes() == new.read_bytes()
 
@@ -250,14 +260,9 @@ def test_5x4_counts_the_published_positions(tmp_path) -> None:
 
 
 # -- resuming and running elsewhere ----------------------------------------------------------------------------
-def cli(*args: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gamedp", *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, **kw)
-
-
 def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_path) -> None:
     whole = tmp_path / "whole.gdb"
-    assert cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(whole)).returncode == 0
+    assert gamedp("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(whole)).returncode == 0
     killed = tmp_path / "killed.gdb"
     env = {SHARD_ENV: "256", PAUSE_ENV: "0.3"}
     proc = subprocess.Popen([sys.executable, "-m", "gamedp", "solve", "connect4", "-V", "width=4", "-V", "height=3",
@@ -276,7 +281,7 @@ def test_a_killed_solve_resumes_at_its_last_shard_and_gives_the_same_bytes(tmp_p
     reach = {t for t in range(tiers) if (work / f"tier{t}.reach").exists()}
     # A sealed tier's reach file goes (a kill may come between the two), the others' stay until they are sealed.
     assert len(sealed & reach) <= 1 and sealed | reach == set(range(tiers)), (sealed, reach)
-    again = cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(killed),
+    again = gamedp("solve", "connect4", "-V", "width=4", "-V", "height=3", "-r", "--db", str(killed),
                 env={SHARD_ENV: "256"})
     assert again.returncode == 0, again.stderr
     assert "resumed" in again.stderr
@@ -319,9 +324,9 @@ def test_a_resume_takes_the_sealed_tiers_reachability_from_their_codes(tmp_path,
 
 def test_query_answers_from_the_tiered_database(tmp_path) -> None:
     db = tmp_path / "c.gdb"
-    assert cli("solve", "connect4", "-V", "width=4", "-V", "height=3", "-V", "connect=3", "--db", str(db),
+    assert gamedp("solve", "connect4", "-V", "width=4", "-V", "height=3", "-V", "connect=3", "--db", str(db),
                "-r").returncode == 0
-    out = cli("query", "connect4", "-V", "width=4", "-V", "height=3", "-V", "connect=3", "--db", str(db), "", "11")
+    out = gamedp("query", "connect4", "-V", "width=4", "-V", "height=3", "-V", "connect=3", "--db", str(db), "", "11")
     value = plain_solver(3, 3)
     expected = [Value(Outcome[v], r) for v, r in (value(("", "", "", "")), value(("XO", "", "", "")))]
     assert out.returncode == 0, out.stderr
@@ -338,7 +343,7 @@ def test_query_answers_from_the_tiered_database(tmp_path) -> None:
      "cannot be used together"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path) -> None:
-    out = cli("solve", "connect4", *args, "--db", str(tmp_path / "c.gdb"), timeout=120)
+    out = gamedp("solve", "connect4", *args, "--db", str(tmp_path / "c.gdb"), timeout=120)
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gamedp: error:") and message in lines[0], out.stderr
@@ -346,7 +351,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path) -> None:
 
 
 def test_a_tier_too_big_for_memory_or_disk_is_refused_up_front(tmp_path) -> None:
-    out = cli("solve", "connect4", "--db", str(tmp_path / "c.gdb"))  # 7x6: 7e13 indices
+    out = gamedp("solve", "connect4", "--db", str(tmp_path / "c.gdb"))  # 7x6: 7e13 indices
     assert out.returncode == 2 and "refusing to start" in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
 
@@ -371,7 +376,7 @@ def test_check_tiers_names_a_child_outside_the_declared_tiers_and_a_broken_rank(
 
 
 def test_gamedp_check_checks_the_tiers_of_connect4() -> None:
-    out = cli("check", "connect4:3x3:3")
+    out = gamedp("check", "connect4:3x3:3")
     assert out.returncode == 0 and "rank/unrank round trips" in out.stdout, out.stderr
 
 

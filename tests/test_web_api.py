@@ -15,11 +15,10 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+from command import gamedp
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
-
-from gamedp.web.app import MAX_BODY, MAX_TEXT, builtin_games, create_app  # noqa: E402
+from gamedp.web.app import MAX_BODY, MAX_TEXT, builtin_games, create_app
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "my_game.py")
 GAMES = ["tictactoe", "nim", "cards", "grid", "wythoff", "domineering", "connect4:4x3:3", EXAMPLE, "toads-and-frogs"]
@@ -241,8 +240,7 @@ def test_fifty_clients_play_at_once_without_an_error(client):
 
 def test_serve_command_errors_are_one_line(tmp_path):
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "gamedp", "serve", *args], capture_output=True, text=True,
-                              timeout=60)
+        return gamedp("serve", *args, timeout=60)
 
     done = run("no-such-game")
     assert done.returncode == 2 and done.stderr.startswith("gamedp: error: unknown game 'no-such-game'")
@@ -340,17 +338,17 @@ def test_the_board_answers_from_the_save_where_it_holds_the_position(tmp_path):
 
 def test_serve_refuses_a_damaged_or_foreign_save_at_start_up(tmp_path):
     from test_database import one_clear_error
-    from test_play import gamedp_run, saved_nim
+    from test_play import saved_nim
 
     path = saved_nim(tmp_path, "2", "3")
     foreign = tmp_path / "misere.gdb"
-    assert gamedp_run("solve", "misere-nim", "2 3", "--db", str(foreign), db_dir=tmp_path).returncode == 0
-    one_clear_error(gamedp_run("serve", "nim", "--db", str(foreign), db_dir=tmp_path),
+    assert gamedp("solve", "misere-nim", "2 3", "--db", str(foreign), db_dir=tmp_path).returncode == 0
+    one_clear_error(gamedp("serve", "nim", "--db", str(foreign), db_dir=tmp_path),
                     "is the saved solve of misere-nim")
-    one_clear_error(gamedp_run("serve", "nim", "--db", str(tmp_path / "none.gdb"), db_dir=tmp_path),
+    one_clear_error(gamedp("serve", "nim", "--db", str(tmp_path / "none.gdb"), db_dir=tmp_path),
                     "no saved solve of nim", "gamedp solve nim --db")
-    one_clear_error(gamedp_run("serve", "--db", str(path), db_dir=tmp_path), "--db is for the game named")
-    one_clear_error(gamedp_run("serve", "cards", "--depth", "3", db_dir=tmp_path), "win/lose/tie games")
+    one_clear_error(gamedp("serve", "--db", str(path), db_dir=tmp_path), "--db is for the game named")
+    one_clear_error(gamedp("serve", "cards", "--depth", "3", db_dir=tmp_path), "win/lose/tie games")
 
 
 def test_serve_depth_shows_estimates_where_the_search_proves_nothing():
@@ -459,10 +457,10 @@ def test_the_page_draws_estimates_and_proven_values(tmp_path):
 def test_a_foreign_save_in_the_default_place_is_one_warning_and_the_game_is_searched(tmp_path):
     import os
 
-    from test_play import gamedp_run, saved_nim
+    from test_play import saved_nim
 
     path = saved_nim(tmp_path, "2", "3")
-    assert gamedp_run("solve", "misere-nim", "2 3", "--db", str(tmp_path / "m.gdb"), db_dir=tmp_path).returncode == 0
+    assert gamedp("solve", "misere-nim", "2 3", "--db", str(tmp_path / "m.gdb"), db_dir=tmp_path).returncode == 0
     path.write_bytes((tmp_path / "m.gdb").read_bytes())
     for args in (["nim"], ["tictactoe"]):  # nim as GAME (checked at start-up), as a built-in (by its worker)
         server, url = start_server(*args, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})

@@ -9,9 +9,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
-from blockgame_as_game import BlockGame, parse_board  # noqa: E402
+from blockgame_as_game import BlockGame, parse_board
 
-from gamedp import Outcome, solve  # noqa: E402
+from gamedp import Outcome, solve
 
 
 def main() -> None:

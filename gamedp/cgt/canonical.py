@@ -115,7 +115,7 @@ def negate(g: int) -> int:
     if x is not None:
         n = number(-x)
     else:
-        n = _intern(tuple(sorted(negate(r) for r in right[g])), tuple(sorted(negate(l) for l in left[g])))
+        n = _intern(tuple(sorted(negate(r) for r in right[g])), tuple(sorted(negate(o) for o in left[g])))
     _negative[g] = n
     _negative[n] = g
     return n

@@ -39,10 +39,13 @@ MOST_STARS = 4
 
 
 # -- writing -------------------------------------------------------------------------------------------------
-def _nim_part(g: int, memo: dict[int, tuple[Fraction, int] | None] = {}) -> tuple[Fraction, int] | None:
+_nim_parts: dict[int, tuple[Fraction, int] | None] = {}
+
+
+def _nim_part(g: int) -> tuple[Fraction, int] | None:
     """(x, m) when g = x + *m."""
-    if g in memo:
-        return memo[g]
+    if g in _nim_parts:
+        return _nim_parts[g]
     x = cf.value_of_number[g]
     found: tuple[Fraction, int] | None = None
     if x is not None:
@@ -52,7 +55,7 @@ def _nim_part(g: int, memo: dict[int, tuple[Fraction, int] | None] = {}) -> tupl
         if all(p is not None for p in parts) and len({p[0] for p in parts}) == 1 \
                 and sorted(p[1] for p in parts) == list(range(len(parts))):
             found = (parts[0][0], len(parts))
-    memo[g] = found
+    _nim_parts[g] = found
     return found
 
 

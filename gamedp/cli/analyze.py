@@ -13,7 +13,7 @@ import click
 
 from gamedp.analysis import Analyst, load_analyst
 from gamedp.cli.arguments import (NumbersCommand, depth_option, memory_option, position_argument,
-                                  read_position_argument, saved_option)
+                                  read_position_argument, saved_option, threads_option)
 from gamedp.errors import GamedpError
 
 
@@ -27,8 +27,9 @@ from gamedp.errors import GamedpError
 @saved_option
 @depth_option
 @memory_option
+@threads_option
 def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool, outcomes_only: bool,
-            db: str | None, depth: int | None, memory: int | None) -> None:
+            db: str | None, depth: int | None, memory: int | None, threads: int) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -38,7 +39,8 @@ def analyze(game: str, position: tuple[str, ...], as_json: bool, show_line: bool
     """
     from gamedp.render import analysis_lines, console
 
-    analyst = load_analyst(game, "analyze", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
+    analyst = load_analyst(game, "analyze", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory,
+                           threads=threads)
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

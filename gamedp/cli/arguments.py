@@ -99,6 +99,13 @@ memory_option = click.option(
          "e.g. 256M or 4G (default 1G). The table starts small and grows to this as a search needs.")
 
 
+#: ``--threads N``: how many threads a pruned search runs in (analyze, value)
+threads_option = click.option(
+    "--threads", type=click.IntRange(1, 64), default=1, metavar="N",
+    help="For games searched one position at a time (connect4): search in N threads sharing the table "
+         "(default 1). The answers are the same; long searches go faster with a free core for each thread.")
+
+
 class NumbersCommand(click.Command):
     """A click command whose arguments may start with ``-`` when they are numbers."""
 

@@ -2,7 +2,7 @@
 
 A judge run is timed whole-process against C++ programs that finish in a tenth of a second, so
 ``gamedp judge PROBLEM`` (with nothing else on the line) skips importing the command-line library and answers
-straight away; so do ``gamedp value GAME`` and ``gamedp cgt domineering POSITION... [--json]``, whose small
+straight away; so do ``gamedp value GAME [--threads N]`` and ``gamedp cgt domineering POSITION... [--json]``, whose small
 answers would otherwise be mostly start-up. Any other command line, including ``judge --help`` or
 ``judge -i FILE``, gets the full CLI.
 """
@@ -20,8 +20,9 @@ def main(argv: list[str] | None = None) -> None:
         if args[1] in JUDGES:
             _judge(args[1])
             return
-    if len(args) == 2 and args[0] == "value":
-        status = _answered(lambda: _value(args[1]))
+    if args[:1] == ["value"] and (len(args) == 2 or len(args) == 4 and args[2] == "--threads"
+                                  and args[3] in THREAD_COUNTS):
+        status = _answered(lambda: _value(args[1], int(args[3]) if len(args) == 4 else 1))
         if status >= 0:
             sys.exit(status)
     if len(args) >= 3 and args[0] == "cgt" and args[1].lower() == "domineering":
@@ -33,11 +34,15 @@ def main(argv: list[str] | None = None) -> None:
     full_cli(argv)
 
 
-def _value(spec: str) -> int:
-    """``gamedp value GAME`` without options, for a game with the exact-score search (-1: the full path)."""
+#: what ``--threads`` takes on the short path (the full command line checks anything else)
+THREAD_COUNTS = {str(n) for n in range(1, 65)}
+
+
+def _value(spec: str, threads: int) -> int:
+    """``gamedp value GAME [--threads N]``, for a game with the exact-score search (-1: the full path)."""
     from gamedp.batch import fast_value
 
-    return fast_value(spec)
+    return fast_value(spec, threads)
 
 
 def _cgt(args: list[str]) -> int:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import memory_option, variant_option
+from gamedp.cli.arguments import memory_option, threads_option, variant_option
 from gamedp.errors import GamedpError
 
 
@@ -18,13 +18,16 @@ from gamedp.errors import GamedpError
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line, with the positions explored and "
                                                        "the seconds taken.")
 @click.option("--outcomes-only", is_flag=True, help="Win/lose/tie only, no remoteness: a quicker search.")
-def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool) -> None:
+@threads_option
+def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool,
+          threads: int) -> None:
     """Print the exact value of each position of GAME read from standard input, one a line.
 
     Each answer is a line `POSITION<TAB>VALUE<TAB>REMOTENESS` (VALUE is WIN, LOSE, TIE or DRAW for the player to
     move), printed as soon as it is found. A line that is not a position gets an error line naming its number
     on stderr; the others are still answered, and the exit status is then 2. Connect-Four (any board) is
-    searched one position at a time with a table of bounded size (--memory), kept across the lines.
+    searched one position at a time with a table of bounded size (--memory), kept across the lines; with
+    --threads N, N lines are searched at once on that table, and the answers still come in the lines' order.
 
     Example: echo 4453 | gamedp value connect4
     """
@@ -35,16 +38,20 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     spec = with_variant(game, variant)
     loaded = load_game(spec)
     rules = score_rules(loaded)
+    stop = None
     if rules is not None:
-        read = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only)
+        reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads)
+        read, stop = reader, reader.stop
     else:
-        if memory is not None:
-            raise GamedpError(f"--memory bounds the table of a game searched one position at a time; {game} is "
-                              "solved by an engine that keeps every position it meets (leave --memory out)")
+        for given, option in ((memory is not None, "--memory bounds the table"),
+                              (threads != 1, "--threads shares the search")):
+            if given:
+                raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
+                                  f"engine that keeps every position it meets (leave {option.split()[0]} out)")
         from gamedp.analysis import load_analyst
 
         read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
-    if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json):
+    if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, threads=threads, stop=stop):
         sys.exit(2)
 
 
@@ -58,8 +65,8 @@ def with_variant(game: str, variant: tuple[str, ...]) -> str:
     if not variant:
         return game
     if game != "connect4":
-        raise GamedpError(f"-V parameters name a board of connect4 here; write other games' parameters in "
-                          f"GAME itself (e.g. octal:0.137)")
+        raise GamedpError("-V parameters name a board of connect4 here; write other games' parameters in "
+                          "GAME itself (e.g. octal:0.137)")
     from gamedp.games.indexed import parse_variant
 
     values = {"width": 7, "height": 6, "connect": 4}

@@ -18,6 +18,7 @@ Value(outcome=Outcome.LOSE, remoteness=34, score=None)
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import TYPE_CHECKING, Any
 
 from gamedp.errors import GamedpError
@@ -54,6 +55,7 @@ class Connect4Scores:
         self.cells = game.width * game.height
         self.max_moves = game.width
         self._buffer = (ctypes.c_int64 * 2)()
+        self._reading = threading.Lock()  # the buffer is one for all threads (gamedp value --threads)
         self._play = library().play
         #: the last position read or split, with its bitboards: each is asked for a few times in a row
         self._last: tuple[int, int, int] = (-1, 0, 0)
@@ -106,8 +108,10 @@ class Connect4Scores:
         """The position after the columns ``text`` (e.g. ``4453``) from the empty board, checked by the
         compiled reader (a position that is not legal is read again by the game, which says why)."""
         data = text.encode("ascii", "replace")
-        if data and self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0:
+        with self._reading:
+            read = bool(data) and self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0
             mover, mask = self._buffer[0] % (1 << 64), self._buffer[1] % (1 << 64)
+        if read:
             key = mover + mask + self.game.bottom
             self._last = (key, mover, mask)
             return key

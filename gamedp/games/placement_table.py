@@ -101,7 +101,7 @@ class TableSpec:
         hi = np.array([p >> nl for p in idx], np.uint64)
         lo = np.array([p & lane_mask for p in idx], np.uint64)
         lanes = np.uint64((1 << (1 << nl)) - 1)
-        mask = np.array([sum(1 << j for j in range(1 << nl) if j & int(l) == 0) for l in lo], np.uint64)
+        mask = np.array([sum(1 << j for j in range(1 << nl) if j & int(low) == 0) for low in lo], np.uint64)
         return hi, lo, mask, lanes
 
     def max_remoteness(self) -> int:

@@ -7,7 +7,6 @@ and reads it the same way; for anything else it returns REJECTED without saying 
 input again with the checked reader, which names the problem and its line. ``solve`` then writes the answers.
 """
 
-import numpy as np
 from numba import carray
 
 from gamedp.kernels import interval

@@ -29,7 +29,11 @@ of its parent's view of it. The techniques the best dedicated solvers use are th
 - moves are searched by the game's ``order``, then (when ``HISTORY`` is on) by how often each move refuted a
   position of the same player before (the history heuristic);
 - :func:`solve` narrows the score by null-window searches, bisecting with a pull towards 0, as an MTD(f)-style
-  driver would.
+  driver would;
+- several threads may search one table at once, each with its own ``frames``, ``counters`` and ``watch``: an
+  entry is read and written as one word and holds only proven bounds, so what one thread finds is sound for
+  all (a write lost to another thread's costs only time); a helper (``watch[SKEW]`` plies) takes its second
+  move first near the root, so that it works ahead of the main search instead of beside it.
 
 The search is iterative (its stack lives in the caller's ``frames`` and ``counters``), so it allocates nothing
 and has no recursion limit; every 4,096 positions it writes its count to ``watch[NODES]`` and stops (returning
@@ -46,9 +50,10 @@ STOPPED = -(1 << 40)
 #: Plies a search can go below its root.
 MAX_PLIES = 64
 #: watch: [positions searched, stop request, lowest score still possible, highest score still possible,
-#: positions after which to stop (the caller may then grow the table and go on)]
-WATCH_WORDS = 5
-NODES, STOP, LOW, HIGH, LIMIT = range(WATCH_WORDS)
+#: positions after which to stop (the caller may then grow the table and go on), plies at whose positions this
+#: search tries its second move first (0 for all but the helpers of a search shared between threads)]
+WATCH_WORDS = 6
+NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
 #: Bounds are kept in a byte each, offset so that 0 means "no bound".
 OFFSET = 64
 REPORT_MASK = 4095
@@ -106,6 +111,7 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
     cw = counter_words(width)
     hist = (MAX_PLIES + 1) * cw
     nodes = watch[NODES]
+    skew = watch[SKEW]
     beta = alpha + 1
     depth = 0
     result = 0
@@ -176,6 +182,10 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
                 frames[base + 3 + j] = move
                 counters[at + 4 + j] = score
                 count += 1
+            if depth < skew and count > 1:
+                # a helper thread takes another path than the main one near the root, so that the two fill the
+                # shared table with different subtrees rather than race through the same ones
+                frames[base + 3], frames[base + 4] = frames[base + 4], frames[base + 3]
             # Enhanced transposition cut-off: a child whose upper bound already refutes it settles this position.
             refuted = False
             for j in range(count):

@@ -32,7 +32,7 @@ from typing import Any, Hashable, Iterable, Sequence
 from gamedp.compiled import PRIMITIVE_LOSE, CompiledGame
 from gamedp.errors import GameDefinitionError
 from gamedp.game import Game, Move, Position, overrides
-from gamedp.values import LOSE, WIN, Outcome, nim_sum
+from gamedp.values import LOSE, Outcome, nim_sum
 
 _IN_PROGRESS = -1
 
@@ -278,7 +278,7 @@ def sum_winning_moves(components: Sequence[Component]) -> list[tuple[int, Move, 
     moves = []
     if total == 0:
         return moves
-    for i, ((game, position), (solver, g)) in enumerate(zip(components, solved)):
+    for i, ((_, position), (solver, g)) in enumerate(zip(components, solved)):
         target = g ^ total
         moves += [(i, m, c) for m, c in solver._python.move_list(position) if solver(c) == target]
     return moves

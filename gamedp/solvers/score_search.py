@@ -14,12 +14,21 @@ remoteness). Connect-Four gives one (:mod:`gamedp.games.connect4_scores`).
 
 A search that takes a while shows progress on a terminal (the score's bounds so far and the positions
 searched) and stops on Ctrl-C, keeping what its table learnt.
+
+Both cores (or more), ``threads=N`` (``--threads N``): N searches share the table without locks, which is sound
+because an entry is one 64-bit word (a thread never sees half of another's write) holding bounds that are
+proven whoever found them. Queries from N threads at once each run in their own thread (``gamedp value
+--threads N`` answers N lines at once); a long query with threads to spare gets them as helpers ("lazy SMP"):
+they search the same position, each trying the second move first at the root, and fill the table with the
+subtrees the main search will need next; whichever finishes first has the exact score. One thread is the
+default: a second pays only where a core is free for it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import mmap
+import queue
 import threading
 from typing import Any, Protocol
 
@@ -39,10 +48,13 @@ GROW_AFTER = 4
 QUICK = 1 << 16
 # as gamedp.kernels.null_window (which imports numba)
 STOPPED = -(1 << 40)
-NODES, STOP, LOW, HIGH, LIMIT = range(5)
+WATCH_WORDS = 6
+NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
 MAX_PLIES, HISTORY_WORDS = 64, 128
 UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
+#: Plies near the root at which a helper thread tries its moves in another order than the main search.
+HELPER_SKEW = 1
 
 
 class ScoreRules(Protocol):
@@ -96,11 +108,14 @@ class ScoreSearch:
     ``memory`` bounds the table in bytes (it never grows past it; default: 1 GiB, or half the memory available
     if that is less); ``outcomes_only`` makes :meth:`value` search the outcome alone; ``progress`` shows a
     progress line on a terminal for long searches; ``book`` is the opening book to answer from first (by
-    default the game's, where ``gamedp book`` made one; False for none).
+    default the game's, where ``gamedp book`` made one; False for none); ``threads`` is how many threads a long
+    search runs in, sharing the table (see :meth:`score`).
     """
 
     def __init__(self, rules: ScoreRules, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True, book: Any = None):
+                 progress: bool = True, book: Any = None, threads: int = 1):
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
         self.rules = rules
         self.outcomes_only = outcomes_only
         if book is None:  # the game's opening book where one was made (gamedp book), else none
@@ -116,12 +131,15 @@ class ScoreSearch:
             memory = min(DEFAULT_MEMORY, available_memory() // 2)
         self.max_slots = memory_slots(memory)
         self.progress = progress
-        width = rules.max_moves  # frames as gamedp.kernels.null_window.frame_words and counter_words say
-        self._frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * (3 + 3 * width)))()
-        self._counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * (4 + width) + HISTORY_WORDS))()
-        self.watch = (ctypes.c_int64 * 5)()
-        #: positions explored by the last query
-        self.explored = 0
+        self._searchers = [Searcher(rules.max_moves) for _ in range(threads)]
+        self._free: queue.SimpleQueue[Searcher] = queue.SimpleQueue()  # the searchers no query uses now
+        for searcher in self._searchers:
+            self._free.put(searcher)
+        self._local = threading.local()
+        self._gate = threading.Condition()
+        self._running: set[Searcher] = set()  # the searchers in the table now
+        self._growing = False
+        self._stopping = False
         self._reserve()
         self._grow(min(FIRST_SLOTS, self.max_slots))
 
@@ -154,43 +172,70 @@ class ScoreSearch:
 
     # -- queries -------------------------------------------------------------------------------------------
     def score(self, position: Any, low: int = -UNBOUNDED, high: int = UNBOUNDED) -> int:
-        """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
+        """The exact score of ``position`` if it lies in [low, high], else the nearer of the two.
+
+        With ``threads`` above 1, up to that many threads may ask at once (each search then runs in one
+        thread), and a long search takes the threads idle at the time as helpers: they search the same
+        position on the same table, trying other moves first near the root, and the first to finish has the
+        exact score (the table holds only proven bounds, whoever wrote them).
+        """
         if self.book is not None:
             kept = self.book.score(self.rules.book_key(position))
             if kept is not None:
-                self.explored = 0
+                self._local.explored = 0
                 return max(low, min(high, kept))
         args = self.rules.arguments(position)
-        watch = self.watch
-        watch[NODES] = watch[STOP] = 0
-        self.explored = 0
+        main = self._free.get()
+        watch = main.watch
+        watch[NODES] = watch[SKEW] = 0
+        self._local.explored = 0
         grown_at = 0  # positions explored when the table last grew
+        explored = 0  # by helpers
         line = None
         try:
             while True:
                 # A quick search runs here; a long one in a thread (ctypes lets go of the GIL), so that this
                 # one can show progress and hear Ctrl-C. Each time it stops at its limit the table may grow.
-                grow = self.slots < self.max_slots
+                slots = self.slots
+                grow = slots < self.max_slots
                 watch[LIMIT] = QUICK if watch[NODES] == 0 else \
-                    watch[NODES] + (GROW_AFTER * self.slots if grow else 1 << 62)
+                    watch[NODES] + (GROW_AFTER * slots if grow else 1 << 62)
+                watch[LOW], watch[HIGH] = low, high
+                watch[STOP] = 0
                 if watch[NODES] == 0:
-                    result = self._solve(args, low, high)
+                    result = self._solve(main, args, low, high)
                 else:
                     if line is None and self.progress:
                         from gamedp.progress import ProgressLine
 
                         line = ProgressLine(f"searching {self.rules.name}")
-                    result = self._solve_watched(args, low, high, line)
+                    result, helped = self._solve_watched(main, args, low, high, line)
+                    explored += helped
                 if result != STOPPED:
                     return result
-                low, high = max(low, watch[LOW]), min(high, watch[HIGH])  # what the search had proved
-                if grow and watch[NODES] - grown_at >= GROW_AFTER * self.slots:
-                    self._grow(self.slots * 2)
+                if self._stopping:
+                    raise KeyboardInterrupt
+                low, high = max(low, watch[LOW]), min(high, watch[HIGH])  # what the searches had proved
+                if grow and watch[NODES] - grown_at >= GROW_AFTER * slots:
+                    self._grow_shared(slots * 2)
                     grown_at = watch[NODES]
         finally:
-            self.explored = watch[NODES]
+            self._local.explored = watch[NODES] + explored
+            self._free.put(main)
             if line is not None:
                 line.close()
+
+    @property
+    def explored(self) -> int:
+        """Positions explored by the last query of the calling thread (by its helpers too)."""
+        return getattr(self._local, "explored", 0)
+
+    def stop(self) -> None:
+        """Stop every search running now (for good: their queries raise KeyboardInterrupt); the table stays
+        whole."""
+        self._stopping = True
+        for searcher in self._searchers:
+            searcher.watch[STOP] = 1
 
     def value(self, position: Any) -> Value:
         """The exact value and remoteness of ``position`` for the player to move (the outcome alone when the
@@ -217,24 +262,104 @@ class ScoreSearch:
         return None
 
     # -- running the compiled search -----------------------------------------------------------------------
-    def _solve(self, args: tuple[int, ...], low: int, high: int) -> int:
-        return self.lib.solve(*args, low, high, self.table, self.slots, int(self.rules.symmetric), self._frames,
-                              self._counters, self.watch)
-
-    def _solve_watched(self, args: tuple[int, ...], low: int, high: int, line: Any) -> int:
-        done: dict[str, int] = {}
-        thread = threading.Thread(target=lambda: done.setdefault("score", self._solve(args, low, high)),
-                                  name="gamedp-search", daemon=True)
-        thread.start()
+    # Searches run in the table only while it keeps its size: growing it moves entries to slots that a search
+    # still working with the old size would misread. So each call of the compiled search is counted in and out
+    # under ``_gate``, and the table grows only when no search is in: one that wants it to grow asks the others
+    # to stop (they go on from their proven bounds once it has grown).
+    def _solve(self, searcher: Searcher, args: tuple[int, ...], low: int, high: int) -> int:
+        with self._gate:
+            while self._growing:
+                self._gate.wait()
+            if self._stopping:
+                return STOPPED
+            self._running.add(searcher)
+            table, slots = self.table, self.slots
         try:
-            while thread.is_alive():
-                thread.join(POLL_SECONDS)
+            return self.lib.solve(*args, low, high, table, slots, int(self.rules.symmetric), searcher.frames,
+                                  searcher.counters, searcher.watch)
+        finally:
+            with self._gate:
+                self._running.discard(searcher)
+                self._gate.notify_all()
+
+    def _grow_shared(self, slots: int) -> None:
+        """Grow the table to ``slots`` once no search runs in it, unless another thread grew it meanwhile."""
+        with self._gate:
+            while self._growing:
+                self._gate.wait()
+            if self.slots >= slots:
+                return
+            self._growing = True
+            for searcher in self._running:
+                searcher.watch[STOP] = 1
+            while self._running:
+                self._gate.wait()
+        try:
+            self._grow(slots)
+        finally:
+            with self._gate:
+                self._growing = False
+                self._gate.notify_all()
+
+    def _solve_watched(self, main: Searcher, args: tuple[int, ...], low: int, high: int,
+                       line: Any) -> tuple[int, int]:
+        """The main search, run until it has the score or reaches its limit, beside helpers (the searchers
+        idle now) until one of them has the score; returns the score (or STOPPED) and the helpers' positions
+        explored."""
+        searchers = [main]
+        while True:
+            try:
+                helper = self._free.get_nowait()
+            except queue.Empty:
+                break
+            helper.watch[NODES] = helper.watch[STOP] = 0
+            helper.watch[SKEW] = HELPER_SKEW
+            helper.watch[LIMIT] = 1 << 62
+            helper.watch[LOW], helper.watch[HIGH] = low, high
+            searchers.append(helper)
+        done: dict[int, int] = {}
+
+        def run(i: int) -> None:
+            score = self._solve(searchers[i], args, low, high)
+            if score != STOPPED:  # the others stop: the first to finish has the exact score
+                done.setdefault(i, score)
+                for other in searchers:
+                    other.watch[STOP] = 1
+
+        threads = [threading.Thread(target=run, args=(i,), name=f"gamedp-search-{i}", daemon=True)
+                   for i in range(len(searchers))]
+        for thread in threads:
+            thread.start()
+        try:
+            while threads[0].is_alive():
+                threads[0].join(POLL_SECONDS)
                 if line is not None:
-                    line.describe(f"searching {self.rules.name}: score between {self.watch[LOW]} and "
-                                  f"{self.watch[HIGH]}")
-                    line.update(self.watch[NODES])
-        except BaseException:  # Ctrl-C: the search stops at its next report, keeping its table whole
-            self.watch[STOP] = 1
-            thread.join()
+                    line.describe(f"searching {self.rules.name}: score between "
+                                  f"{max(s.watch[LOW] for s in searchers)} and {min(s.watch[HIGH] for s in searchers)}")
+                    line.update(sum(s.watch[NODES] for s in searchers))
+        except BaseException:  # Ctrl-C: the searches stop at their next report, keeping the table whole
+            for searcher in searchers:
+                searcher.watch[STOP] = 1
             raise
-        return done["score"]
+        finally:
+            for searcher in searchers[1:]:  # the main search reached its limit, or the score is known
+                searcher.watch[STOP] = 1
+            for thread in threads:
+                thread.join()
+            for searcher in searchers[1:]:
+                # what a helper proved before it stopped is proved for the main search too
+                main.watch[LOW] = max(main.watch[LOW], searcher.watch[LOW])
+                main.watch[HIGH] = min(main.watch[HIGH], searcher.watch[HIGH])
+                self._free.put(searcher)
+        return next(iter(done.values()), STOPPED), sum(s.watch[NODES] for s in searchers[1:])
+
+
+class Searcher:
+    """What one thread of a search keeps for itself (the table is shared): its stack of positions and moves,
+    the history of moves that refuted positions, and the ``watch`` words it reports to (and is stopped by)."""
+
+    def __init__(self, width: int):
+        # as gamedp.kernels.null_window.frame_words and counter_words say
+        self.frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * (3 + 3 * width)))()
+        self.counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * (4 + width) + HISTORY_WORDS))()
+        self.watch = (ctypes.c_int64 * WATCH_WORDS)()

@@ -9,6 +9,7 @@ and answers one request at a time over a pipe. A request that takes longer than 
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import threading
 import time
@@ -74,7 +75,7 @@ def serve_game(spec: str, conn: Any, options: dict) -> None:
             request = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(reply(lambda: answer(analyst, request)))
+        conn.send(reply(functools.partial(answer, analyst, request)))
 
 
 class GameWorker:

@@ -43,8 +43,7 @@ def nimber_table(size: int) -> list[list[int]]:
     check_terms(size * size, "a Wythoff table", BYTES_PER_PYTHON_TERM)
     # A cell costs a few Python steps, more as the row, column and diagonal masks grow (docs/performance.md).
     refuse_long(0, size, lambda n: n * n * PYTHON_STEP * (1 + n // 1000), f"G(a, b) for a, b < {size}")
-    rows = [0] * size  # bit v of rows[a]: some G(a, j) = v for j < b
-    cols = [0] * size
+    cols = [0] * size  # bit v of cols[b]: some G(i, b) = v for i < a
     diag: dict[int, int] = {}
     table = [[0] * size for _ in range(size)]
     for a in range(size):

@@ -263,7 +263,7 @@ class TierSolve:
                     mark(game, t, lo, min(lo + FIRST_STEP, game.sizes[t]), mine, kids)
             conn.recv()
             conn.send((game.num_tiers, 0, bits))
-        except BaseException:  # noqa: S110 -- the parent passes over these tiers again, and says what fails there
+        except BaseException:  # the parent passes over these tiers again, and says what fails there
             pass
         finally:
             os._exit(0)

@@ -1,0 +1,24 @@
+"""The gamedp command as a user runs it: a process of its own (``python -m gamedp``), its output captured."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+#: The command that starts gamedp, for a test that needs the process itself (Popen, pexpect, a prefix).
+GAMEDP = [sys.executable, "-m", "gamedp"]
+
+
+def gamedp(*args: str, stdin: str | bytes = "", env: dict[str, str] | None = None, db_dir: Any = None,
+           timeout: float = 300, **kw: Any) -> subprocess.CompletedProcess:
+    """Run ``gamedp ARGS`` to its end and return what it did. ``stdin`` is its whole input (text, or bytes for a
+    byte-exact run: then stdout and stderr are bytes too), never the test's own stdin (under xdist, a pipe of
+    the test runner's); ``env`` adds to this process's environment and ``db_dir`` sets ``GAMEDP_DB_DIR``; other
+    keywords go to :func:`subprocess.run` (``cwd``, say)."""
+    environment = {**os.environ, **(env or {})}
+    if db_dir is not None:
+        environment["GAMEDP_DB_DIR"] = str(db_dir)
+    return subprocess.run([*GAMEDP, *args], input=stdin, capture_output=True, text=not isinstance(stdin, bytes),
+                          env=environment, timeout=timeout, **kw)
