@@ -76,7 +76,7 @@ print(*times)
 NUMPY_PATH = """
 import gamedp.native
 from gamedp.cli.entry import main
-gamedp.native._loaded["gamedp.kernels.blockgame_judge"] = None
+gamedp.native._loaded["gamedp.judge.blockgame_native"] = None
 main(["judge", "blockgame"])
 """
 

@@ -67,7 +67,8 @@ SWEEP = [("cram", 4, 5), ("blockgame", 4, 5), ("cram", 3, 8), ("cram", 4, 6), ("
 
 def sweep(rounds: int) -> None:
     """The outcome by regions against the whole-board compiled search, empty boards by size."""
-    from gamedp.games.placement import Blockgame, Cram, MemoSearch
+    from gamedp.games.placement import Blockgame, Cram
+    from gamedp.games.placement_search import MemoSearch
     from gamedp.solvers.regions import RegionSolver
 
     print(f"\n## Outcome of the empty board, by size  ({rounds} rounds interleaved, medians, CPU s)")
@@ -89,7 +90,8 @@ def main() -> None:
                      ("--sweep", "also the outcome on empty boards of 20 to 30 cells, by size"))
     python = args.python
     from gamedp.game import Game
-    from gamedp.games.placement import Blockgame, Cram, MemoSearch
+    from gamedp.games.placement import Blockgame, Cram
+    from gamedp.games.placement_search import MemoSearch
     from gamedp.solvers.grundy import Nimbers
     from gamedp.solvers.regions import RegionSolver
 

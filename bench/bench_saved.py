@@ -45,7 +45,7 @@ QUICK = [
 #: `gamedp query`'s line for one position, by solving (the engine `gamedp analyze` uses)
 VALUE = """\
 import sys
-from gamedp.cli.analyze import Analyst
+from gamedp.analysis import Analyst
 from gamedp.loader import load_game
 analyst = Analyst(load_game(sys.argv[1]))
 shown = " ".join(sys.argv[2].split()) or '""'

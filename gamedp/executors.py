@@ -31,28 +31,29 @@ from gamedp.errors import GamedpError, InputError
 CONNECT_TIMEOUT = 10
 #: The most bytes of a scheduler file read: Dask writes a few hundred.
 SCHEDULER_FILE_LIMIT = 1 << 16
-#: How a local cluster starts its workers: forked from this process (0.2 s, and with what ``preload`` loaded)
-#: where that is safe, rather than spawned (a fresh interpreter each: 1.7 s, then numba and the kernels loaded
-#: again in every worker, seconds of a 6x4 solve's 16).
+#: How a local cluster starts its workers: forked from this process (with what ``preload`` loaded) where that is
+#: safe, rather than spawned (a fresh interpreter each, then numba and the kernels loaded again in every worker:
+#: seconds of a small solve; figures in docs/performance.md).
 START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 #: What a local cluster's processes do besides the tasks, turned down: a shard's kernel holds the GIL for up to a
 #: second, and a worker's sampling profiler every 10 ms and event-loop checks every 20 ms only wait on it, or take
-#: it from the task in between (the kernels of a 6x4 solve on 1 worker ran 3-5% slower than in this process, and
-#: as fast without them).
+#: it from the task in between (docs/performance.md: the kernels ran slower on a worker with them on, as fast
+#: without).
 QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
                  "distributed.admin.system-monitor.interval": "5s"}
 #: Seconds a cluster may have no worker at all while jobs wait, before the run stops (a local cluster starts a
 #: killed worker again in well under a second; a remote one may be scaling).
 PATIENCE = 30.0
-#: The least a local worker takes: memory (a forked worker holds 55 MB resident before loading the kernels, and
-#: more once they are loaded) and this process's file descriptors (10 each, measured: its connections and pipes).
+#: The least a local worker takes: memory (what a forked worker holds resident before loading the kernels, and
+#: more once they are loaded) and this process's file descriptors (its connections and pipes); measured figures
+#: in docs/performance.md.
 WORKER_MEMORY = 128 << 20
 WORKER_FILES = 12
 #: File descriptors kept for the solve itself (its working files, the scheduler's listening sockets).
 FILES_RESERVE = 64
 #: Seconds between a local cluster's batches of messages (client to scheduler, scheduler to workers and back):
 #: Dask's 2-10 ms suit many tasks over a network, but a tier is a barrier of a few tasks, so each tier waited on
-#: them (a barrier of 4 trivial tasks on 2 workers took 15 ms, 9 ms with this; a 6x4 solve has 25 barriers).
+#: them, once per tier (docs/performance.md).
 PROMPT = 0.001
 
 

@@ -1,7 +1,7 @@
 """Why a position has its value, in plain sentences: the verdict, a perfect line, and for every other move the
 opponent's best reply and how the game then ends.
 
-Built on :class:`gamedp.cli.analyze.Analyst`, so it explains any game the front ends know. Two games get their
+Built on :class:`gamedp.analysis.Analyst`, so it explains any game the front ends know. Two games get their
 own words: the card game counts the totals each first card leads to (why left beats right), and BLOCKGAME
 names the pieces (the winning placement, and why each other placement loses).
 
@@ -79,12 +79,12 @@ def outcome_sentence(value: Value) -> str:
 
 
 def explain(analyst: Any, position: Any, piece: Any = None) -> Explanation:
-    """The explanation of ``position`` through ``analyst`` (a :class:`~gamedp.cli.analyze.Analyst`).
+    """The explanation of ``position`` through ``analyst`` (a :class:`~gamedp.analysis.Analyst`).
 
     ``piece(position, move) -> str`` names a move in words (``placing a domino on d1-e1``); the default is
     ``playing`` and the move's notation.
 
-    >>> from gamedp.cli.analyze import Analyst
+    >>> from gamedp.analysis import Analyst
     >>> from gamedp.games.tictactoe import TicTacToe
     >>> analyst = Analyst(TicTacToe())
     >>> e = explain(analyst, analyst.read_position("XX. OO. ..."))
@@ -152,7 +152,7 @@ CARD_ENDS = {"L": "the left card", "R": "the right card"}
 
 def explain_cards(row: Sequence[int]) -> Explanation:
     """Why taking one end beats the other in Baekjoon 11062's game on ``row``, in final totals."""
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.games.cards import Cards
 
     game = Cards(list(row))
@@ -222,7 +222,7 @@ def explain_blockgame(board: str) -> Explanation:
 @functools.lru_cache(maxsize=1)
 def _blockgame_analyst() -> Any:
     """One for the process: its first analysis solves the whole table (about a second), later ones read it."""
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.games.placement import Blockgame
 
     return Analyst(Blockgame())
@@ -239,7 +239,7 @@ def explain_grid(rows: Sequence[str], k: int, cell: tuple[int, int]) -> Explanat
     Moving 1,1-2,1 loses: the opponent answers by moving 2,1-2,2, and you have no move left.
     Moving 1,1-1,2 loses: the opponent answers by moving 1,2-2,2, and you have no move left.
     """
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.games.grid import GridBoard, GridGame
 
     game = GridGame(GridBoard(list(rows), k=k), tokens=[cell])

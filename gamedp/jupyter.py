@@ -71,7 +71,7 @@ def show(game: Any, position: Any = None) -> Shown:
     ``game`` is a game object or a name as the command line takes it (``"tictactoe"``, ``"path/to/game.py"``);
     ``position`` is a position, or text in the game's notation.
     """
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.loader import load_game
     from gamedp.web.record import position_record
 

@@ -196,8 +196,8 @@ class CompilingNotice:
     is compiled, roughly how long that takes, and how long it took. It appears once the compile has taken
     ``DELAY`` seconds, so that kernels numba loads from its cache stay silent.
 
-    A first compile of a kernel set took 9-29 s on a 2-core machine under load (numba's ahead-of-time and JIT
-    builds alike); later runs load it from the cache.
+    ``ABOUT`` is what first compiles took on a 2-core machine under load (numba's ahead-of-time and JIT builds
+    alike; docs/performance.md); later runs load the kernels from the cache.
     """
 
     ABOUT = "usually 10-30 s"

@@ -236,7 +236,7 @@ def test_compiled_cycles_fall_back_to_the_full_engine(compiled_kernels):
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
 
     rules = Connect4(4, 3, 3)  # three in a row: no exact-score search (Connect-Four's is for four)
     analyst = Analyst(rules.compiled() if compiled else rules, outcomes_only=True)

@@ -277,7 +277,7 @@ def test_compiled_game():
 
 
 def test_own_solution_is_made_once_and_preferred():
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.loader import load_game
 
     game = load_game(f"{GAMES}:TableTake")
@@ -297,7 +297,7 @@ def plain_take_loses(n: int) -> bool:
 
 
 def test_a_huge_game_is_analysed_only_below_the_shown_position():
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.loader import load_game
 
     game = load_game(f"{GAMES}:Countdown")
@@ -326,7 +326,7 @@ def near_the_end(name: str):
     """(analyst, position, its text): a position near the end of a built-in game (its first moves followed a
     while), or the start (text None) where the game's notation does not read its positions back -- a fault of the
     game's text hooks that ``gamedp check`` reports, not of the front ends."""
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.errors import GamedpError
     from gamedp.loader import load_game
 

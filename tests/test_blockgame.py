@@ -17,7 +17,9 @@ import pytest
 from command import gamedp
 from test_placement import BLOCKGAME_SHAPES, Brute, random_board
 
-from gamedp.games.placement import MemoSearch, TableSpec, blockgame_rules, blockgame_table_spec, wins
+from gamedp.games.placement import blockgame_rules, blockgame_table_spec
+from gamedp.games.placement_search import MemoSearch, wins
+from gamedp.games.placement_table import TableSpec
 from gamedp.judge.blockgame import run
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"

@@ -1,4 +1,4 @@
-"""BLOCKGAME's judge on its native kernels (gamedp.kernels.blockgame_judge): each kernel against the brute force,
+"""BLOCKGAME's judge on its native kernels (gamedp.judge.blockgame_native): each kernel against the brute force,
 the native run against the numpy path on many board sets (both ways of deciding: memo search, whole table), and a
 judge run without numpy or numba."""
 
@@ -14,10 +14,10 @@ import pytest
 from test_blockgame import VECTORS, boards_5x5, brute
 
 from gamedp import native
-from gamedp.games.placement import search_first
+from gamedp.games.placement_search import search_first
 from gamedp.judge import blockgame
 
-NAME = "gamedp.kernels.blockgame_judge"
+NAME = "gamedp.judge.blockgame_native"
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +109,37 @@ def test_judge_path_imports_neither_numpy_nor_numba(lib, tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     want = (VECTORS / "blockgame-sample.out").read_text().split()
     assert done.stdout.split() == ["False", "False", *want], done.stderr
+
+
+def test_the_library_is_built_again_when_a_source_its_build_read_changes(tmp_path):
+    """The native library lists the gamedp sources its build read outside its own folder: editing one (here: a
+    copy of the package whose placement table, which makes the library's constant tables, gains a comment)
+    builds the library again, and an unchanged one does not."""
+    import shutil
+    from pathlib import Path
+
+    package = tmp_path / "src" / "gamedp"
+    shutil.copytree(Path(blockgame.__file__).parents[1], package, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path / "cache"), "GAMEDP_DB_DIR": str(tmp_path / "db"),
+           "PYTHONPATH": str(package.parent)}
+    sample_in = (VECTORS / "blockgame-sample.in").read_text()
+    want = (VECTORS / "blockgame-sample.out").read_text()
+
+    def run() -> tuple[float, bool]:
+        """The library's time of writing, and whether this run said it compiled (one line, nothing else)."""
+        done = subprocess.run([sys.executable, "-m", "gamedp", "judge", "blockgame"], input=sample_in, env=env,
+                              capture_output=True, text=True, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (0, want)
+        assert done.stderr == "" or done.stderr.startswith("gamedp: compiling") and done.stderr.count("\n") == 1
+        [library] = (tmp_path / "cache").glob("kernels/*/libblockgame_native.so")
+        return library.stat().st_mtime_ns, done.stderr != ""
+
+    first, said = run()
+    assert said
+    deps = next((tmp_path / "cache").glob("kernels/*/libblockgame_native.deps")).read_text()
+    table = package / "games" / "placement_table.py"
+    assert str(table) in deps
+    assert run() == (first, False)
+    table.write_text(table.read_text() + "# an edit\n")
+    later, said = run()
+    assert later != first and said

@@ -21,7 +21,7 @@ def test_domineering_2x3_as_published():
 
 
 def test_a_sum_of_positions_is_the_sum_of_their_values():
-    from gamedp.cgt.notation import parse
+    from gamedp.cgt.values import parse
 
     doc = json.loads(run("domineering", "2x3", "2x2", "#./..", "--json").stdout)
     assert doc["parts"] == ["{2|-1/2}", "±1", "*"]  # the L-shaped corner: one domino each, the same cells

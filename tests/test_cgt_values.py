@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgt_oracle import add, equal, leq, neg, outcome, tree_of
-from gamedp.cgt.notation import parse
+from gamedp.cgt.values import parse
 from gamedp.cgt.values import GameValue
 from gamedp.errors import InputError
 

@@ -11,7 +11,7 @@ import pytest
 from command import gamedp
 from numba import njit
 
-from gamedp.cli.analyze import Analyst
+from gamedp.analysis import Analyst
 from gamedp.compiled import CompiledGame
 from gamedp.errors import ResourceError
 from gamedp.solvers.compiled import CompiledSolution

@@ -9,7 +9,7 @@ import random
 import pytest
 from command import gamedp
 
-from gamedp.cli.analyze import Analyst
+from gamedp.analysis import Analyst
 from gamedp.database import Reader
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers.memo import Solution

@@ -228,11 +228,11 @@ def test_cram_outcomes_follow_the_symmetry_strategy():
 
 
 def _images(rules, board, names):
-    from gamedp.games.placement import _MAPS
+    from gamedp.square import MAPS
 
     out = []
     for name in names:
-        cells = [_MAPS[name](i // rules.cols, i % rules.cols, rules.rows, rules.cols) for i in range(rules.n)]
+        cells = [MAPS[name](i // rules.cols, i % rules.cols, rules.rows, rules.cols) for i in range(rules.n)]
         out.append(sum(1 << (cells[i][0] * rules.cols + cells[i][1]) for i in range(rules.n) if board >> i & 1))
     return out
 

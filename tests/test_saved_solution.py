@@ -24,7 +24,8 @@ from gamedp.games.cards import Cards
 from gamedp.games.impartial.nim import MisereNim, Nim
 from gamedp.games.tictactoe import TicTacToe
 from gamedp.loader import load_game
-from gamedp.saved_solution import SavedSolution, open_saved, reachable
+from gamedp.saved_solution import SavedSolution, open_saved
+from gamedp.saved_writer import reachable
 from gamedp.solvers.compiled import CompiledSolution
 from gamedp.solvers.memo import Solution
 from gamedp.values import DRAW
@@ -236,9 +237,9 @@ SMALL_BUILTINS = ["cards", "cards-discard2", "cards-upto3", "cram", "dawson", "d
 
 
 def test_a_game_is_the_same_game_after_use_and_its_variants_are_told_apart():
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
     from gamedp.games.grid import GridGame
-    from gamedp.saved_solution import identity
+    from gamedp.saved_identity import identity
 
     seen = {}
     for name in SMALL_BUILTINS:

@@ -547,7 +547,7 @@ def test_a_shard_file_damaged_before_a_resume_is_made_again(tmp_path, monkeypatc
 def test_connect4s_move_runs_give_every_index_its_open_columns(width, height) -> None:
     """The tier solver weighs a piece's reachable positions by the moves move_runs gives their runs of indices:
     each must be the columns not full of every board in the run."""
-    from gamedp.games.connect4 import column_top
+    from gamedp.games.connect4_board import column_top
 
     game = connect4_table(width, height)
     f = game.functions()

@@ -103,7 +103,7 @@ def test_position_is_what_analyze_json_prints(client, game, position):
 
 
 def test_a_partizan_position_carries_its_value_and_who_is_left(client):
-    from gamedp.cgt.notation import parse
+    from gamedp.cgt.values import parse
 
     record = client.get("/api/position", params={"game": "toads-and-frogs", "position": "TF.TF"}).json()
     assert (record["partizanValue"], record["partizanLeft"]) == ("0", "Toads")  # Winning Ways: TF.TF = 0

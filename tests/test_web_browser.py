@@ -13,7 +13,7 @@ import playwright.sync_api as playwright_api
 import pytest
 import uvicorn
 
-from gamedp.cli.analyze import Analyst
+from gamedp.analysis import Analyst
 from gamedp.cli.serve import listen
 from gamedp.loader import load_game
 from gamedp.web.app import create_app

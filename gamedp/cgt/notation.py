@@ -7,16 +7,18 @@ front: ``3Tiny(2)``); anything else in braces, a lone braced option on a side wr
 and one bar more (``{3|1||0}``). Reading also takes ASCII: ``^`` for ↑, ``v`` for ↓, ``+-`` for ±, ``⧾``/``⧿``
 for Tiny/Miny, and sums and differences (``{1|-1} + ↑ - *2``).
 
->>> from gamedp.cgt.values import GameValue
->>> [str(parse(t)) for t in ("{0|*}", "{0,*|0}", "{1|-1}", "{{2|0}|0}", "{2|-1/2}", "{0|{0|-1}}")]
+Positions are canonical forms by their id (:mod:`gamedp.cgt.canonical`); :func:`gamedp.cgt.values.parse` reads
+a :class:`~gamedp.cgt.values.GameValue`.
+
+>>> [format_value(read(t)) for t in ("{0|*}", "{0,*|0}", "{1|-1}", "{{2|0}|0}", "{2|-1/2}", "{0|{0|-1}}")]
 ['↑', '↑*', '±1', 'Miny(2)', '{2|-1/2}', 'Tiny(1)']
->>> str(parse("↑ + ↑ + ↑ + *")), str(parse("1/2 + *3")), str(parse("2±1")), str(parse("±1 ± 2"))
-('↑3*', '1/2*3', '{3|1}', '±{3|1}')
->>> str(parse("{1,1*|-1,-1*}")), str(parse("{1*|-1*}")), str(parse("{3||3|1}")), str(parse("-1 + Miny(1/2)"))
-('±{1,1*}', '±(1*)', '3Tiny(2)', '-1Miny(1/2)')
->>> braces(parse("↑").id)
+>>> [format_value(read(t)) for t in ("↑ + ↑ + ↑ + *", "1/2 + *3", "2±1", "±1 ± 2")]
+['↑3*', '1/2*3', '{3|1}', '±{3|1}']
+>>> [format_value(read(t)) for t in ("{1,1*|-1,-1*}", "{1*|-1*}", "{3||3|1}", "-1 + Miny(1/2)")]
+['±{1,1*}', '±(1*)', '3Tiny(2)', '-1Miny(1/2)']
+>>> braces(read("↑"))
 '{0|{0|0}}'
->>> parse("{1|")
+>>> read("{1|")
 Traceback (most recent call last):
 ...
 gamedp.errors.InputError: expression, column 4: '}' expected, found the end
@@ -197,11 +199,9 @@ def _braced(g: int, name) -> tuple[str, int]:
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:/\d+)?(?:\.\d+)?)|(?P<sym>\+-|Tiny|Miny|[{}|,+\-*()±↑↓⇑⇓^v⧾⧿]))")
 
 
-def parse(text: str, source: str = "expression"):
-    """The value of an expression: braces, names, sums and differences."""
-    from gamedp.cgt.values import GameValue
-
-    return GameValue(_Parser(text, source).whole())
+def read(text: str, source: str = "expression") -> int:
+    """The canonical form (its id) of an expression: braces, names, sums and differences."""
+    return _Parser(text, source).whole()
 
 
 class _Parser:

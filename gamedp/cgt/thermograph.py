@@ -7,7 +7,7 @@ G^R of (G^R's left wall) + t; the walls follow them up to the temperature where 
 mast. A number's thermograph is its mast from t = -1; its temperature is CGSuite's convention (-1 for an
 integer, -1/2^k for m/2^k).
 
->>> from gamedp.cgt.notation import parse
+>>> from gamedp.cgt.values import parse
 >>> g = parse("{2|-1/2}")
 >>> mean_temperature(g.id)
 (Fraction(3, 4), Fraction(5, 4))
@@ -117,7 +117,7 @@ def svg(g: int, width: int = 320, height: int = 220) -> str:
     """The thermograph as an SVG picture: value across (Left's side, the larger values, on the left, as in
     Winning Ways), temperature up from -1; the walls in blue (Left) and red (Right), the mast dashed.
 
-    >>> from gamedp.cgt.notation import parse
+    >>> from gamedp.cgt.values import parse
     >>> picture = svg(parse("{2|-1/2}").id)
     >>> picture.startswith("<svg") and picture.count("<polyline") == 2
     True

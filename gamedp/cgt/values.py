@@ -1,6 +1,5 @@
 """The value of a short partizan game in canonical form, with its algebra.
 
->>> from gamedp.cgt.notation import parse
 >>> up, star = parse("↑"), parse("*")
 >>> up > 0, star == 0, star.fuzzy(0), up + up + star
 (True, False, True, GameValue('⇑*'))
@@ -16,10 +15,17 @@ from fractions import Fraction
 from typing import Iterable
 
 from gamedp.cgt import canonical as cf
+from gamedp.cgt.notation import braces, format_value, read
 
 OUTCOME_NAMES = {"L": "Left wins", "R": "Right wins", "P": "the second player wins",
                  "N": "the first player wins"}
 
+
+
+def parse(text: str, source: str = "expression") -> GameValue:
+    """The value of an expression in CGSuite's notation (:mod:`gamedp.cgt.notation`): braces, names, sums and
+    differences; an :class:`~gamedp.errors.InputError` naming ``source`` and the column otherwise."""
+    return GameValue(read(text, source))
 
 class GameValue:
     """A canonical form. ``+``, unary and binary ``-``, ``<=``, ``<``, ``==`` (exact equality of values),
@@ -117,13 +123,9 @@ class GameValue:
 
     @property
     def braces(self) -> str:
-        from gamedp.cgt.notation import braces
-
         return braces(self.id)
 
     def __str__(self) -> str:
-        from gamedp.cgt.notation import format_value
-
         return format_value(self.id)
 
     def __repr__(self) -> str:

@@ -22,8 +22,15 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
+from typing import TYPE_CHECKING, Any
 
 import click
+
+from gamedp.errors import GamedpError
+
+if TYPE_CHECKING:
+    from gamedp.analysis import Analyst
 
 _NUMBER = re.compile(r"-\d[\d,.]*")
 
@@ -38,6 +45,15 @@ saved_option = click.option(
     "--db", type=click.Path(dir_okay=True), metavar="FILE", default=None,
     help="Answer from this saved solve (`gamedp solve GAME --db ...`) only. Without it, a saved solve in "
          "the default place answers the positions it holds.")
+
+#: ``-V KEY=VALUE``: an indexed game's parameters (solve, query, value)
+variant_option = click.option("--variant", "-V", "variant", multiple=True, metavar="KEY=VALUE",
+                              help="A variant parameter, e.g. -V rows=4 -V cols=4 (repeatable).")
+
+#: ``--db``: the database of an indexed game, or where a saved solve goes (solve, query)
+db_option = click.option("--db", "db", type=click.Path(dir_okay=True), default=None,
+                         help="The database file (or a directory for it). Default: $GAMEDP_DB_DIR, else "
+                              "$XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db.")
 
 #: ``--depth D``: a depth-limited search instead of an exact one (analyze, play, serve)
 depth_option = click.option(
@@ -122,7 +138,6 @@ class NumbersCommand(click.Command):
         if not name or "game" not in {p.name for p in self.params}:
             return
         from gamedp.cli.games import describe
-        from gamedp.errors import GamedpError
         from gamedp.loader import load_game
 
         try:
@@ -163,3 +178,16 @@ def joined(words: tuple[str, ...] | str | None) -> str | None:
     if words is None or isinstance(words, str):
         return words
     return " ".join(words) if words else None
+
+
+def read_position_argument(analyst: Analyst, words: tuple[str, ...] | str | None) -> Any:
+    """POSITION as typed on the command line: absent for the start, ``-`` for standard input, else its words
+    joined with spaces (so ``3 4 5`` needs no quotes)."""
+    text = joined(words)
+    if text is None:
+        return analyst.start()
+    if text == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise GamedpError("POSITION '-' reads the position from standard input, but it was empty")
+    return analyst.read_position(text)

@@ -29,7 +29,8 @@ def book(game: str, variant: tuple[str, ...], depth: int, force: bool, memory: i
     Example: gamedp book connect4:5x4 --depth 6
     """
     from gamedp.loader import load_game
-    from gamedp.solvers.opening_book import book_path, make_book
+    from gamedp.solvers.book_builder import make_book
+    from gamedp.solvers.opening_book import book_path
     from gamedp.solvers.score_search import score_rules
 
     game = board_spec(game, variant)

@@ -24,7 +24,7 @@ ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hacken
 
 def answer_expression(expr: str) -> dict[str, Any]:
     """The fields of ``gamedp cgt --expr EXPR``."""
-    from gamedp.cgt.notation import parse
+    from gamedp.cgt.values import parse
 
     return {"expression": expr, **describe(_guarded(lambda: parse(expr)))}
 

@@ -34,7 +34,8 @@ def explain(game: str, position: tuple[str, ...], variant: tuple[str, ...], k: i
       gamedp explain blockgame "#####/#####/#..#./####./....." (rows may also be separate lines)
       gamedp explain grid --k 1 "o./.."
     """
-    from gamedp.cli.analyze import load_analyst, read_position_argument
+    from gamedp.analysis import load_analyst
+    from gamedp.cli.arguments import read_position_argument
     from gamedp.explain import explain as explain_position
     from gamedp.explain import explain_blockgame, explain_cards, explain_grid
 

@@ -14,7 +14,7 @@ def describe(name: str, game: Any) -> dict:
     """A game's name, rules and notation (its class's ``notation``, else its docstring's first paragraph) and
     an example position as the commands read it: the game's own ``example()`` (one they answer quickly, where
     the start is too big to search), else its start."""
-    from gamedp.cli.analyze import Analyst
+    from gamedp.analysis import Analyst
 
     doc = inspect.getdoc(type(game)) or ""
     notation = plain(getattr(game, "notation", None) or " ".join(doc.split("\n\n")[0].split()))

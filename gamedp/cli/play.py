@@ -1,6 +1,6 @@
 """``gamedp play GAME [POSITION]``: a game in the terminal against the perfect opponent.
 
-The computer plays the best move of the analysis (:mod:`gamedp.cli.analyze`): it wins as fast as it can,
+The computer plays the best move of the analysis (:mod:`gamedp.analysis`): it wins as fast as it can,
 holds a tie or a draw, and when lost holds out as long as it can; among equal moves it takes the first one the
 game lists, so a game is the same every time.
 
@@ -28,9 +28,9 @@ from typing import Any, TextIO
 
 import click
 
-from gamedp.cli.analyze import Analyst, load_analyst, read_position_argument
+from gamedp.analysis import Analyst, load_analyst
 from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, memory_option, position_argument,
-                                  saved_option, variant_option)
+                                  read_position_argument, saved_option, variant_option)
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, MoveValue
 

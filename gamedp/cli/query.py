@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, variant_option
-from gamedp.cli.solve import db_option
+from gamedp.cli.arguments import NumbersCommand, db_option, variant_option
+from gamedp.cli.common import print_answer, refuse_options
 from gamedp.errors import GamedpError, InputError
 
 
@@ -30,7 +30,7 @@ def query(game: str, positions: tuple[str, ...], variant: tuple[str, ...], db: s
 
     name, table_variant = table_of(game, variant)
     if name is None:  # any other game answers from its saved solve
-        from gamedp.cli.saved import query_saved, refuse_options
+        from gamedp.cli.saved import query_saved
 
         refuse_options(game, bool(variant))
         return query_saved(game, positions, db, as_json)
@@ -68,10 +68,3 @@ def _refuse_unsolvable(game: str, spec: Any, db: str | None) -> None:
                           f"GiB are available); gamedp analyze {game} POSITION values a position by a search")
 
 
-def print_answer(text: str, value: Any, as_json: bool) -> None:
-    """One position's answer, labelled with the position as it was given (several answers: each says which)."""
-    if as_json:
-        click.echo(json.dumps({"position": text, **value.to_json()}))
-    else:
-        shown = " ".join(text.split()) or '""'
-        click.echo(f"{shown}: {value}")

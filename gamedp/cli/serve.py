@@ -68,7 +68,7 @@ def serve(game: str | None, position: tuple[str, ...], variant: tuple[str, ...],
 def _check_game(game: str, position: str | None, options: dict) -> None:
     """Load GAME (with its saved solve, as its worker will) and read POSITION here, so that a mistake is one line
     at start-up, not an error page."""
-    from gamedp.cli.analyze import load_analyst
+    from gamedp.analysis import load_analyst
 
     analyst = load_analyst(game, "serve", **options)
     try:

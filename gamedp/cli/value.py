@@ -48,7 +48,7 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
             if given:
                 raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
                                   f"engine that keeps every position it meets (leave {option.split()[0]} out)")
-        from gamedp.cli.analyze import load_analyst
+        from gamedp.analysis import load_analyst
 
         read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
     if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, threads=threads, stop=stop):

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamedp.errors import GamedpError
-from gamedp.games.connect4 import Connect4, split_key
+from gamedp.games.connect4_board import split_key
 from gamedp.values import LOSE, TIE, WIN, Value
+
+if TYPE_CHECKING:  # the game offers these rules (its score_search hook): imported for its type only
+    from gamedp.games.connect4 import Connect4
 
 _KERNELS = "gamedp.kernels.connect4_search"
 

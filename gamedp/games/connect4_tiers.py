@@ -24,7 +24,8 @@ import functools
 from typing import Any
 
 from gamedp.errors import GamedpError
-from gamedp.games.connect4 import Connect4, children_into, column_top, primitive_code
+from gamedp.games.connect4 import Connect4
+from gamedp.games.connect4_board import children_into, column_top, primitive_code
 from gamedp.kernels.connect4_tiers import P_BINOM, P_CONNECT, P_HEIGHT, P_WAYS, P_WIDTH, ROW, STATE
 from gamedp.tiers import Expansion, Passes, TieredGame, TierFunctions, expansion_signature
 

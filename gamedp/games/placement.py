@@ -26,35 +26,25 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from gamedp.errors import GameDefinitionError, GamedpError, InputError
 from gamedp.game import Game
+from gamedp.games.placement_table import SolvedTable, TableSpec, byte_table_lists, counts, format_counts, lookup
 from gamedp.games.registry import GAMES
-from gamedp.values import LOSE, WIN, Analysis, Value, analysis_of
+from gamedp.square import MAPS
+from gamedp.values import Analysis, analysis_of
 
 MAX_CELLS = 64
-#: the largest board the strong solve tables take (2**cells boards; 2**28 is 32 MiB of win/lose bits)
-MAX_TABLE_CELLS = 28
-#: up to this many cells, analysing one position solves the whole table with remoteness (5 x 5: ~0.3 s, 64 MiB)
+#: up to this many cells, analysing one position solves the whole table with remoteness (a fraction of a second
+#: on 5 x 5: docs/performance.md)
 ANALYSIS_TABLE_CELLS = 25
 COLUMNS = string.ascii_lowercase
 
-# The 8 maps of the square on (row, col) in an n x n box, by name; on a rectangle the first four keep the box.
-_MAPS: dict[str, Callable[[int, int, int, int], tuple[int, int]]] = {
-    "identity": lambda r, c, h, w: (r, c),
-    "rot180": lambda r, c, h, w: (h - 1 - r, w - 1 - c),
-    "mirror": lambda r, c, h, w: (r, w - 1 - c),
-    "flip": lambda r, c, h, w: (h - 1 - r, c),
-    "rot90": lambda r, c, h, w: (c, h - 1 - r),
-    "rot270": lambda r, c, h, w: (w - 1 - c, r),
-    "transpose": lambda r, c, h, w: (c, r),
-    "antitranspose": lambda r, c, h, w: (w - 1 - c, h - 1 - r),
-}
 ORIENTATIONS = {
     "fixed": ("identity",),
     "rotations": ("identity", "rot90", "rot180", "rot270"),
-    "all": tuple(_MAPS),
+    "all": tuple(MAPS),
 }
 
 
@@ -65,7 +55,7 @@ def cell_name(r: int, c: int) -> str:
 @dataclass(frozen=True)
 class Piece:
     """A polyomino given as rows of ``#`` (cell) and ``.`` separated by ``/``, and the orientations allowed:
-    ``"fixed"``, ``"rotations"``, ``"all"`` (with reflections) or a tuple of map names (see ``_MAPS``).
+    ``"fixed"``, ``"rotations"``, ``"all"`` (with reflections) or a tuple of map names (see :data:`gamedp.square.MAPS`).
 
     >>> Piece("##/#.", "rotations").orientation_cells()[1]
     ((0, 0), (0, 1), (1, 1))
@@ -84,10 +74,10 @@ class Piece:
     def maps(self) -> tuple[str, ...]:
         names = ORIENTATIONS.get(self.orientations, self.orientations) if isinstance(self.orientations, str) \
             else self.orientations
-        unknown = [m for m in names if m not in _MAPS]
+        unknown = [m for m in names if m not in MAPS]
         if unknown or isinstance(names, str):
             raise GameDefinitionError(f"piece {self.shape!r}: unknown orientations {self.orientations!r}; use "
-                                      f"{', '.join(ORIENTATIONS)} or a tuple of {', '.join(_MAPS)}")
+                                      f"{', '.join(ORIENTATIONS)} or a tuple of {', '.join(MAPS)}")
         return tuple(names)
 
     def orientation_cells(self) -> list[tuple[tuple[int, int], ...]]:
@@ -97,7 +87,7 @@ class Piece:
         w = max(c for _, c in cells) + 1
         out: list[tuple[tuple[int, int], ...]] = []
         for m in self.maps():
-            image = [_MAPS[m](r, c, max(h, w), max(h, w)) for r, c in cells]
+            image = [MAPS[m](r, c, max(h, w), max(h, w)) for r, c in cells]
             r0, c0 = min(r for r, _ in image), min(c for _, c in image)
             shape = tuple(sorted((r - r0, c - c0) for r, c in image))
             if shape not in out:
@@ -145,7 +135,7 @@ class Rules:
             return None
         out = []
         for i in range(self.n):
-            r, c = _MAPS[name](i // self.cols, i % self.cols, self.rows, self.cols)
+            r, c = MAPS[name](i // self.cols, i % self.cols, self.rows, self.cols)
             out.append(r * self.cols + c)
         return out
 
@@ -155,7 +145,7 @@ class Rules:
     def _symmetries(self) -> list[list[int]]:
         """The board maps that send every player's placements onto themselves (identity first)."""
         out = []
-        for name in _MAPS:
+        for name in MAPS:
             cells = self.cell_map(name)
             if cells is None:
                 continue
@@ -182,7 +172,7 @@ class Rules:
         >>> rules.image(0b111, 1) == rules.map_board(0b111, rules.symmetries[1])
         True
         """
-        return _lookup(self.sym_tables_py[s], board)
+        return lookup(self.sym_tables_py[s], board)
 
     def live(self, board: int) -> int:
         """The empty cells some player could still cover; the others are as good as filled."""
@@ -267,19 +257,6 @@ def parse_row(line: str, cols: int, line_no: int, source: str = "input") -> int:
     if len(line) != cols:
         raise InputError(f"a board row has {cols} characters, this one has {len(line)}", line_no, None, source)
     return bits
-
-
-def byte_table_lists(maps: Sequence[Sequence[int]], n: int) -> list[list[list[int]]]:
-    """``[map][chunk][byte value]``: the image of every byte value of the board under each cell map, in plain
-    lists (a database look-up translates boards with these without importing numpy)."""
-    tables = []
-    for cells in maps:
-        per_chunk = []
-        for k in range((n + 7) // 8):
-            bits = [1 << cells[i] if i < n else 0 for i in range(8 * k, 8 * k + 8)]
-            per_chunk.append([sum(b for j, b in enumerate(bits) if v >> j & 1) for v in range(256)])
-        tables.append(per_chunk)
-    return tables
 
 
 # -- the games ---------------------------------------------------------------------------------------------
@@ -421,10 +398,11 @@ class Blockgame(PlacementGame):
         super().__init__(blockgame_rules(rows, cols))
 
     def tiered(self):
-        """Every board as a tiered game (see :mod:`gamedp.games.placement_tiers`), for ``gamedp solve``."""
-        from gamedp.games.placement_tiers import blockgame_table
+        """Every board as a tiered game (see :mod:`gamedp.games.placement_tiers`), for ``gamedp solve``; found
+        through the registry of indexed games, since the tiered form is built on this one."""
+        from gamedp.games.indexed import table_spec
 
-        return blockgame_table(self.rules.rows, self.rules.cols)
+        return table_spec("blockgame", rows=self.rules.rows, cols=self.rules.cols)
 
 
 class Cram(PlacementGame):
@@ -486,304 +464,9 @@ def blockgame_rules(rows: int = 5, cols: int = 5) -> Rules:
     return Rules("blockgame", rows, cols, [[L_TROMINO, DOMINO]])
 
 
-# -- memo search (the judge) ---------------------------------------------------------------------------------
-class MemoSearch:
-    """Win/lose of many boards of one impartial ruleset, by the compiled memo search, sharing one memo."""
-
-    def __init__(self, rules: Rules, capacity: int = 1 << 16):
-        import numpy as np
-
-        from gamedp.aot import load_kernels
-
-        if not rules.impartial:
-            raise GamedpError(f"{rules.name}: the compiled memo search takes impartial games")
-        self.rules = rules
-        self.kernels = load_kernels("gamedp.kernels.blockgame")
-        self.orient = rules.orient_array()
-        self.capacity = capacity
-        self.states = 0
-        self._np = np
-
-    def wins(self, boards: Sequence[int], max_capacity: int | None = None):
-        """A numpy bool array: does the player to move win on each board? None if the memo would need more
-        than ``max_capacity`` slots (the search gave up)."""
-        np = self._np
-        b = np.array(boards, np.uint64)
-        out = np.zeros(len(b), np.uint8)
-        while max_capacity is None or self.capacity <= max_capacity:
-            keys = np.full(self.capacity, np.uint64(0xFFFFFFFFFFFFFFFF))
-            vals = np.zeros(self.capacity, np.uint8)
-            used = self.kernels.dfs_outcomes(b, self.orient, np.uint64(self.rules.full), self.rules.sym_table, keys,
-                                             vals, out)
-            if used >= 0:
-                self.states = used
-                return out == 2
-            self.capacity *= 2
-        return None
-
-
-#: memo slots the judge's search may fill (3/4 of them) before a whole-table solve is the faster way: on 5 x 5,
-#: ~15k states cost about as much as solving all 2**25 boards 64 at a time
-SEARCH_BUDGET = 1 << 14
-#: boards with at most this many cells filled take 10k-40k states each on 5 x 5: straight to the table
-FEW_FILLED = 3
-
-
-def search_first(boards: Sequence[int]) -> bool:
-    """Whether the memo search (within :data:`SEARCH_BUDGET`) may answer ``boards`` before a whole-table solve.
-
-    >>> search_first([0b1111, 0b11110000]), search_first([0b1111, 0b111])
-    (True, False)
-    """
-    return all(b.bit_count() > FEW_FILLED for b in boards)
-
-
-def wins(rules: Rules, boards: Sequence[int]):
-    """Win/lose of each board (numpy bool array): a memo search for easy inputs, else the whole table."""
-    import numpy as np
-
-    if rules.n > MAX_TABLE_CELLS:
-        return MemoSearch(rules).wins(boards)
-    if search_first(boards):
-        found = MemoSearch(rules, SEARCH_BUDGET).wins(boards, max_capacity=SEARCH_BUDGET)
-        if found is not None:
-            return found
-    spec = TableSpec(rules)
-    bits, _ = spec.solve_bits()
-    idx = np.array([spec.index(b) for b in boards], np.int64)
-    return (bits[idx >> 3] >> (idx & 7).astype(np.uint8) & 1).astype(bool)
-
-
-# -- strong solve --------------------------------------------------------------------------------------------
-class TableSpec:
-    """Every board of an impartial placement game, solved at 1 bit per board (and a byte of remoteness).
-
-    The table index numbers the cells so that its lowest bits (the lanes) never hold a whole piece: then the
-    kernels solve 64 boards per machine word. :meth:`index` and :meth:`position` translate with byte look-ups.
-    """
-
-    game_id = "placement"
-
-    def __init__(self, rules: Rules):
-        if not rules.impartial:
-            raise GamedpError(f"{rules.name}: the strong-solve table takes impartial games")
-        if rules.n > MAX_TABLE_CELLS:
-            raise GamedpError(f"{rules.name}: {rules.n} cells is 2**{rules.n} boards, more than the table takes "
-                              f"(at most {MAX_TABLE_CELLS} cells)")
-        self.rules = rules
-        self.size = 1 << rules.n
-        self.variant = {"name": rules.name, **rules.variant()}
-        self.lanes = self._lanes()
-        rest = [i for i in range(rules.n) if i not in self.lanes]
-        #: table bit k holds board cell order[k]
-        self.order = self.lanes + rest
-        inverse = [0] * rules.n
-        for k, cell in enumerate(self.order):
-            inverse[cell] = k
-        #: [chunk][byte value]: the table bits of each byte of a board, and the reverse (see :func:`_lookup`)
-        self.to_index, self.to_board = byte_table_lists([inverse, self.order], rules.n)
-
-    def _lanes(self) -> list[int]:
-        """Up to 6 cells that hold no whole piece between them, spread over the board (even rows and columns
-        first, so that most pieces touch at most one)."""
-        pieces = self.rules.placements[0]
-        chosen = 0
-        cells = []
-        order = sorted(range(self.rules.n), key=lambda i: ((i // self.rules.cols) % 2, (i % self.rules.cols) % 2, i))
-        for i in order:
-            if len(cells) == 6 or len(cells) == self.rules.n - 1:
-                break
-            trial = chosen | 1 << i
-            if all(p & ~trial for p in pieces):
-                chosen = trial
-                cells.append(i)
-        return cells
-
-    def index(self, board_bits: int) -> int:
-        return _lookup(self.to_index, board_bits)
-
-    def format_position(self, board: int) -> str:
-        return self.rules.draw(board)
-
-    def parse_position(self, text: str) -> int:
-        return self.rules.parse_board(text)
-
-    def position(self, index: int) -> int:
-        return _lookup(self.to_board, index)
-
-    def outcome_arrays(self):
-        """(hi, lo, mask, lanes, compat): the pieces as :func:`~gamedp.kernels.blockgame.table_outcomes` takes
-        them."""
-        hi, lo, mask, lanes = self._pieces()
-        return hi, lo, mask, lanes, _compat(hi, (self.size >> len(self.lanes)).bit_length() - 1)
-
-    def _pieces(self):
-        import numpy as np
-
-        nl = len(self.lanes)
-        lane_mask = (1 << nl) - 1
-        idx = [self.index(p) for p in self.rules.placements[0]]
-        hi = np.array([p >> nl for p in idx], np.uint64)
-        lo = np.array([p & lane_mask for p in idx], np.uint64)
-        lanes = np.uint64((1 << (1 << nl)) - 1)
-        mask = np.array([sum(1 << j for j in range(1 << nl) if j & int(low) == 0) for low in lo], np.uint64)
-        return hi, lo, mask, lanes
-
-    def max_remoteness(self) -> int:
-        return self.rules.n // min(len(o) for o in self.rules.orientations[0])
-
-    def solve_bits(self, remoteness: bool = False, progress=None):
-        """(win, rem): win is bool per board index as packed bits (numpy uint8, little-endian bit order);
-        rem a uint8 per index, or None. With remoteness, :attr:`by_remoteness` then holds the count of each."""
-        import numpy as np
-
-        from gamedp.aot import load_kernels
-
-        k = load_kernels("gamedp.kernels.blockgame")
-        nl = len(self.lanes)
-        nwords = self.size >> nl
-        win = np.empty(nwords, np.uint64)
-        rem = None
-        if remoteness:
-            nm = max(1, self.max_remoteness() // 2)  # planes "remoteness <= 2k + 1" that are not all ones
-            stride = -(-(nm + 1) // 8) * 8  # a word's planes fill whole cache lines
-            planes = _aligned(nwords * stride)
-            rem = np.empty(self.size, np.uint8)
-            within = np.zeros(2 * nm + 2, np.uint64)
-            k.table_remoteness(*self._pieces(), nm, stride, planes, rem, win, within)
-            del planes
-            counts = [int(c) for c in within]
-            self.by_remoteness = {r: counts[r] - (counts[r - 2] if r >= 2 else 0) for r in range(len(counts))}
-        else:
-            k.table_outcomes(*self.outcome_arrays(), win)
-        if progress:
-            progress(self.size, self.size)
-        return lane_bits(win, nl), rem
-
-    def reach_words(self):
-        """The boards play reaches from the empty board: a uint64 per word, bit j for lane j (as ``win``)."""
-        import numpy as np
-
-        from gamedp.aot import load_kernels
-
-        reach = np.empty(self.size >> len(self.lanes), np.uint64)
-        hi, lo, mask, _ = self._pieces()
-        load_kernels("gamedp.kernels.blockgame").table_reach(hi, lo, mask, reach)
-        return reach
-
-    def solve_table(self, remoteness: bool, progress=None):
-        """(outcomes, remoteness or None): 2-bit codes packed 4 per byte (0 LOSE, 1 WIN), remoteness bytes."""
-        bits, rem = self.solve_bits(remoteness, progress)
-        return expand_codes(bits), rem
-
-
-def _compat(hi, bits: int):
-    """uint64 (chunks, 128, groups): the pieces (bit k % 64 of group k // 64) whose ``hi`` misses each 7-bit
-    pattern of a word index, chunk c holding bits 7c..7c+6 (see ``table_outcomes``)."""
-    import numpy as np
-
-    chunks = max(1, -(-bits // 7))
-    groups = -(-len(hi) // 64)
-    compat = np.zeros((chunks, 128, groups), np.uint64)
-    patterns = np.arange(128, dtype=np.uint64)
-    for k, h in enumerate(hi):
-        for c in range(chunks):
-            part = (h >> np.uint64(7 * c)) & np.uint64(127)
-            compat[c, (patterns & part) == 0, k // 64] |= np.uint64(1 << (k % 64))
-    return compat
-
-
-def _aligned(n: int):
-    """An uint64 array of ``n`` starting on a cache line (64 bytes)."""
-    import numpy as np
-
-    buf = np.empty(n + 8, np.uint64)
-    skip = (-buf.ctypes.data % 64) // 8
-    return buf[skip:skip + n]
-
-
-def lane_bits(words, nl: int):
-    """The bits of words holding 2**nl boards each (a board's bit at its lane), as packed bits, board after board.
-
-    >>> import numpy as np
-    >>> lane_bits(np.array([0b0110, 0b1001], np.uint64), 2).tolist()   # 4 boards a word: 0110 then 1001
-    [150]
-    """
-    import numpy as np
-
-    if nl == 6:
-        return words.view(np.uint8)
-    lanes = np.arange(1 << nl, dtype=np.uint64)
-    bits = ((words[:, None] >> lanes[None, :]) & np.uint64(1)).astype(np.uint8).ravel()
-    return np.packbits(bits, bitorder="little")
-
-
-def expand_codes(bits):
-    """Packed win bits (1 per board) as 2-bit outcome codes packed 4 per byte (code = the win bit).
-
-    >>> import numpy as np
-    >>> expand_codes(np.array([0b10000001], np.uint8)).tolist()
-    [1, 64]
-    """
-    import numpy as np
-
-    v = np.arange(256, dtype=np.uint16)
-    spread = np.zeros(256, np.uint16)
-    for j in range(8):
-        spread |= ((v >> j) & 1) << (2 * j)
-    return spread[bits].view(np.uint8)
-
-
-def _lookup(table, x: int) -> int:
-    t, k = 0, 0
-    while x:
-        t |= table[k][x & 255]
-        x >>= 8
-        k += 1
-    return t
-
-
-class SolvedTable:
-    """Queries on a solved table: the value of a board (impartial: the board alone is the position)."""
-
-    def __init__(self, spec: TableSpec, win, rem):
-        self.spec, self.win, self.rem = spec, win, rem
-
-    def value(self, board: int) -> Value:
-        i = self.spec.index(board & self.spec.rules.full)
-        won = self.win[i >> 3] >> (i & 7) & 1
-        return Value(WIN if won else LOSE, None if self.rem is None else int(self.rem[i]))
-
-
 def blockgame_table_spec(rows: int = 5, cols: int = 5) -> TableSpec:
     """BLOCKGAME's word-parallel table on a rows x cols board (the judge's, and the tier solver's shards)."""
     return TableSpec(blockgame_rules(rows, cols))
-
-
-def counts(bits, by_remoteness: dict[int, int] | None = None) -> dict:
-    """Positions by outcome (and by remoteness) of a solved table: {"outcomes": {...}, "remoteness": {...}}."""
-    import numpy as np
-
-    ones = np.array([bin(v).count("1") for v in range(256)], np.uint8)
-    won = int(ones[bits].sum(dtype=np.int64))
-    out: dict = {"outcomes": {"WIN": won, "LOSE": len(bits) * 8 - won}}
-    if by_remoteness is not None:
-        out["remoteness"] = {"WIN": {str(r): c for r, c in by_remoteness.items() if c and r % 2},
-                             "LOSE": {str(r): c for r, c in by_remoteness.items() if c and r % 2 == 0}}
-    return out
-
-
-def format_counts(stats: dict) -> str:
-    """The counts of :func:`counts` as a table."""
-    lines = [f"{'outcome':<10}{'positions':>14}"]
-    lines += [f"{name:<10}{count:>14,}" for name, count in stats["outcomes"].items()]
-    by = stats.get("remoteness")
-    if by:
-        lines += ["", f"{'remoteness':<12}{'WIN':>12}{'LOSE':>12}"]
-        top = max(int(r) for c in by.values() for r in c)
-        for r in range(top + 1):
-            lines.append(f"{r:<12}{by['WIN'].get(str(r), 0):>12,}{by['LOSE'].get(str(r), 0):>12,}")
-    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

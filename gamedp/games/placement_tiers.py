@@ -1,6 +1,6 @@
 """BLOCKGAME (any rows x cols up to 28 cells) as a tiered game, solved 64 boards per machine word.
 
-A key is a board in the table order of :class:`~gamedp.games.placement.TableSpec`: its lowest L bits (the
+A key is a board in the table order of :class:`~gamedp.games.placement_table.TableSpec`: its lowest L bits (the
 lanes, at most 6) are cells no piece covers together, the other m bits the rest. Every piece covers at least
 one of those m cells, so a move adds to the count of them: that count is the tier. Within tier t a key's index
 is the colex rank of its m-bit part among those with t bits set, times 2^L, plus its lanes; tier t has
@@ -28,7 +28,8 @@ import functools
 from typing import Any
 
 from gamedp.games.connect4_tiers import ROW, binomials  # the same flat table of C(n, k): binom[n * ROW + k]
-from gamedp.games.placement import TableSpec, blockgame_rules, lane_bits
+from gamedp.games.placement import blockgame_rules
+from gamedp.games.placement_table import TableSpec, lane_bits
 from gamedp.tiers import TieredGame, TierFunctions
 
 
@@ -142,7 +143,7 @@ class BlockgameTiers(TieredGame):
 
     def tier_reach(self, tier: int) -> Any:
         """The reach bits of ``tier`` (bit i % 8 of byte i // 8 for index i): the boards play reaches from the
-        empty board, found 64 boards a word (see :meth:`~gamedp.games.placement.TableSpec.reach_words`). Every
+        empty board, found 64 boards a word (see :meth:`~gamedp.games.placement_table.TableSpec.reach_words`). Every
         board is solved, these are the ones counted."""
         first = self._tier_words[tier]
         return lane_bits(self._reach[self._words[first:first + (self.sizes[tier] >> self.lanes)]], self.lanes)

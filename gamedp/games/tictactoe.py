@@ -43,10 +43,11 @@ class TicTacToe(Game):
         self.symmetry = symmetry
 
     def tiered(self):
-        """All 3^9 boards as a tiered game (see :mod:`gamedp.games.tictactoe_tiers`), for ``gamedp solve``."""
-        from gamedp.games.tictactoe_tiers import tictactoe_table
+        """All 3^9 boards as a tiered game (see :mod:`gamedp.games.tictactoe_tiers`), for ``gamedp solve``; found
+        through the registry of indexed games, since the tiered form is built on this one."""
+        from gamedp.games.indexed import table_spec
 
-        return tictactoe_table()
+        return table_spec("tictactoe")
 
     def start(self) -> str:
         return "." * 9

@@ -4,7 +4,7 @@ Input: the number of cases C, then C boards of 5 lines of 5 characters (``#`` fi
 ``WINNING`` or ``LOSING`` per case. More than the judge's 50 cases are fine. Blank lines are ignored.
 Where ``gamedp solve blockgame`` has saved the table, the answers are read from it; otherwise they are
 computed (memo search, or the whole table when the boards are nearly empty) by the native kernels of
-:mod:`gamedp.kernels.blockgame_judge`, which load without numpy (it alone takes longer to import than the
+:mod:`gamedp.judge.blockgame_native`, which load without numpy (it alone takes longer to import than the
 whole solve); where those cannot be built, by the numpy kernels, with the same answers.
 
 >>> [bin(b) for b in parse("1\\n#....\\n.....\\n.....\\n.....\\n....#\\n")]   # bit r * 5 + c: filled
@@ -68,7 +68,8 @@ def run(text: str | bytes) -> str:
 
 def checked_wins(boards: list[int]) -> list[bool]:
     """Does the player to move win on each board? By the numpy kernels: slower to start than the native ones."""
-    from gamedp.games.placement import blockgame_rules, wins
+    from gamedp.games.placement import blockgame_rules
+    from gamedp.games.placement_search import wins
 
     return [bool(w) for w in wins(blockgame_rules(), boards)]
 
@@ -76,10 +77,10 @@ def checked_wins(boards: list[int]) -> list[bool]:
 def _native_wins(boards: list[int]) -> list[bool] | None:
     """:func:`checked_wins` by the native kernels (no numpy), the same way (the memo search first where
     :func:`search_first` allows, else the whole table), or None when they are not available here."""
-    from gamedp.games.placement import search_first
+    from gamedp.games.placement_search import search_first
     from gamedp.native import load_native
 
-    lib = load_native("gamedp.kernels.blockgame_judge")
+    lib = load_native("gamedp.judge.blockgame_native")
     if lib is None:
         return None
     sizes = (ctypes.c_int64 * 4)()

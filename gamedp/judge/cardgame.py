@@ -31,10 +31,6 @@ FIRST = "T, the number of cases"
 if TYPE_CHECKING:
     import numpy as np
 
-#: Largest N accepted (the judge's limit is 1000; the work grows as N^2).
-MAX_N = 100_000
-
-
 def run(text: str | bytes) -> str:
     """The judge's output for its whole input."""
     require_text(text, FIRST)
@@ -82,7 +78,7 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
     """
     import numpy as np
 
-    from gamedp.solvers.interval import SAFE_BOUND
+    from gamedp.kernels.interval import MAX_N, SAFE_BOUND
 
     require_text(text, FIRST)
     data = np.frombuffer(text.encode(), dtype=np.uint8)

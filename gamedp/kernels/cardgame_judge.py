@@ -9,9 +9,8 @@ input again with the checked reader, which names the problem and its line. ``sol
 
 from numba import carray
 
-from gamedp.judge.cardgame import MAX_N
 from gamedp.kernels import interval
-from gamedp.solvers.interval import SAFE_BOUND
+from gamedp.kernels.interval import MAX_N, SAFE_BOUND
 
 NATIVE = {
     "read": "i8(CPointer(u1), i8, CPointer(i8), CPointer(i8), CPointer(i8))",

@@ -21,6 +21,11 @@ These functions also run as plain Python (slowly) on small rows, which is how th
 
 import numpy as np
 
+#: Exact-arithmetic bound: a row is solved in int64 only when ``len(row) * max|value|`` is at most this.
+SAFE_BOUND = 2**61
+#: The most cards in a row the card game's judge reads (its own limit is 1000; the work grows as N^2).
+MAX_N = 100_000
+
 EXPORTS = {
     "margins": "void(i8[::1], i8[::1], i8, i8, i8[::1])",
     "solve_row": "i8(i8[::1], i8, i8, i8[::1], u2[::1])",

@@ -38,6 +38,7 @@ import sys
 from typing import Any, Callable, Hashable
 
 from gamedp.game import Game, Move, Position, overrides, terminal_value
+from gamedp.solvers.search_status import score_value
 from gamedp.values import LOSE, TIE, WIN, Analysis, Value, analysis_of
 
 #: A WIN in r moves scores WIN_SCORE - r for the mover (LOSE: its negation, TIE: 0) when remoteness is asked.
@@ -299,17 +300,6 @@ class PrunedSolution:
     def _value_from_full(self, position: Position) -> Value:
         v = self._full.value(position)
         return v if self.remoteness or v.remoteness is None else Value(v.outcome, None, v.score)
-
-
-def score_value(score: int, top: int) -> Value:
-    """The value a search's score means: its sign is the outcome; with remoteness (``top`` > 1) a WIN in r
-    scores top - r and a LOSE its negation (a TIE's remoteness is not in its score).
-
-    >>> score_value(-1, 1), score_value(WIN_SCORE - 3, WIN_SCORE)
-    (Value(outcome=Outcome.LOSE, remoteness=None, score=None), Value(outcome=Outcome.WIN, remoteness=3, score=None))
-    """
-    outcome = WIN if score > 0 else LOSE if score < 0 else TIE
-    return Value(outcome) if top == 1 or score == 0 else Value(outcome, top - abs(score))
 
 
 def _first(entry: tuple) -> int:

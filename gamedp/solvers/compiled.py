@@ -67,6 +67,33 @@ class CompiledSolution:
     def __len__(self) -> int:
         return len(self._cyclic) if self._cyclic is not None else self.used
 
+    @property
+    def cyclic(self) -> Solution | None:
+        """The Python engine's solution that values the game instead, once a search met a cycle (its DRAWs need
+        retrograde analysis over the discovered graph); ``None`` until then."""
+        return self._cyclic
+
+    def full_search(self, start: int) -> CompiledSolution:
+        """A solution whose table holds exactly the positions reachable from ``start``, with their remoteness:
+        this one when its only search was that, else a new one searched from ``start`` (an outcomes-only search
+        stops at a first winning move, and searches from other roots reach other positions)."""
+        if self._cyclic is None and (self.outcomes_only or self.roots != {start}):
+            solution = CompiledSolution(self.game)
+            solution.value(start)
+            return solution
+        return self
+
+    def table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The positions valued so far, sorted, and their values as the search encodes them (the outcome in the
+        low 2 bits: 1 LOSE, 2 WIN, 3 TIE; the remoteness above)."""
+        keys, vals = self.keys, self.vals
+        if len(keys) == 0:
+            positions = np.flatnonzero(vals > 0).astype(np.int64)
+            return positions, vals[positions]
+        used = keys != -1
+        order = np.argsort(keys[used], kind="stable")
+        return keys[used][order], vals[used][order]
+
     def value(self, position: int) -> Value:
         if self._cyclic is not None:
             return self._cyclic.value(position)
@@ -88,7 +115,7 @@ class CompiledSolution:
 
     def save(self, path, start: int | None = None, **options) -> dict:
         """Save every position reachable from ``start`` with its value: as :meth:`gamedp.solvers.memo.Solution.save`."""
-        from gamedp.saved_solution import save
+        from gamedp.saved_writer import save
 
         return save(self, path, start, **options)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamedp.compiled import CompiledGame
-from gamedp.solvers.alphabeta import score_value
+from gamedp.solvers.search_status import score_value
 from gamedp.values import Analysis, Value
 
 #: With remoteness, a WIN in r moves scores TOP - r (bounds are stored in 32 bits).

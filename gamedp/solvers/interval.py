@@ -29,10 +29,8 @@ from typing import Sequence
 import numpy as np
 
 from gamedp.errors import GamedpError, ResourceError
-from gamedp.kernels.interval import ILLEGAL
+from gamedp.kernels.interval import ILLEGAL, SAFE_BOUND
 
-#: Exact-arithmetic bound: a row is solved in int64 only when ``len(row) * max|value|`` is at most this.
-SAFE_BOUND = 2**61
 #: Below this much work (intervals times moves) the kernels run as plain Python: no compiled code needed.
 PLAIN_WORK = 20_000
 #: The longest row whose whole optimal line is stored (one 2-byte move per interval: N(N+1) bytes).

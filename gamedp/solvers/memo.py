@@ -32,8 +32,7 @@ CHECK_EVERY = (1 << 16) - 1
 #: by tests/test_memory_guard.py against the peak of real searches. Games' ``memory_estimate`` counts in it.
 BYTES_PER_POSITION = 170
 #: Steps this engine may take on one question (a game's ``work_estimate``: about a move looked at each): a couple
-#: of minutes, at the 3-6 us a step measured (Nim 2000: 4.0e6 steps in 12 s; subtraction:1,2,3 1000000: 7.0e6
-#: steps in 44 s).
+#: of minutes at the speed measured a step (docs/performance.md).
 WORK_LIMIT = 2 * 10**7
 
 
@@ -109,7 +108,7 @@ class Solution:
     def save(self, path: Any, start: Position | None = None, **options: Any) -> dict:
         """Save every position reachable from ``start`` (default: the game's start) with its value, to be answered
         from later without solving: see :mod:`gamedp.saved_solution`. Returns the statistics saved."""
-        from gamedp.saved_solution import save
+        from gamedp.saved_writer import save
 
         return save(self, path, start, **options)
 

@@ -30,8 +30,9 @@ from typing import Any, Callable, Hashable
 
 from gamedp.errors import GamedpError, ResourceError
 from gamedp.game import Game, Position, overrides
+from gamedp.square import MAPS
 
-#: the 8 maps of the square in the order the region kernel takes them (see ``gamedp.games.placement._MAPS``)
+#: the 8 maps of the square in the order the region kernel takes them (see :data:`gamedp.square.MAPS`)
 MAP_ORDER = ("identity", "rot180", "mirror", "flip", "rot90", "rot270", "transpose", "antitranspose")
 #: bytes a table slot takes: two key words and an int16 nimber, a slot of the cache in front (up to CACHE_SLOTS of
 #: them) and FILTER_BITS of the filter
@@ -61,15 +62,13 @@ def region_symmetries(rules: Any) -> list[str]:
     >>> region_symmetries(Rules("t", 3, 3, [[Piece("##/#.", "fixed"), Piece("#./##", "fixed")]]))
     ['identity', 'flip']
     """
-    from gamedp.games.placement import _MAPS
-
     shapes = set(rules.orientations[0])
     out = []
     for name in MAP_ORDER:
         ok = True
         for o in shapes:
             size = max(max(r, c) for r, c in o) + 1
-            image = [_MAPS[name](r, c, size, size) for r, c in o]
+            image = [MAPS[name](r, c, size, size) for r, c in o]
             r0, c0 = min(r for r, _ in image), min(c for _, c in image)
             ok = ok and tuple(sorted((r - r0, c - c0) for r, c in image)) in shapes
         if ok:

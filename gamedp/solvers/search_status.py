@@ -1,5 +1,5 @@
-"""What a compiled search reports besides its answer: a status code, the error it means, and its progress
-(:func:`watched` runs it in a thread and looks at it).
+"""What a search reports: a status code, the error it means, its progress (:func:`watched` runs a compiled
+search in a thread and looks at it), and the value its score means (:func:`score_value`).
 
 Numba-free and numpy-free, so that a search built ahead of time (:mod:`gamedp.solvers.prebuilt_search`) runs
 without them.
@@ -11,6 +11,7 @@ import threading
 from typing import Any, Callable
 
 from gamedp.errors import GameDefinitionError, ResourceError
+from gamedp.values import LOSE, TIE, WIN, Value
 
 OK, CYCLE, OUT_OF_RANGE, PRIMITIVE_WITH_MOVES, TOO_MANY_CHILDREN, BAD_PRIMITIVE, NEED_ROOM, STOPPED = range(8)
 #: Every this many positions (a mask) the search writes its count to ``watch[0]`` and stops if ``watch[1]`` is set:
@@ -72,3 +73,14 @@ def problem(game: Any, status: int, pos: int, detail: int) -> GameDefinitionErro
         BAD_PRIMITIVE: f"primitive({pos}) returned {detail}; expected 0 (none), 1 (lose), 2 (win) or 3 (tie)",
     }[status]
     return GameDefinitionError(f"{game.name}: {text}")
+
+
+def score_value(score: int, top: int) -> Value:
+    """The value a search's score means: its sign is the outcome; with remoteness (``top`` > 1) a WIN in r
+    scores top - r and a LOSE its negation (a TIE's remoteness is not in its score).
+
+    >>> score_value(-1, 1), score_value(2**40 - 3, 2**40)
+    (Value(outcome=Outcome.LOSE, remoteness=None, score=None), Value(outcome=Outcome.WIN, remoteness=3, score=None))
+    """
+    outcome = WIN if score > 0 else LOSE if score < 0 else TIE
+    return Value(outcome) if top == 1 or score == 0 else Value(outcome, top - abs(score))

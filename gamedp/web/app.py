@@ -88,7 +88,7 @@ def create_app(games: Sequence[str], *, start: tuple[str, str | None] | None = N
                time_limit: float = 20.0, options: Mapping[str, dict] | None = None) -> LimitBody:
     """The web board serving ``games`` (ids the loader knows); the page opens ``start`` (game, position).
     ``options`` gives a game's ``db`` (its saved solve) and ``depth`` (a depth-limited search), by id, as
-    :func:`gamedp.cli.analyze.load_analyst` takes them.
+    :func:`gamedp.analysis.load_analyst` takes them.
 
     Worker processes end when the app shuts down.
     """

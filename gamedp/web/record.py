@@ -4,7 +4,7 @@
 ``game``, ``text`` (the game's own drawing in text), ``board`` (SVG, or ``None``: see
 :mod:`gamedp.drawing`), and on each move ``cells``, the parts of the board that make it when clicked.
 
->>> from gamedp.cli.analyze import Analyst
+>>> from gamedp.analysis import Analyst
 >>> from gamedp.games.tictactoe import TicTacToe
 >>> record = position_record(Analyst(TicTacToe()), "XX.OO....")
 >>> record["positionValue"], record["remoteness"], record["moves"][0]["moveName"], record["moves"][0]["cells"]
@@ -22,7 +22,7 @@ from gamedp.gamesman import gamesman_json
 
 
 def position_record(analyst: Any, position: Any) -> dict:
-    """Everything a board shows of ``position`` (an :class:`~gamedp.cli.analyze.Analyst`'s game), as JSON data;
+    """Everything a board shows of ``position`` (an :class:`~gamedp.analysis.Analyst`'s game), as JSON data;
     with a search depth (``analyst.depth``), as :func:`judgement_json` gives it."""
     if analyst.depth is not None:
         judgement = analyst.judge(position)
@@ -45,7 +45,7 @@ def judgement_json(analyst: Any, judgement: Any) -> dict:
     (``positionValue``, ``moveValue``; its remoteness -100), and its estimate (-1..1, for the player to move or
     the player making the move) is ``estimate`` or ``moveEstimate``; both are ``null`` where proven.
 
-    >>> from gamedp.cli.analyze import Analyst
+    >>> from gamedp.analysis import Analyst
     >>> from gamedp.games.tictactoe import TicTacToe
     >>> analyst = Analyst(TicTacToe(), depth=2)
     >>> doc = judgement_json(analyst, analyst.judge(analyst.read_position("XX.OO....")))

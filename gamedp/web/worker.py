@@ -31,7 +31,7 @@ def answer(analyst: Any, request: dict) -> dict:
     """One request for a loaded game: ``{"position": text or None, "move": name or None}`` -> the record of the
     position (after the move, if one is given).
 
-    >>> from gamedp.cli.analyze import Analyst
+    >>> from gamedp.analysis import Analyst
     >>> from gamedp.games.tictactoe import TicTacToe
     >>> answer(Analyst(TicTacToe()), {"position": "XX.OO....", "move": "3"})["position"]
     'XXXOO....'
@@ -52,9 +52,9 @@ def answer(analyst: Any, request: dict) -> dict:
 
 
 def serve_game(spec: str, conn: Any, options: dict) -> None:
-    """The worker process: load ``spec`` as :func:`gamedp.cli.analyze.load_analyst` does for ``gamedp serve``
+    """The worker process: load ``spec`` as :func:`gamedp.analysis.load_analyst` does for ``gamedp serve``
     (``options``: its ``db``, ``depth`` and ``warn``), say so, then answer requests until the pipe closes."""
-    from gamedp.cli.analyze import load_analyst
+    from gamedp.analysis import load_analyst
     from gamedp.errors import GamedpError
 
     def reply(work: Any) -> tuple:

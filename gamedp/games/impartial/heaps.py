@@ -35,7 +35,7 @@ Heaps = tuple[int, ...]
 HeapMove = tuple[int, Heaps]
 
 #: Memory per term of a Grundy sequence the kernels compute: the sequence, its extension by the period and the
-#: index arrays that extension needs (measured: 15.6 bytes a term for kayles, 0.137 and 1,3,4 to 10^7, printed).
+#: index arrays that extension needs (as measured: docs/performance.md).
 BYTES_PER_TERM = 16
 #: The same where the terms are a list of Python integers (an 8-byte slot and, past 256, a 28-byte object each).
 BYTES_PER_PYTHON_TERM = 40

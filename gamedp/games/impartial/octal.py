@@ -43,8 +43,8 @@ PERIOD_SEARCH = 1 << 13
 #: A game whose splits have no provable period (Grundy's game) costs n^2/4 steps for n terms.
 STEP_LIMIT = 6 * 10**10
 STEPS_PER_SECOND = 5 * 10**8
-#: A move that takes stones costs the kernel this many split steps (a read at random, not vectorised: squares to
-#: 10^6, 6.7e8 moves, 13 s), and a digit of an infinite set listed in Python this many (10^6 in 1.2 s).
+#: A move that takes stones costs the kernel this many split steps (a read at random, not vectorised), and a
+#: digit of an infinite set listed in Python as many (docs/performance.md).
 TAKE_STEP = 10
 PYTHON_STEP = 500
 #: A sequence of more steps than this (a second or more) is computed in up to PROGRESS_PIECES pieces, with progress.

@@ -41,7 +41,7 @@ def _pairs_below(position: Pair) -> int:
 def nimber_table(size: int) -> list[list[int]]:
     """G(a, b) for 0 <= a, b < size."""
     check_terms(size * size, "a Wythoff table", BYTES_PER_PYTHON_TERM)
-    # A cell costs a few Python steps, more as the row, column and diagonal masks grow (2000^2 cells: 13 s).
+    # A cell costs a few Python steps, more as the row, column and diagonal masks grow (docs/performance.md).
     refuse_long(0, size, lambda n: n * n * PYTHON_STEP * (1 + n // 1000), f"G(a, b) for a, b < {size}")
     cols = [0] * size  # bit v of cols[b]: some G(i, b) = v for i < a
     diag: dict[int, int] = {}

@@ -1,18 +1,20 @@
 """algospot BLOCKGAME's judge solve as C-callable kernels, built by :mod:`gamedp.native`: a judge run then loads
-neither numpy nor numba.
+neither numpy nor numba. It lives with the judge rather than in :mod:`gamedp.kernels`, which know no game: its
+constants are the ruleset's tables, and the loops it calls are :mod:`gamedp.kernels.blockgame`'s.
 
 The 5 x 5 game's arrays (orientations, symmetry tables, the table's pieces and index tables) are made here when
 the library is built, by the same code that makes them for the numpy path, and numba compiles them into the
-library as constants: a run passes only the boards and the scratch (a change to placement.py builds the library
+library as constants: a run passes only the boards and the scratch (a change to the placement modules builds the library
 again, as a change to any kernel does). The caller (:mod:`gamedp.judge.blockgame`)
-reads the input and decides as :func:`gamedp.games.placement.wins` does: :func:`search` first when
-:func:`~gamedp.games.placement.search_first` allows, :func:`table` when it does not or the search gives up.
+reads the input and decides as :func:`gamedp.games.placement_search.wins` does: :func:`search` first when
+:func:`~gamedp.games.placement_search.search_first` allows, :func:`table` when it does not or the search gives up.
 """
 
 import numpy as np
 from numba import carray
 
-from gamedp.games.placement import SEARCH_BUDGET, blockgame_table_spec
+from gamedp.games.placement import blockgame_table_spec
+from gamedp.games.placement_search import SEARCH_BUDGET
 from gamedp.kernels import blockgame
 
 NATIVE = {
@@ -51,7 +53,7 @@ def sizes(sizes_ptr):
 
 def search(boards_ptr, count, words_ptr, numbers_ptr, bytes_ptr, out_ptr):
     """Win/lose of the ``count`` boards (bit r * 5 + c = filled) into ``out`` (2 = WIN, 1 = LOSE) by the memo
-    search within :data:`~gamedp.games.placement.SEARCH_BUDGET` slots; returns the states stored, or -1 when
+    search within :data:`~gamedp.games.placement_search.SEARCH_BUDGET` slots; returns the states stored, or -1 when
     the search gave up (then ``out`` is incomplete)."""
     words = carray(words_ptr, SEARCH_WORDS)
     keys = words[:SEARCH_BUDGET]
