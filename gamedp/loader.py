@@ -160,3 +160,27 @@ def _instantiate(obj: Any, spec: str) -> Any:
     if not _is_game(obj):
         raise GamedpError(f"{spec!r} is a {type(obj).__name__}, not a gamedp Game or CompiledGame")
     return obj
+
+
+def board_name(spec: str, variant: Mapping[str, Any] | None = None) -> str:
+    """The one name of the built-in board ``spec`` with ``variant`` (-V parameters): its game's ``name``, however
+    the board was written; any other game's ``spec`` (``module:attribute``, ``file.py``) is its own name.
+
+    >>> board_name("connect4", {"width": 5, "height": 4})
+    'connect4:5x4'
+    >>> board_name("connect4:6x5", {"connect": 3}), board_name("connect4:7x6"), board_name("domineering:4x4")
+    ('connect4:6x5:3', 'connect4', 'domineering')
+    >>> board_name("subtraction"), board_name("subtraction", {"moves": [1, 2]}), board_name("octal:0.7")
+    ('subtraction:1,3,4', 'subtraction:1,2', 'octal:0.7')
+    >>> board_name("path/to/chomp.py")
+    'path/to/chomp.py'
+    >>> board_name("connect4:5x4x3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.GamedpError: connect4:5x4x3 is not a board of connect4: write connect4:WxH or connect4:WxH:K ...
+    """
+    from gamedp.games.registry import split_name
+
+    if split_name(spec)[0] is None and not variant:
+        return spec
+    return load_game(spec, variant).name

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from gamedp.cli.main import cli
-from gamedp.games.registry import GAMES, board_name
+from gamedp.games.registry import GAMES
+from gamedp.loader import board_name
 from gamedp.judge import JUDGES
 from gamedp.loader import load_game
 

@@ -30,9 +30,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the process's services: the memory guard, progress lines, building, caching and loading kernels
     ("support", ("gamedp.memory", "gamedp.progress", "gamedp.fingerprint", "gamedp.kernel_cache",
                  "gamedp.numba_cache", "gamedp.aot", "gamedp.native")),
-    # how a game is described, and the registries that name the built-in games' modules
-    ("game", ("gamedp.game", "gamedp.compiled", "gamedp.notation", "gamedp.square", "gamedp.games",
-              "gamedp.games.indexed", "gamedp.games.impartial")),
+    # how a game is described, and the registries that name the built-in games' modules and the judge problems'
+    # games (gamedp.judge itself is that table; its adapters are front ends)
+    ("game", ("gamedp.game", "gamedp.contract", "gamedp.compiled", "gamedp.notation", "gamedp.square",
+              "gamedp.games", "gamedp.games.registry", "gamedp.games.indexed", "gamedp.games.impartial",
+              "gamedp.judge")),
     # bytes on disk: the database container, tiered index spaces (which it numbers), saved solves
     ("formats", ("gamedp.database", "gamedp.tiers", "gamedp.saved_identity", "gamedp.saved_keys",
                  "gamedp.saved_writer", "gamedp.saved_solution", "gamedp.gamesman")),
@@ -46,8 +48,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what people use: the command line, the web board, Jupyter, explanations, the stress tester, the judges,
     # and the package's own API (gamedp/__init__.py re-exports from every layer)
     ("front ends", ("gamedp", "gamedp.__main__", "gamedp.cli", "gamedp.cli.", "gamedp.web", "gamedp.web.",
-                    "gamedp.jupyter", "gamedp.explain", "gamedp.stress", "gamedp.stress.", "gamedp.judge",
-                    "gamedp.judge.", "gamedp.render", "gamedp.drawing", "gamedp.batch")),
+                    "gamedp.jupyter", "gamedp.explain", "gamedp.stress", "gamedp.stress.", "gamedp.judge.",
+                    "gamedp.render", "gamedp.drawing", "gamedp.batch")),
 ]
 
 #: Calls that import the module named by their first argument.

@@ -164,7 +164,7 @@ def board_spec(game: str, variant: tuple[str, ...]) -> str:
     ('connect4:5x4', 'connect4', 'nim')
     """
     from gamedp.games.indexed import parse_variant
-    from gamedp.games.registry import board_name
+    from gamedp.loader import board_name
 
     return board_name(game, parse_variant(variant)) if variant or ":" in game else game
 

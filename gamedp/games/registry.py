@@ -1,21 +1,8 @@
 """The built-in games: one entry per game, with its forms, its parameters, and the one name of each board.
 
 A game's parameters are written after a colon (``connect4:5x4``) or given as ``-V`` options
-(``connect4 -V width=5 -V height=4``); both name the same board, and :func:`board_name` gives the one name every
+(``connect4 -V width=5 -V height=4``); both name the same board, and :func:`gamedp.loader.board_name` gives the one name every
 command prints, looks databases up by and answers in JSON and on the web board.
-
->>> board_name("connect4", {"width": 5, "height": 4})
-'connect4:5x4'
->>> board_name("connect4:6x5", {"connect": 3}), board_name("connect4:7x6"), board_name("domineering:4x4")
-('connect4:6x5:3', 'connect4', 'domineering')
->>> board_name("subtraction"), board_name("subtraction", {"moves": [1, 2]}), board_name("octal:0.7")
-('subtraction:1,3,4', 'subtraction:1,2', 'octal:0.7')
->>> board_name("path/to/chomp.py")
-'path/to/chomp.py'
->>> board_name("connect4:5x4x3")  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-gamedp.errors.GamedpError: connect4:5x4x3 is not a board of connect4: write connect4:WxH or connect4:WxH:K ...
 """
 
 from __future__ import annotations
@@ -191,13 +178,3 @@ def _as_kind(entry: Entry, key: str, value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int):
         raise GamedpError(f"{entry.name}: {key} must be a whole number, not {value!r}")
     return value
-
-
-def board_name(spec: str, variant: Mapping[str, Any] | None = None) -> str:
-    """The one name of the built-in board ``spec`` with ``variant`` (-V parameters): its game's ``name``, however
-    the board was written; any other game's ``spec`` (``module:attribute``, ``file.py``) is its own name."""
-    if split_name(spec)[0] is None and not variant:
-        return spec
-    from gamedp.loader import load_game
-
-    return load_game(spec, variant).name
