@@ -197,7 +197,7 @@ class Analyst:
     def line(self, position: Any, limit: int = 500) -> list[tuple[Any, Any]]:
         """A perfect line of play from ``position``: (position before, move) pairs, until the end or a repetition."""
         seen = {position}
-        line = []
+        line: list[tuple[Any, Any]] = []
         while len(line) < limit:
             best = self.analyze(position).best
             if best is None:
