@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamedp.errors import GamedpError
 from gamedp.games.connect4_board import split_key
+from gamedp.solvers.score_search import signed
 from gamedp.values import LOSE, TIE, WIN, Value
 
 if TYPE_CHECKING:  # the game offers these rules (its score_search hook): imported for its type only
@@ -36,11 +37,6 @@ def library() -> Any:
     from gamedp.native import entry_points
 
     return entry_points(_KERNELS)
-
-
-def signed(word: int) -> int:
-    """A 64-bit word as the signed integer ctypes passes."""
-    return word - (1 << 64) if word >> 63 else word
 
 
 class Connect4Scores:

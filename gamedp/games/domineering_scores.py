@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamedp.errors import GamedpError
+from gamedp.solvers.score_search import signed
 from gamedp.values import LOSE, WIN, Value
 
 _KERNELS = "gamedp.kernels.domineering_search"
@@ -75,7 +76,7 @@ class DomineeringScores:
         frame = self.frame(position)
         rows, cols = self.game.rules.rows, self.game.rules.cols
         shape = cols << 4 | rows if self.game.player(position) else rows << 4 | cols  # as the frame holds the board
-        return frame - (1 << 64) if frame >> 63 else frame, shape
+        return signed(frame), shape
 
     def value(self, position: int, score: int) -> Value:
         return Value(WIN if score > 0 else LOSE)

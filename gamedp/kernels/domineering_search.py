@@ -193,22 +193,25 @@ def play_move(board, shape, move, p):
 
 
 def order(board, _, move, p):
-    """A move that leaves the opponent sure to lose first; then by what it does to both players' counts of
-    disjoint placements and of safe ones (Bullock's measure), then by its contact with filled cells."""
+    """A move that leaves the opponent sure to lose first; then by what it does to :func:`placements`, then by
+    its contact with filled cells."""
     empty = ~board
     cells = move | (move << U8)
     rest = empty & ~cells
     if settled(transpose(rest), rest) < 0:
         return 1 << 20
-    real = disjoint_vertical(rest) - disjoint_vertical(empty) - \
-        (disjoint_horizontal(rest) - disjoint_horizontal(empty))
-    safe = 2 * (disjoint_vertical(isolated(rest)) - disjoint_vertical(isolated(empty))) - \
-        (disjoint_horizontal(column_isolated(rest)) - disjoint_horizontal(column_isolated(empty)))
     around = ((cells << U1) & NOT_FIRST_COLUMN) | ((cells >> U1) & NOT_LAST_COLUMN) | (move >> U8) | \
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
         (2 if move >> np.uint64(48) != 0 else 0)
-    return 64 * (real + safe) + contact
+    return 64 * (placements(rest) - placements(empty)) + contact
+
+
+def placements(empty):
+    """Bullock's measure of a board for Vertical: its disjoint placements and twice its safe ones, less
+    Horizontal's of each (counted along the rows, by table: no transposition)."""
+    return disjoint_vertical(empty) - disjoint_horizontal(empty) + \
+        2 * disjoint_vertical(isolated(empty)) - disjoint_horizontal(column_isolated(empty))
 
 
 def disjoint_horizontal(cells):

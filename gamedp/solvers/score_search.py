@@ -57,6 +57,11 @@ POLL_SECONDS = 0.2
 HELPER_SKEW = 1
 
 
+def signed(word: int) -> int:
+    """A 64-bit word as the signed integer ctypes passes (a game's rules hand their positions over so)."""
+    return word - (1 << 64) if word >> 63 else word
+
+
 class ScoreRules(Protocol):
     """What a game gives the engine (its ``score_search()`` hook)."""
 
