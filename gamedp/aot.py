@@ -23,7 +23,7 @@ import os
 import types
 from pathlib import Path
 
-from gamedp.kernel_cache import CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
+from gamedp.kernel_cache import BuildLock, CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
 
 _loaded: dict[str, types.SimpleNamespace] = {}
 
@@ -48,13 +48,16 @@ def _load(module_name: str) -> types.SimpleNamespace:
     tag = hashlib.sha256(source + machine_tag().encode()).hexdigest()[:16]
     folder = Path(kernel_folder(tag))
     ext = _open(ext_name, folder)
-    if ext is None:  # missing, damaged or not this user's: built once more, never run as it is
-        try:
-            with CompilingNotice(f"the kernels of {module_name}"):
-                _build(module_name, ext_name, folder)
-        except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
-            return _jit_instead(module_name, f"ahead-of-time build of {module_name} failed ({e})")
-        ext = _open(ext_name, folder)
+    if ext is None:
+        with BuildLock(str(folder)):
+            ext = _open(ext_name, folder)  # built meanwhile by another process this one waited for
+            if ext is None:  # missing, damaged or not this user's: built once more, never run as it is
+                try:
+                    with CompilingNotice(f"the kernels of {module_name}"):
+                        _build(module_name, ext_name, folder)
+                except Exception as e:  # no compiler, no pycc, read-only cache: run as JIT kernels instead
+                    return _jit_instead(module_name, f"ahead-of-time build of {module_name} failed ({e})")
+                ext = _open(ext_name, folder)
         if ext is None:
             return _jit_instead(module_name, f"the ahead-of-time build of {module_name} cannot be loaded")
     return types.SimpleNamespace(**{name: getattr(ext, name) for name in module.EXPORTS}, compiled="aot")

@@ -120,6 +120,33 @@ def make_private_dir(path: str) -> None:
     os.chmod(path, 0o700)
 
 
+class BuildLock:
+    """Held while a kernel is built into ``folder``: a process that needs the same build meanwhile (two runs
+    started at once on a fresh machine, or test workers) waits for it and then loads what it built, rather
+    than compiling it a second time. Where no lock file can be made (a read-only cache), builds go unlocked,
+    as they are atomic anyway."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        import fcntl
+
+        try:
+            make_private_dir(self.folder)
+            self.fd = os.open(os.path.join(self.folder, "build.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW,
+                              0o600)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except OSError:
+            self.__exit__()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing the file releases the lock
+            self.fd = None
+
+
 NUMBA_LOCATORS = "gamedp.numba_cache.TrustedFileLocator,gamedp.numba_cache.TrustedIPythonLocator"
 
 

@@ -29,7 +29,7 @@ import sys
 import zlib
 from typing import Any, Callable
 
-from gamedp.kernel_cache import CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
+from gamedp.kernel_cache import BuildLock, CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
 
 # The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
 # numba's runtime: these functions. Native kernels raise nothing (error model "numpy", no bounds checks), so
@@ -175,19 +175,32 @@ def load_built(stem: str, build: Callable[[], None], what: str, instead: str) ->
     if read_trusted(failed) is not None:
         return None
     lib, why = _open(stem)
-    if lib is None:  # missing, stale, damaged or refused by the loader: built once more, never run as it is
+    if lib is None:
+        with BuildLock(os.path.dirname(stem)):
+            if read_trusted(failed) is not None:  # another process's build, waited for, failed
+                return None
+            lib, why = _open(stem)  # or that build is there now
+            if lib is None:
+                lib = _build_and_open(stem, build, why, what, instead)
+    return lib
+
+
+def _build_and_open(stem: str, build: Callable[[], None], why: str, what: str, instead: str) -> ctypes.CDLL | None:
+    """Build the library ``stem`` (missing, stale, damaged or refused by the loader for ``why``: built once
+    more, never run as it is) and open it; or remember why that failed, and None."""
+    lib = None
+    reason = [why]
+    try:
+        with CompilingNotice(what):
+            build()
+        lib, why = _open(stem)  # refused now: e.g. code that needs numba's runtime, refused for good
         reason = [why]
-        try:
-            with CompilingNotice(what):
-                build()
-            lib, why = _open(stem)  # refused now: e.g. code that needs numba's runtime, refused for good
-            reason = [why]
-        except _BuildFailed as e:
-            reason = e.lines
-        except Exception as e:  # no compiler, no AOT code generator
-            reason = [f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"]
-        if lib is None:
-            _remember_failure(failed, reason, what, instead)
+    except _BuildFailed as e:
+        reason = e.lines
+    except Exception as e:  # no compiler, no AOT code generator
+        reason = [f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"]
+    if lib is None:
+        _remember_failure(stem + ".failed", reason, what, instead)
     return lib
 
 

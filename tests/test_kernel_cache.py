@@ -5,12 +5,16 @@ refused, and the kernels are built again, never loaded as they are."""
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
 import pickle
 import shutil
 import stat
 import subprocess
 import sys
+import threading
+import time
+import types
 from pathlib import Path
 
 import pytest
@@ -203,6 +207,50 @@ def test_a_planted_failure_marker_is_ignored(fresh, good_build):
     os.chmod(marker, 0o666)
     lib = native.load_native(GRID)
     assert lib is not None and answers(lib) == b"Second\nFirst\n"
+
+
+def two_at_once(load) -> None:
+    """Run ``load()`` in two threads at once (each opens the build lock on its own, as two processes would)."""
+    threads = [threading.Thread(target=load) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+
+def test_a_library_two_runs_need_at_once_is_built_once(tmp_path, monkeypatch):
+    """The second waits for the first's build and takes its outcome (here a failure, remembered) instead of
+    compiling the same library again."""
+    monkeypatch.setattr(native.CompilingNotice, "DELAY", 60.0)
+    builds = []
+
+    def slow_failing_build():
+        builds.append(1)
+        time.sleep(0.5)  # long enough for the other run to find no library too
+        raise native._BuildFailed(["no compiler here"])
+
+    stem = str(tmp_path / "tag" / "libstandin")
+    two_at_once(lambda: native.load_built(stem, slow_failing_build, "a stand-in", "another path"))
+    assert builds == [1]
+
+
+def test_an_extension_module_two_runs_need_at_once_is_built_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEDP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(kernel_cache, "_dirs", {})
+    monkeypatch.setattr(aot.CompilingNotice, "DELAY", 60.0)
+    built = []
+
+    def slow_build(module_name, ext_name, folder):
+        time.sleep(0.5)
+        built.append(module_name)
+
+    monkeypatch.setattr(aot, "_build", slow_build)
+    module = "gamedp.kernels.octal"
+    extension = types.SimpleNamespace(**dict.fromkeys(importlib.import_module(module).EXPORTS, "built"))
+    monkeypatch.setattr(aot, "_open", lambda ext_name, folder: extension if built else None)
+    results = []
+    two_at_once(lambda: results.append(aot._load(module)))
+    assert built == [module] and [r.compiled for r in results] == ["aot", "aot"]
 
 
 def test_read_trusted_reads_only_this_users_private_regular_files(tmp_path):
