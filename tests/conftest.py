@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -8,21 +9,36 @@ sys.path.insert(0, str(Path(__file__).parent))
 collect_ignore = ["fixtures"]
 
 
+# A shell may set PYTHONDONTWRITEBYTECODE (this machine's do): then each of the hundreds of `gamedp` processes
+# the tests start compiles the package's sources again, which costs more CPU than many a test. The tests keep
+# bytecode caches, as an installed package does.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
+BUILD = ("import importlib, sys; from gamedp.aot import load_kernels; from gamedp.native import load_native; "
+         "m = importlib.import_module(sys.argv[1]); "
+         "load_native(sys.argv[1]) if hasattr(m, 'NATIVE') else load_kernels(sys.argv[1]) if hasattr(m, 'EXPORTS') "
+         "else None")
+
+
 def pytest_sessionstart(session):
     """Build the built-in kernels once before the tests, as a first run of gamedp would: on a fresh machine a test's
     command would otherwise be the one that compiles them, and its stderr would carry the compile's notice (shown
-    piped or not). The notice itself is tested with caches of its own."""
-    import importlib
+    piped or not). The notice itself is tested with caches of its own. Each module is built in a process of its
+    own, as many at once as there are cores (each build takes up to a minute there), the biggest sources first;
+    test workers start after, and find them built."""
     import pkgutil
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
 
     import gamedp.kernels
-    from gamedp.aot import load_kernels
-    from gamedp.native import load_native
 
-    for info in pkgutil.iter_modules(gamedp.kernels.__path__):
-        name = f"gamedp.kernels.{info.name}"
-        module = importlib.import_module(name)
-        if hasattr(module, "NATIVE"):
-            load_native(name)
-        elif hasattr(module, "EXPORTS"):
-            load_kernels(name)
+    if hasattr(session.config, "workerinput"):  # a test worker: the controller has built them
+        return
+    modules = sorted(pkgutil.iter_modules(gamedp.kernels.__path__),
+                     key=lambda info: -os.path.getsize(os.path.join(info.module_finder.path, info.name + ".py")))
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        builds = pool.map(lambda info: subprocess.run([sys.executable, "-c", BUILD, f"gamedp.kernels.{info.name}"]),
+                          modules)
+        failed = [info.name for info, done in zip(modules, builds) if done.returncode != 0]
+    assert not failed, f"the kernels of {failed} could not be loaded (their errors are above)"

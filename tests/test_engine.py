@@ -56,7 +56,7 @@ def graphs(draw, cyclic: bool, scored: bool = False, max_nodes: int = 9):
     return children, leaf
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=False))
 def test_acyclic_full_values_match_minimax(graph):
     children, leaf = graph
@@ -65,7 +65,7 @@ def test_acyclic_full_values_match_minimax(graph):
         assert as_tuple(solution.value(node)) == minimax(children, leaf, node)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=False))
 def test_acyclic_outcomes_only_match_minimax(graph):
     children, leaf = graph
@@ -74,7 +74,7 @@ def test_acyclic_outcomes_only_match_minimax(graph):
         assert solution.value(node).outcome.value == minimax(children, leaf, node)[0]
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=False, scored=True))
 def test_scored_values_match_minimax(graph):
     children, leaf = graph
@@ -83,7 +83,7 @@ def test_scored_values_match_minimax(graph):
         assert as_tuple(solution.value(node)) == minimax(children, leaf, node)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(graphs(cyclic=True), st.booleans())
 def test_cyclic_values_match_bounded_horizon_definition(graph, outcomes_only):
     children, leaf = graph
