@@ -151,55 +151,68 @@ def _cut(h: int, w: int, cells: int, columns: tuple[int, ...]) -> Board:
     return rows, width, out
 
 
-_reversed_rows: dict[int, list[int]] = {}
+#: (h, w) -> the images' height and width, their lanes' shifts, how many keep the value, the piece tables
+_images: dict[int, tuple[int, int, tuple[int, ...], int, tuple[list[int], ...]]] = {}
+#: a board's images are packed side by side in one int, each in a lane of this many bits (at most 64 cells)
+_LANE = 64
+#: a board is read in pieces of this many cells, each looked up in a table of its 2**_PIECE fillings
+_PIECE = 6
 
 
-def _mirror(rows: list[int], w: int) -> list[int]:
-    table = _reversed_rows.get(w)
-    if table is None:
-        if w > 12:
-            return [int(f"{r:0{w}b}"[::-1], 2) for r in rows]
-        table = _reversed_rows[w] = [int(f"{r:0{w}b}"[::-1], 2) for r in range(1 << w)]
-    return [table[r] for r in rows]
-
-
-def _transpose(rows: list[int], w: int) -> list[int]:
-    out = []
-    for c in range(w):
-        col = 0
-        for i, r in enumerate(rows):
-            col |= (r >> c & 1) << i
-        out.append(col)
-    return out
+def _image_tables(h: int, w: int) -> tuple[int, int, tuple[int, ...], int, tuple[list[int], ...]]:
+    """The images of an h x w board in the orientation whose height is at most its width (a square has both):
+    first those that keep the value, then the transposed ones, which negate it. Where every cell goes in each
+    image is worked out once here, so that imaging a board is a few table look-ups rather than a loop over its
+    cells: piece j's table maps the filling of cells j * _PIECE ... to those cells' images in all images at
+    once, one image per lane."""
+    maps = []
+    if h <= w:
+        maps += [lambda r, c: (r, c), lambda r, c: (r, w - 1 - c), lambda r, c: (h - 1 - r, c),
+                 lambda r, c: (h - 1 - r, w - 1 - c)]
+    kept = len(maps)
+    if h >= w:
+        maps += [lambda r, c: (c, r), lambda r, c: (c, h - 1 - r), lambda r, c: (w - 1 - c, r),
+                 lambda r, c: (w - 1 - c, h - 1 - r)]
+    width = max(h, w)
+    lanes = []
+    for bit in range(h * w):
+        lanes.append(sum(1 << (k * _LANE + r * width + c) for k, image in enumerate(maps)
+                         for r, c in (image(*divmod(bit, w)),)))
+    tables = []
+    for first in range(0, h * w, _PIECE):
+        table = [0]
+        for images in lanes[first:first + _PIECE]:
+            table += [t | images for t in table]
+        tables.append(table)
+    return min(h, w), width, tuple(k * _LANE for k in range(len(maps))), kept, tuple(tables)
 
 
 def least_image(board: Board) -> tuple[Board, bool]:
     """The least of a board's 8 images, and whether that image negates the value (a quarter turn or a
-    transpose swaps the players).
+    transpose swaps the players). Images are compared as (height, width, cells); an image reached both ways
+    keeps the value.
 
     >>> least_image((2, 3, 0b111110))
     ((2, 3, 31), False)
+    >>> least_image((3, 1, 0b110))
+    ((1, 3, 3), True)
     """
     h, w, cells = board
-    mask = (1 << w) - 1
-    rows = [(cells >> (r * w)) & mask for r in range(h)]
-    best = board
-    negated = False
-    # images of the other orientation have the other height: only a square compares both
-    sides = ((rows, w, False),) if h < w else ((_transpose(rows, w), h, True),) if h > w else \
-        ((rows, w, False), (_transpose(rows, w), h, True))
-    if h > w:
-        best = (w, h, -1)
-    for base, width, neg in sides:
-        mirrored = _mirror(base, width)
-        for image in (base, mirrored, base[::-1], mirrored[::-1]):
-            packed = 0
-            for i, r in enumerate(image):
-                packed |= r << (i * width)
-            candidate = (len(image), width, packed)
-            if best[2] < 0 or candidate < best:
-                best, negated = candidate, neg
-    return best, negated
+    found = _images.get(h << 8 | w)
+    if found is None:
+        found = _images[h << 8 | w] = _image_tables(h, w)
+    height, width, shifts, kept, tables = found
+    packed = 0
+    for table in tables:
+        packed |= table[cells & _PIECE_MASK]
+        cells >>= _PIECE
+    lanes = [packed >> s & _LANE_MASK for s in shifts]
+    least = min(lanes)
+    return (height, width, least), lanes.index(least) >= kept
+
+
+_PIECE_MASK = (1 << _PIECE) - 1
+_LANE_MASK = (1 << _LANE) - 1
 
 
 def parse_board(text: str, source: str = "position") -> Board:

@@ -75,20 +75,28 @@ def stops(g: int) -> tuple[Fraction, Fraction]:
     return found
 
 
-_ups: dict[int, tuple[int, int]] = {}
+def ups_and_star(g: int) -> tuple[int, int] | None:
+    """(n, m) when g = n ups + *m with 0 < |n| <= MOST_UPS and m < MOST_STARS. Read off the canonical forms
+    n.↑ = {0 | (n-1).↑*} (1.↑ = {0|*}) and n.↓ = -(n.↑), after adding *m back; no sums of ups are built.
 
-
-def _up_table() -> dict[int, tuple[int, int]]:
-    """id of n ups + *m -> (n, m), for 0 < |n| <= MOST_UPS, m < MOST_STARS."""
-    if not _ups:
-        up = cf.make((cf.ZERO,), (cf.nimber(1),))
-        for sign, step in ((1, up), (-1, cf.negate(up))):
-            g = cf.ZERO
-            for n in range(1, MOST_UPS + 1):
-                g = cf.add(g, step)
-                for m in range(MOST_STARS):
-                    _ups[cf.add(g, cf.nimber(m))] = (sign * n, m)
-    return _ups
+    >>> up = cf.make((cf.ZERO,), (cf.nimber(1),))
+    >>> ups_and_star(cf.add(cf.add(up, up), cf.nimber(3))), ups_and_star(cf.negate(up)), ups_and_star(cf.ZERO)
+    ((2, 3), (-1, 0), None)
+    """
+    star = cf.nimber(1)
+    for m in range(MOST_STARS):
+        h = cf.add(g, cf.nimber(m))
+        sign = 1
+        if cf.right[h] == (cf.ZERO,) and cf.left[h] != (cf.ZERO,):
+            h, sign = cf.negate(h), -1
+        for n in range(1, MOST_UPS + 1):
+            ls, rs = cf.left[h], cf.right[h]
+            if ls != (cf.ZERO,) or len(rs) != 1:
+                break
+            if rs[0] == star:
+                return sign * n, m
+            h = cf.add(rs[0], star)  # (n-1).↑* + * = (n-1).↑
+    return None
 
 
 def _star(m: int) -> str:
@@ -107,7 +115,7 @@ def _number_up_star(g: int) -> tuple[str, bool] | None:
     lstop, rstop = stops(g)
     if lstop != rstop:
         return None
-    found = _up_table().get(cf.add(g, cf.number(-lstop)))  # a number plus an infinitesimal: perhaps ups
+    found = ups_and_star(cf.add(g, cf.number(-lstop)))  # a number plus an infinitesimal: perhaps ups
     if found is None:
         return None
     n, m = found
