@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from gamedp.cgt.numbers import Fraction, simplest_between
 

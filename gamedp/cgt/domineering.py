@@ -41,22 +41,17 @@ def value(board: Board) -> GameValue:
 
 def board_id(h: int, w: int, cells: int) -> int:
     key = cells << 16 | h << 8 | w
-    found = _memo.get(key)
-    if found is not None:
-        return found
+    g = _memo.get(key)
+    if g is not None:
+        return g
     g = cf.ZERO
     for part in regions(h, w, cells):
-        g = cf.add(g, _part_id(*part))
+        part_key = part[2] << 16 | part[0] << 8 | part[1]
+        found = _memo.get(part_key)
+        if found is None:
+            found = _memo[part_key] = _region_id(*part)
+        g = cf.add(g, found)
     _memo[key] = g
-    return g
-
-
-def _part_id(h: int, w: int, cells: int) -> int:
-    """:func:`board_id` of a board known to be one region (its parts are not looked for again)."""
-    key = cells << 16 | h << 8 | w
-    g = _memo.get(key)
-    if g is None:
-        g = _memo[key] = _region_id(h, w, cells)
     return g
 
 
