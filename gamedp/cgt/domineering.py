@@ -40,18 +40,25 @@ def value(board: Board) -> GameValue:
 
 
 def board_id(h: int, w: int, cells: int) -> int:
-    key = cells << 16 | h << 8 | w
-    g = _memo.get(key)
+    memo, hw = _memo, h << 8 | w
+    key = cells << 16 | hw
+    g = memo.get(key)
     if g is not None:
         return g
     g = cf.ZERO
-    for part in regions(h, w, cells):
-        part_key = part[2] << 16 | part[0] << 8 | part[1]
-        found = _memo.get(part_key)
+    for region in region_cells(h, w, cells):
+        # a region is looked up where it lies first: most were met before in the same frame, and cutting
+        # them to their bounding box again would cost more than the look-up
+        found = memo.get(region << 16 | hw)
         if found is None:
-            found = _memo[part_key] = _region_id(*part)
+            part = cut(h, w, region)
+            part_key = part[2] << 16 | part[0] << 8 | part[1]
+            found = memo.get(part_key)
+            if found is None:
+                found = memo[part_key] = _region_id(*part)
+            memo[region << 16 | hw] = found
         g = cf.add(g, found)
-    _memo[key] = g
+    memo[key] = g
     return g
 
 
@@ -108,8 +115,16 @@ def _shape(h: int, w: int) -> tuple[tuple[int, ...], int, int, int]:
 
 def regions(h: int, w: int, cells: int) -> list[Board]:
     """The regions of a board, each cut to its bounding box; lone cells left out."""
-    columns, not_first, not_last, top_row = _shape(h, w)
-    first, last, bottom_shift = columns[0], columns[-1], (h - 1) * w
+    return [cut(h, w, region) for region in region_cells(h, w, cells)]
+
+
+def region_cells(h: int, w: int, cells: int) -> list[int]:
+    """The regions of a board, each as its cells on the board; lone cells left out.
+
+    >>> [format_board((3, 3, r)) for r in region_cells(3, 3, 0b110000011)]
+    ['..#/###/###', '###/###/#..']
+    """
+    columns, not_first, not_last, _ = _shape(h, w)
     out = []
     while cells:
         region = cells & -cells
@@ -120,14 +135,15 @@ def regions(h: int, w: int, cells: int) -> list[Board]:
             region = grown
         cells ^= region
         if region & (region - 1):
-            if region & first and region & last and region & top_row and region >> bottom_shift:
-                out.append((h, w, region))  # it spans the board: nothing to cut
-            else:
-                out.append(_cut(h, w, region, columns))
+            out.append(region)
     return out
 
 
-def _cut(h: int, w: int, cells: int, columns: tuple[int, ...]) -> Board:
+def cut(h: int, w: int, cells: int) -> Board:
+    """A region's board cut to its bounding box."""
+    columns, _, _, top_row = _shape(h, w)
+    if cells & columns[0] and cells & columns[-1] and cells & top_row and cells >> (h - 1) * w:
+        return h, w, cells  # it spans the board: nothing to cut
     top = ((cells & -cells).bit_length() - 1) // w
     rows = (cells.bit_length() - 1) // w + 1 - top
     low, high = 0, w - 1
