@@ -174,3 +174,27 @@ def test_the_region_key_is_the_least_image(h, w, data):
     images = images_by_cells(h, w, cells)
     least = min(board for board, _ in images)
     assert least_image((h, w, cells)) == (least, (least, False) not in images)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards(16))
+def test_regions_are_the_connected_groups_cut_to_their_boxes(rows):
+    """A board's regions against a plain search of 4-connected empty cells, each cut to its bounding box."""
+    from gamedp.cgt.domineering import regions
+
+    h, w = len(rows), len(rows[0])
+    empty = {(r, c) for r in range(h) for c in range(w) if rows[r][c] == "."}
+    expected = []
+    while empty:
+        group, todo = set(), [min(empty)]
+        while todo:
+            r, c = todo.pop()
+            if (r, c) in empty:
+                empty.discard((r, c))
+                group.add((r, c))
+                todo += [(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)]
+        if len(group) > 1:
+            top, left = min(r for r, _ in group), min(c for _, c in group)
+            height, width = max(r for r, _ in group) - top + 1, max(c for _, c in group) - left + 1
+            expected.append((height, width, sum(1 << ((r - top) * width + c - left) for r, c in group)))
+    assert sorted(regions(*parse_board("/".join(rows)))) == sorted(expected)
