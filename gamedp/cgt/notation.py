@@ -75,6 +75,19 @@ def stops(g: int) -> tuple[Fraction, Fraction]:
     return found
 
 
+_zero_stops: dict[int, bool] = {}
+
+
+def _stops_all_zero(g: int) -> bool:
+    """Whether g's stops and those of its options, all the way down, are 0: true of every n ups + *m, whose
+    options are all ups and stars; a cheap test that rules out most games before any sum is formed."""
+    found = _zero_stops.get(g)
+    if found is None:
+        found = stops(g) == (0, 0) and all(_stops_all_zero(o) for o in cf.left[g] + cf.right[g])
+        _zero_stops[g] = found
+    return found
+
+
 def ups_and_star(g: int) -> tuple[int, int] | None:
     """(n, m) when g = n ups + *m with 0 < |n| <= MOST_UPS and m < MOST_STARS. Read off the canonical forms
     n.↑ = {0 | (n-1).↑*} (1.↑ = {0|*}) and n.↓ = -(n.↑), after adding *m back; no sums of ups are built.
@@ -83,6 +96,8 @@ def ups_and_star(g: int) -> tuple[int, int] | None:
     >>> ups_and_star(cf.add(cf.add(up, up), cf.nimber(3))), ups_and_star(cf.negate(up)), ups_and_star(cf.ZERO)
     ((2, 3), (-1, 0), None)
     """
+    if not _stops_all_zero(g):
+        return None
     star = cf.nimber(1)
     for m in range(MOST_STARS):
         h = cf.add(g, cf.nimber(m))
