@@ -1,6 +1,6 @@
 """Partizan values (issue 29): gamedp beside pycgt and cgt-py on Domineering, whole processes, value only.
 
-    python bench/bench_cgt.py [--rounds 5] [--quick] [--peers-python PATH] [--rectangles]
+    python bench/bench_cgt.py [--rounds 5] [--quick] [--peers-python PATH] [--gamedp-python PATH] [--rectangles]
 
 Rows: the empty rectangles 4x4 and 5x5 (``--quick``: 3x4 and 4x4), then 10 random 5x5 boards with 3 to 6 cells
 filled (seeded; one process each tool). Every tool prints each value with its options written out in braces,
@@ -10,6 +10,10 @@ domineering RxC``.
 The peers are installed only in the bench environment (``pip install pycgt==0.2.0 cgt-py==0.11.0 anywidget``;
 cgt-py imports anywidget), or in another interpreter given by ``--peers-python``; a missing peer is skipped
 with a line saying so.
+Every gamedp process starts cold: no region table is read (``--table`` is not given) and nothing of an
+earlier run is kept, so each value is worked out from the rules. ``--gamedp-python`` runs the gamedp rows with
+another interpreter, e.g. one where gamedp is installed from a wheel rather than in development mode (an
+editable install adds its import hook to every start-up of Python, gamedp or not).
 ``--rectangles``: the value of every rectangle up to 5x6 and 4x7 (a taller one is the negative of its transpose),
 one ``gamedp cgt`` process each, with its seconds, outcome class and the published outcome where one is known.
 """
@@ -50,19 +54,20 @@ def peers(python: list[str], boards: list[str]) -> list[Contender]:
     return out
 
 
-def side_by_side(rounds: int, quick: bool, peers_python: list[str]) -> None:
+def side_by_side(rounds: int, quick: bool, peers_python: list[str], python: list[str]) -> None:
     sizes = ["3x4", "4x4"] if quick else ["4x4", "5x5"]
+    gamedp = python + ["-m", "gamedp"]
     for size in sizes:
-        compare(f"Domineering {size}, the value", [
-            Contender("gamedp (API)", PYTHON + [str(PEERS / "gamedp_domineering.py"), size]),
+        compare(f"Domineering {size}, the value (cold)", [
+            Contender("gamedp (API)", python + [str(PEERS / "gamedp_domineering.py"), size]),
             *peers(peers_python, [size])], rounds=rounds)
         compare(f"Domineering {size}, the command beside Python's own start-up", [
-            Contender("python -c pass", PYTHON + ["-c", "pass"]),
-            Contender(f"gamedp cgt domineering {size}", GAMEDP + ["cgt", "domineering", size])], rounds=rounds,
+            Contender("python -c pass", python + ["-c", "pass"]),
+            Contender(f"gamedp cgt domineering {size}", gamedp + ["cgt", "domineering", size])], rounds=rounds,
             same_output=False)
     boards = random_boards(5 if quick else 10)
-    compare(f"{len(boards)} random 5x5 boards, 3-6 cells filled, one process each", [
-        Contender("gamedp (API)", PYTHON + [str(PEERS / "gamedp_domineering.py"), *boards]),
+    compare(f"{len(boards)} random 5x5 boards, 3-6 cells filled, one process each tool (cold)", [
+        Contender("gamedp (API)", python + [str(PEERS / "gamedp_domineering.py"), *boards]),
         *peers(peers_python, boards)], rounds=rounds)
 
 
@@ -84,11 +89,13 @@ def rectangles(quick: bool) -> None:
 
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], ("--rectangles", "every rectangle up to 5x6 and 4x7 instead"),
-                     values=(("--peers-python", "PATH", "the interpreter that has pycgt and cgt-py"),))
+                     values=(("--peers-python", "PATH", "the interpreter that has pycgt and cgt-py"),
+                             ("--gamedp-python", "PATH", "the interpreter that runs gamedp (default: this one)")))
     if args.rectangles:
         rectangles(args.quick)
     else:
-        side_by_side(args.rounds, args.quick, [args.peers_python] if args.peers_python else PYTHON)
+        side_by_side(args.rounds, args.quick, [args.peers_python] if args.peers_python else PYTHON,
+                     [args.gamedp_python] if args.gamedp_python else PYTHON)
 
 if __name__ == "__main__":
     main()

@@ -15,7 +15,6 @@ rather than run. numba's own cache of ``cache=True`` functions (``NUMBA_CACHE_DI
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import stat
 import sys
@@ -285,6 +284,8 @@ def _cpu() -> str:
 def _numba_version() -> str:
     # Where numba lives and when it was installed: enough to notice an upgrade, and cheap; importing numba
     # (or even importlib.metadata) here would cost what the built kernels exist to save.
+    import importlib.util
+
     spec = importlib.util.find_spec("numba")
     if spec is None or spec.origin is None:
         return "none"

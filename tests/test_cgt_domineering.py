@@ -144,3 +144,57 @@ def test_a_damaged_or_foreign_table_is_refused(tmp_path):
     path.write_bytes(bytes(data))
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode == 2 and "damaged" in done.stderr and done.stderr.count("\n") == 1
+
+
+def images_by_cells(h: int, w: int, cells: int) -> list[tuple[tuple[int, int, int], bool]]:
+    """The 8 images of a board, each cell moved one at a time, and whether each swaps the players."""
+    out = []
+    for transposed in (False, True):
+        for flip_rows in (False, True):
+            for flip_columns in (False, True):
+                height, width = (w, h) if transposed else (h, w)
+                image = 0
+                for r in range(h):
+                    for c in range(w):
+                        if cells >> (r * w + c) & 1:
+                            r2, c2 = (c, r) if transposed else (r, c)
+                            r2 = height - 1 - r2 if flip_rows else r2
+                            c2 = width - 1 - c2 if flip_columns else c2
+                            image |= 1 << (r2 * width + c2)
+                out.append(((height, width, image), transposed))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 8), st.data())
+def test_the_region_key_is_the_least_image(h, w, data):
+    from gamedp.cgt.domineering import least_image
+
+    cells = data.draw(st.integers(0, (1 << h * w) - 1))
+    images = images_by_cells(h, w, cells)
+    least = min(board for board, _ in images)
+    assert least_image((h, w, cells)) == (least, (least, False) not in images)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards(16))
+def test_regions_are_the_connected_groups_cut_to_their_boxes(rows):
+    """A board's regions against a plain search of 4-connected empty cells, each cut to its bounding box."""
+    from gamedp.cgt.domineering import regions
+
+    h, w = len(rows), len(rows[0])
+    empty = {(r, c) for r in range(h) for c in range(w) if rows[r][c] == "."}
+    expected = []
+    while empty:
+        group, todo = set(), [min(empty)]
+        while todo:
+            r, c = todo.pop()
+            if (r, c) in empty:
+                empty.discard((r, c))
+                group.add((r, c))
+                todo += [(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)]
+        if len(group) > 1:
+            top, left = min(r for r, _ in group), min(c for _, c in group)
+            height, width = max(r for r, _ in group) - top + 1, max(c for _, c in group) - left + 1
+            expected.append((height, width, sum(1 << ((r - top) * width + c - left) for r, c in group)))
+    assert sorted(regions(*parse_board("/".join(rows)))) == sorted(expected)

@@ -173,3 +173,24 @@ def test_sums_with_names_read_back(g, names):
 def test_malformed_expressions_say_where(text, column):
     with pytest.raises(InputError, match=f"column {column}:"):
         parse(text)
+
+
+def test_ups_and_stars_are_read_off_their_forms():
+    """Every form met valuing some Domineering boards is n ups + *m exactly when it is one of those sums."""
+    from gamedp.cgt import canonical as cf
+    from gamedp.cgt.domineering import value_of_text
+    from gamedp.cgt.notation import MOST_STARS, MOST_UPS, ups_and_star
+
+    up = cf.make((cf.ZERO,), (cf.nimber(1),))
+    sums = {}
+    for sign, step in ((1, up), (-1, cf.negate(up))):
+        g = cf.ZERO
+        for n in range(1, MOST_UPS + 3):
+            g = cf.add(g, step)
+            for m in range(MOST_STARS + 2):
+                if n <= MOST_UPS and m < MOST_STARS:
+                    sums[cf.add(g, cf.nimber(m))] = (sign * n, m)
+    for board in ("3x4", "2x6", "#..../...../....#"):
+        value_of_text(board)
+    assert len(sums) == 2 * MOST_UPS * MOST_STARS
+    assert {g: ups_and_star(g) for g in range(len(cf.left)) if ups_and_star(g)} == sums

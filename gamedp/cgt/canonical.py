@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from gamedp.cgt.numbers import Fraction, simplest_between
 
@@ -176,6 +176,7 @@ def make(lefts: Iterable[int], rights: Iterable[int]) -> int:
 
 def _simplify(ls: set[int], rs: set[int]) -> int:
     """Remove dominated options and bypass reversible ones until neither is left."""
+    ls, rs = _extremes(ls, True), _extremes(rs, False)
     g_left, g_right = tuple(ls), tuple(rs)  # G's value never changes, so any of its forms answers comparisons
     below: dict[int, bool] = {}  # Y <= G
     above: dict[int, bool] = {}  # G <= Y
@@ -183,22 +184,38 @@ def _simplify(ls: set[int], rs: set[int]) -> int:
     def y_leq_g(y: int) -> bool:
         found = below.get(y)
         if found is None:
-            found = not any(g_leq_y(yl) for yl in left[y]) and not any(leq(gr, y) for gr in g_right)
+            found = True
+            for yl in left[y]:
+                if g_leq_y(yl):
+                    found = False
+                    break
+            else:
+                for gr in g_right:
+                    if leq(gr, y):
+                        found = False
+                        break
             below[y] = found
         return found
 
     def g_leq_y(y: int) -> bool:
         found = above.get(y)
         if found is None:
-            found = not any(leq(y, gl) for gl in g_left) and not any(y_leq_g(yr) for yr in right[y])
+            found = True
+            for gl in g_left:
+                if leq(y, gl):
+                    found = False
+                    break
+            else:
+                for yr in right[y]:
+                    if y_leq_g(yr):
+                        found = False
+                        break
             above[y] = found
         return found
 
     changed = True
     while changed:
         changed = False
-        ls = _extremes(ls, True)
-        rs = _extremes(rs, False)
         for a in list(ls):
             for ar in right[a]:
                 if y_leq_g(ar):  # Left's a reverses through ar: replace it by ar's Left options
@@ -213,6 +230,9 @@ def _simplify(ls: set[int], rs: set[int]) -> int:
                     rs.update(right[al])
                     changed = True
                     break
+        if changed:
+            ls = _extremes(ls, True)
+            rs = _extremes(rs, False)
     key = (tuple(sorted(ls)), tuple(sorted(rs)))
     g = _forms.get(key)
     if g is not None:
@@ -238,10 +258,14 @@ def _extremes(options: set[int], largest: bool) -> set[int]:
     for a in sorted(options):
         if value_of_number[a] is not None and a != best_number:
             continue
-        if any(leq(a, b) if largest else leq(b, a) for b in kept):
-            continue
-        kept = [b for b in kept if not (leq(b, a) if largest else leq(a, b))]
-        kept.append(a)
+        dominated = False
+        for b in kept:  # loops, not any() over a generator: this is the hottest comparison of all
+            if leq(a, b) if largest else leq(b, a):
+                dominated = True
+                break
+        if not dominated:
+            kept = [b for b in kept if not (leq(b, a) if largest else leq(a, b))]
+            kept.append(a)
     return set(kept)
 
 

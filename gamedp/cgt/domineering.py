@@ -40,23 +40,25 @@ def value(board: Board) -> GameValue:
 
 
 def board_id(h: int, w: int, cells: int) -> int:
-    key = cells << 16 | h << 8 | w
-    found = _memo.get(key)
-    if found is not None:
-        return found
+    memo, hw = _memo, h << 8 | w
+    key = cells << 16 | hw
+    g = memo.get(key)
+    if g is not None:
+        return g
     g = cf.ZERO
-    for part in regions(h, w, cells):
-        g = cf.add(g, _part_id(*part))
-    _memo[key] = g
-    return g
-
-
-def _part_id(h: int, w: int, cells: int) -> int:
-    """:func:`board_id` of a board known to be one region (its parts are not looked for again)."""
-    key = cells << 16 | h << 8 | w
-    g = _memo.get(key)
-    if g is None:
-        g = _memo[key] = _region_id(h, w, cells)
+    for region in region_cells(h, w, cells):
+        # a region is looked up where it lies first: most were met before in the same frame, and cutting
+        # them to their bounding box again would cost more than the look-up
+        found = memo.get(region << 16 | hw)
+        if found is None:
+            part = cut(h, w, region)
+            part_key = part[2] << 16 | part[0] << 8 | part[1]
+            found = memo.get(part_key)
+            if found is None:
+                found = memo[part_key] = _region_id(*part)
+            memo[region << 16 | hw] = found
+        g = cf.add(g, found)
+    memo[key] = g
     return g
 
 
@@ -113,8 +115,16 @@ def _shape(h: int, w: int) -> tuple[tuple[int, ...], int, int, int]:
 
 def regions(h: int, w: int, cells: int) -> list[Board]:
     """The regions of a board, each cut to its bounding box; lone cells left out."""
-    columns, not_first, not_last, top_row = _shape(h, w)
-    first, last, bottom_shift = columns[0], columns[-1], (h - 1) * w
+    return [cut(h, w, region) for region in region_cells(h, w, cells)]
+
+
+def region_cells(h: int, w: int, cells: int) -> list[int]:
+    """The regions of a board, each as its cells on the board; lone cells left out.
+
+    >>> [format_board((3, 3, r)) for r in region_cells(3, 3, 0b110000011)]
+    ['..#/###/###', '###/###/#..']
+    """
+    columns, not_first, not_last, _ = _shape(h, w)
     out = []
     while cells:
         region = cells & -cells
@@ -125,14 +135,15 @@ def regions(h: int, w: int, cells: int) -> list[Board]:
             region = grown
         cells ^= region
         if region & (region - 1):
-            if region & first and region & last and region & top_row and region >> bottom_shift:
-                out.append((h, w, region))  # it spans the board: nothing to cut
-            else:
-                out.append(_cut(h, w, region, columns))
+            out.append(region)
     return out
 
 
-def _cut(h: int, w: int, cells: int, columns: tuple[int, ...]) -> Board:
+def cut(h: int, w: int, cells: int) -> Board:
+    """A region's board cut to its bounding box."""
+    columns, _, _, top_row = _shape(h, w)
+    if cells & columns[0] and cells & columns[-1] and cells & top_row and cells >> (h - 1) * w:
+        return h, w, cells  # it spans the board: nothing to cut
     top = ((cells & -cells).bit_length() - 1) // w
     rows = (cells.bit_length() - 1) // w + 1 - top
     low, high = 0, w - 1
@@ -151,55 +162,68 @@ def _cut(h: int, w: int, cells: int, columns: tuple[int, ...]) -> Board:
     return rows, width, out
 
 
-_reversed_rows: dict[int, list[int]] = {}
+#: (h, w) -> the images' height and width, their lanes' shifts, how many keep the value, the piece tables
+_images: dict[int, tuple[int, int, tuple[int, ...], int, tuple[list[int], ...]]] = {}
+#: a board's images are packed side by side in one int, each in a lane of this many bits (at most 64 cells)
+_LANE = 64
+#: a board is read in pieces of this many cells, each looked up in a table of its 2**_PIECE fillings
+_PIECE = 6
 
 
-def _mirror(rows: list[int], w: int) -> list[int]:
-    table = _reversed_rows.get(w)
-    if table is None:
-        if w > 12:
-            return [int(f"{r:0{w}b}"[::-1], 2) for r in rows]
-        table = _reversed_rows[w] = [int(f"{r:0{w}b}"[::-1], 2) for r in range(1 << w)]
-    return [table[r] for r in rows]
-
-
-def _transpose(rows: list[int], w: int) -> list[int]:
-    out = []
-    for c in range(w):
-        col = 0
-        for i, r in enumerate(rows):
-            col |= (r >> c & 1) << i
-        out.append(col)
-    return out
+def _image_tables(h: int, w: int) -> tuple[int, int, tuple[int, ...], int, tuple[list[int], ...]]:
+    """The images of an h x w board in the orientation whose height is at most its width (a square has both):
+    first those that keep the value, then the transposed ones, which negate it. Where every cell goes in each
+    image is worked out once here, so that imaging a board is a few table look-ups rather than a loop over its
+    cells: piece j's table maps the filling of cells j * _PIECE ... to those cells' images in all images at
+    once, one image per lane."""
+    maps = []
+    if h <= w:
+        maps += [lambda r, c: (r, c), lambda r, c: (r, w - 1 - c), lambda r, c: (h - 1 - r, c),
+                 lambda r, c: (h - 1 - r, w - 1 - c)]
+    kept = len(maps)
+    if h >= w:
+        maps += [lambda r, c: (c, r), lambda r, c: (c, h - 1 - r), lambda r, c: (w - 1 - c, r),
+                 lambda r, c: (w - 1 - c, h - 1 - r)]
+    width = max(h, w)
+    lanes = []
+    for bit in range(h * w):
+        lanes.append(sum(1 << (k * _LANE + r * width + c) for k, image in enumerate(maps)
+                         for r, c in (image(*divmod(bit, w)),)))
+    tables = []
+    for first in range(0, h * w, _PIECE):
+        table = [0]
+        for images in lanes[first:first + _PIECE]:
+            table += [t | images for t in table]
+        tables.append(table)
+    return min(h, w), width, tuple(k * _LANE for k in range(len(maps))), kept, tuple(tables)
 
 
 def least_image(board: Board) -> tuple[Board, bool]:
     """The least of a board's 8 images, and whether that image negates the value (a quarter turn or a
-    transpose swaps the players).
+    transpose swaps the players). Images are compared as (height, width, cells); an image reached both ways
+    keeps the value.
 
     >>> least_image((2, 3, 0b111110))
     ((2, 3, 31), False)
+    >>> least_image((3, 1, 0b110))
+    ((1, 3, 3), True)
     """
     h, w, cells = board
-    mask = (1 << w) - 1
-    rows = [(cells >> (r * w)) & mask for r in range(h)]
-    best = board
-    negated = False
-    # images of the other orientation have the other height: only a square compares both
-    sides = ((rows, w, False),) if h < w else ((_transpose(rows, w), h, True),) if h > w else \
-        ((rows, w, False), (_transpose(rows, w), h, True))
-    if h > w:
-        best = (w, h, -1)
-    for base, width, neg in sides:
-        mirrored = _mirror(base, width)
-        for image in (base, mirrored, base[::-1], mirrored[::-1]):
-            packed = 0
-            for i, r in enumerate(image):
-                packed |= r << (i * width)
-            candidate = (len(image), width, packed)
-            if best[2] < 0 or candidate < best:
-                best, negated = candidate, neg
-    return best, negated
+    found = _images.get(h << 8 | w)
+    if found is None:
+        found = _images[h << 8 | w] = _image_tables(h, w)
+    height, width, shifts, kept, tables = found
+    packed = 0
+    for table in tables:
+        packed |= table[cells & _PIECE_MASK]
+        cells >>= _PIECE
+    lanes = [packed >> s & _LANE_MASK for s in shifts]
+    least = min(lanes)
+    return (height, width, least), lanes.index(least) >= kept
+
+
+_PIECE_MASK = (1 << _PIECE) - 1
+_LANE_MASK = (1 << _LANE) - 1
 
 
 def parse_board(text: str, source: str = "position") -> Board:

@@ -75,20 +75,43 @@ def stops(g: int) -> tuple[Fraction, Fraction]:
     return found
 
 
-_ups: dict[int, tuple[int, int]] = {}
+_zero_stops: dict[int, bool] = {}
 
 
-def _up_table() -> dict[int, tuple[int, int]]:
-    """id of n ups + *m -> (n, m), for 0 < |n| <= MOST_UPS, m < MOST_STARS."""
-    if not _ups:
-        up = cf.make((cf.ZERO,), (cf.nimber(1),))
-        for sign, step in ((1, up), (-1, cf.negate(up))):
-            g = cf.ZERO
-            for n in range(1, MOST_UPS + 1):
-                g = cf.add(g, step)
-                for m in range(MOST_STARS):
-                    _ups[cf.add(g, cf.nimber(m))] = (sign * n, m)
-    return _ups
+def _stops_all_zero(g: int) -> bool:
+    """Whether g's stops and those of its options, all the way down, are 0: true of every n ups + *m, whose
+    options are all ups and stars; a cheap test that rules out most games before any sum is formed."""
+    found = _zero_stops.get(g)
+    if found is None:
+        found = stops(g) == (0, 0) and all(_stops_all_zero(o) for o in cf.left[g] + cf.right[g])
+        _zero_stops[g] = found
+    return found
+
+
+def ups_and_star(g: int) -> tuple[int, int] | None:
+    """(n, m) when g = n ups + *m with 0 < |n| <= MOST_UPS and m < MOST_STARS. Read off the canonical forms
+    n.↑ = {0 | (n-1).↑*} (1.↑ = {0|*}) and n.↓ = -(n.↑), after adding *m back; no sums of ups are built.
+
+    >>> up = cf.make((cf.ZERO,), (cf.nimber(1),))
+    >>> ups_and_star(cf.add(cf.add(up, up), cf.nimber(3))), ups_and_star(cf.negate(up)), ups_and_star(cf.ZERO)
+    ((2, 3), (-1, 0), None)
+    """
+    if not _stops_all_zero(g):
+        return None
+    star = cf.nimber(1)
+    for m in range(MOST_STARS):
+        h = cf.add(g, cf.nimber(m))
+        sign = 1
+        if cf.right[h] == (cf.ZERO,) and cf.left[h] != (cf.ZERO,):
+            h, sign = cf.negate(h), -1
+        for n in range(1, MOST_UPS + 1):
+            ls, rs = cf.left[h], cf.right[h]
+            if ls != (cf.ZERO,) or len(rs) != 1:
+                break
+            if rs[0] == star:
+                return sign * n, m
+            h = cf.add(rs[0], star)  # (n-1).↑* + * = (n-1).↑
+    return None
 
 
 def _star(m: int) -> str:
@@ -107,7 +130,7 @@ def _number_up_star(g: int) -> tuple[str, bool] | None:
     lstop, rstop = stops(g)
     if lstop != rstop:
         return None
-    found = _up_table().get(cf.add(g, cf.number(-lstop)))  # a number plus an infinitesimal: perhaps ups
+    found = ups_and_star(cf.add(g, cf.number(-lstop)))  # a number plus an infinitesimal: perhaps ups
     if found is None:
         return None
     n, m = found

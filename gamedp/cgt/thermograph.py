@@ -17,7 +17,7 @@ integer, -1/2^k for m/2^k).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.numbers import Fraction, number_temperature

@@ -12,7 +12,7 @@ GameValue('5/2')
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable
+from collections.abc import Iterable
 
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.notation import braces, format_value, read

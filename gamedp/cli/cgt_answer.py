@@ -12,9 +12,7 @@ temperature: 5/4
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any
 
 from gamedp.errors import GamedpError, InputError
 
@@ -22,7 +20,7 @@ from gamedp.errors import GamedpError, InputError
 ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hackenbush": "hackenbush"}
 
 
-def answer_expression(expr: str) -> dict[str, Any]:
+def answer_expression(expr: str) -> dict[str, object]:
     """The fields of ``gamedp cgt --expr EXPR``."""
     from gamedp.cgt.values import parse
 
@@ -30,7 +28,7 @@ def answer_expression(expr: str) -> dict[str, Any]:
 
 
 def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: str | None = None,
-                     memory: int | None = None) -> dict[str, Any]:
+                     memory: int | None = None) -> dict[str, object]:
     """The fields of ``gamedp cgt GAME POSITION...``: the sum's value, and each part's when there are several."""
     from gamedp.cgt.values import GameValue
 
@@ -39,16 +37,18 @@ def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: s
     total = GameValue.number(0)
     for v in values:
         total = total + v
-    answer: dict[str, Any] = {"game": name, "positions": list(positions)}
+    answer: dict[str, object] = {"game": name, "positions": list(positions)}
     if len(values) > 1:
         answer["parts"] = [str(v) for v in values]
     answer.update(describe(total))
     return answer
 
 
-def show(answer: dict[str, Any], as_json: bool = False) -> str:
+def show(answer: dict[str, object], as_json: bool = False) -> str:
     """The answer as ``gamedp cgt`` prints it: lines of text, or one JSON object."""
     if as_json:
+        import json
+
         return json.dumps(answer, ensure_ascii=False) + "\n"
     from gamedp.cgt.values import OUTCOME_NAMES
 
