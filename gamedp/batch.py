@@ -27,10 +27,12 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
 
 from gamedp.errors import GamedpError
 from gamedp.values import Value
+
+T = TypeVar("T")
 
 #: What a batch answers a line with: its (value, positions explored, None where the engine does not count), or a
 #: GamedpError saying what is wrong.
@@ -43,43 +45,118 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
 
     With ``threads`` above 1, that many lines are answered at once (``read`` must allow it), and the answers
     are still printed in the lines' order, each as soon as it and those before it are found; ``stop`` stops
-    the lines being answered when the run is interrupted."""
+    the lines being answered when the run is interrupted. A :class:`ScoreReader` whose game answers move
+    strings in compiled code reads a stream's bytes (``lines.buffer``) a block at a time instead, and answers
+    each block's lines in a few calls (:meth:`ScoreReader.answer_block`) rather than one by one."""
+    if not as_json and isinstance(read, ScoreReader) and read.compiled and hasattr(lines, "buffer"):
+        reader = read
+        pace = [0.0]  # seconds a chunk took per byte, on average (0: none measured yet)
+
+        def answer(chunk: tuple[int, bytes, int, int]) -> Iterable[tuple[bool, str]]:
+            if threads == 1:  # a block a chunk, each answer printed as soon as found
+                return reader.answer_block(*chunk, lines.encoding, lines.errors)
+            started = time.perf_counter()
+            pieces = list(reader.answer_block(*chunk, lines.encoding, lines.errors))
+            took = (time.perf_counter() - started) / (chunk[3] - chunk[2])
+            pace[0] = (pace[0] + took) / 2 if pace[0] else took
+            return pieces
+
+        return _in_order(_chunks(blocks(lines.buffer.read1), threads, pace), answer, threads, out, err, stop)
+    return _in_order(enumerate(lines, 1), lambda numbered: [_answer(read, *numbered, as_json)], threads, out,
+                     err, stop)
+
+
+#: Bytes read at a time: whatever has arrived, up to this (a line is answered once it has arrived whole).
+BLOCK = 1 << 16
+#: The time a chunk of lines should take, where several threads share the lines: short enough that the
+#: threads end together, long enough that handing a chunk over costs little beside it.
+CHUNK_SECONDS = 5e-4
+
+
+def blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
+    r"""The whole lines of a byte stream in blocks, each block as soon as ``read(n)`` has given its last line;
+    lines end as a text file's do in Python (``\n``, ``\r\n`` or ``\r``, each made ``\n``), the last one too.
+
+    >>> reads = [b"12\r", b"\n3", b"4\r5", b""]
+    >>> list(blocks(lambda size: reads.pop(0)))
+    [b'12\n', b'34\n', b'5\n']
+    """
+    rest = b""
+    while True:
+        data = read(BLOCK)
+        if not data:
+            rest = rest.replace(b"\r", b"\n")
+            if rest:
+                yield rest if rest.endswith(b"\n") else rest + b"\n"
+            return
+        data = rest + data
+        held = b""
+        if b"\r" in data:
+            if data.endswith(b"\r"):  # perhaps the first half of a "\r\n" that the next read completes
+                data, held = data[:-1], b"\r"
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        whole = data.rfind(b"\n") + 1
+        if whole:
+            yield data[:whole]
+        rest = data[whole:] + held
+
+
+def _chunks(blocks: Iterable[bytes], threads: int, pace: list[float]) -> Iterator[tuple[int, bytes, int, int]]:
+    """The blocks' lines in chunks (the first line's number, the block, where the chunk begins and ends in it):
+    a block a chunk for one thread; for several, chunks of about CHUNK_SECONDS each at ``pace[0]`` seconds a
+    byte (a line while it is 0)."""
+    number = 1
+    for block in blocks:
+        begin = 0
+        while begin < len(block):
+            size = len(block) if threads == 1 else max(1, int(CHUNK_SECONDS / pace[0])) if pace[0] else 1
+            end = block.find(b"\n", begin + size - 1) + 1 or len(block)
+            yield number, block, begin, end
+            number += block.count(b"\n", begin, end)
+            begin = end
+
+
+def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str]]], threads: int, out: TextIO,
+              err: TextIO, stop: Callable[[], None] | None) -> int:
+    """Print ``answer(unit)``'s pieces for every unit (see :func:`_answer`); returns how many were errors.
+
+    With ``threads`` above 1, that many units are answered at once, and their pieces are still printed in the
+    units' order, each unit's as soon as it and those before it are done."""
     if threads == 1:
-        return sum(_write(_answer(read, number, line, as_json), out, err)
-                   for number, line in enumerate(lines, 1))
+        return sum(_write(piece, out, err) for unit in units for piece in answer(unit))
     from concurrent.futures import ThreadPoolExecutor
 
     refused = 0
-    ready: dict[int, tuple[bool, str]] = {}
-    written = 1  # the next line to print
+    ready: dict[int, list[tuple[bool, str]]] = {}
+    written = 0  # the next unit to print
     lock = threading.Lock()
-    ahead = threading.BoundedSemaphore(2 * threads)  # lines read but not yet printed: memory stays flat
+    ahead = threading.BoundedSemaphore(2 * threads)  # units read but not yet printed: memory stays flat
 
-    def answered(number: int, answer: tuple[bool, str]) -> None:
+    def answered(number: int, pieces: list[tuple[bool, str]]) -> None:
         nonlocal refused, written
         with lock:
-            ready[number] = answer
+            ready[number] = pieces
             while written in ready:
-                refused += _write(ready.pop(written), out, err)
+                refused += sum(_write(piece, out, err) for piece in ready.pop(written))
                 written += 1
                 ahead.release()
 
     failed: list[BaseException] = []  # what went wrong in a worker (a broken pipe, say): raised here
 
-    def work(number: int, line: str) -> None:
+    def work(number: int, unit: T) -> None:
         try:
-            answered(number, _answer(read, number, line, as_json))
+            answered(number, list(answer(unit)))
         except BaseException as e:
             failed.append(e)
-            ahead.release()  # the lines after it are not printed: the reading loop must not wait for them
+            ahead.release()  # the units after it are not printed: the reading loop must not wait for them
 
     with ThreadPoolExecutor(threads, thread_name_prefix="gamedp-value") as pool:
         try:
-            for number, line in enumerate(lines, 1):
+            for number, unit in enumerate(units):
                 ahead.acquire()
                 if failed:
                     break
-                pool.submit(work, number, line)
+                pool.submit(work, number, unit)
         except BaseException:
             if stop is not None:
                 stop()
@@ -139,6 +216,27 @@ class ScoreReader:
     def __init__(self, game: Any, search: Any, read_moves: Callable[[str], Any]):
         self.game, self.search, self.read_moves = game, search, read_moves
         self.stop: Callable[[], None] = search.stop
+        #: whether the game answers move strings in compiled code (an opening book is read line by line)
+        self.compiled = hasattr(search.rules, "answer_lines") and search.book is None
+
+    def answer_block(self, number: int, block: bytes, begin: int, end: int, encoding: str,
+                     errors: str) -> Iterator[tuple[bool, str]]:
+        """The answers to the lines of ``block[begin:end]`` (the first is line ``number``), as :func:`_answer`
+        gives them: those of plain move strings found by the compiled code many at a time, the other lines
+        (long searches, other notations, errors) each by this reader."""
+        from gamedp.solvers.score_search import LEFT
+
+        while begin < end:
+            status, at, text = self.search.answer_lines(block, begin, end)
+            if text:
+                yield False, text
+            number += block.count(b"\n", begin, at)
+            begin = at
+            if status == LEFT:
+                stop = block.index(b"\n", at, end)
+                yield _answer(self, number, block[at:stop].decode(encoding, errors), False)
+                number += 1
+                begin = stop + 1
 
     def __call__(self, text: str) -> tuple[Value, int | None]:
         if not text:
