@@ -55,9 +55,9 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
         def answer(chunk: tuple[int, bytes, int, int]) -> Iterable[tuple[bool, str]]:
             if threads == 1:  # a block a chunk, each answer printed as soon as found
                 return reader.answer_block(*chunk, lines.encoding, lines.errors)
-            started = time.perf_counter()
+            started = time.thread_time()  # the work, not the waits for a core
             pieces = list(reader.answer_block(*chunk, lines.encoding, lines.errors))
-            took = (time.perf_counter() - started) / (chunk[3] - chunk[2])
+            took = (time.thread_time() - started) / (chunk[3] - chunk[2])
             pace[0] = (pace[0] + took) / 2 if pace[0] else took
             return pieces
 
@@ -103,13 +103,17 @@ def blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
 
 def _chunks(blocks: Iterable[bytes], threads: int, pace: list[float]) -> Iterator[tuple[int, bytes, int, int]]:
     """The blocks' lines in chunks (the first line's number, the block, where the chunk begins and ends in it):
-    a block a chunk for one thread; for several, chunks of about CHUNK_SECONDS each at ``pace[0]`` seconds a
-    byte (a line while it is 0)."""
+    a block a chunk for one thread; for several, chunks that shrink as the block is used up (a share of what is
+    left, so that the threads end together), down to about CHUNK_SECONDS of work at ``pace[0]`` seconds a byte
+    (a line while it is 0)."""
     number = 1
     for block in blocks:
         begin = 0
         while begin < len(block):
-            size = len(block) if threads == 1 else max(1, int(CHUNK_SECONDS / pace[0])) if pace[0] else 1
+            if threads == 1:
+                size = len(block)
+            else:
+                size = max((len(block) - begin) // (2 * threads), int(CHUNK_SECONDS / pace[0]) if pace[0] else 1, 1)
             end = block.find(b"\n", begin + size - 1) + 1 or len(block)
             yield number, block, begin, end
             number += block.count(b"\n", begin, end)
@@ -120,48 +124,52 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
               err: TextIO, stop: Callable[[], None] | None) -> int:
     """Print ``answer(unit)``'s pieces for every unit (see :func:`_answer`); returns how many were errors.
 
-    With ``threads`` above 1, that many units are answered at once, and their pieces are still printed in the
-    units' order, each unit's as soon as it and those before it are done."""
-    if threads == 1:
-        return sum(_write(piece, out, err) for unit in units for piece in answer(unit))
-    from concurrent.futures import ThreadPoolExecutor
-
-    refused = 0
+    With ``threads`` above 1, that many threads each take the next unit, answer it and print what is ready, so
+    that the pieces still come in the units' order, each unit's as soon as it and those before it are done."""
+    if threads == 1:  # each piece printed as soon as it is found
+        return sum(_print([piece], out, err) for unit in units for piece in answer(unit))
+    numbered = enumerate(units)
+    taking = threading.Lock()  # one thread reads the next unit at a time
+    printing = threading.Condition()  # over what follows
     ready: dict[int, list[tuple[bool, str]]] = {}
-    written = 0  # the next unit to print
-    lock = threading.Lock()
-    ahead = threading.BoundedSemaphore(2 * threads)  # units read but not yet printed: memory stays flat
+    written = refused = 0  # the next unit to print; the errors printed
+    failed: list[BaseException] = []  # what went wrong in a thread (a broken pipe, say): raised here
 
-    def answered(number: int, pieces: list[tuple[bool, str]]) -> None:
-        nonlocal refused, written
-        with lock:
-            ready[number] = pieces
-            while written in ready:
-                refused += sum(_write(piece, out, err) for piece in ready.pop(written))
-                written += 1
-                ahead.release()
-
-    failed: list[BaseException] = []  # what went wrong in a worker (a broken pipe, say): raised here
-
-    def work(number: int, unit: T) -> None:
+    def work() -> None:
+        nonlocal written, refused
         try:
-            answered(number, list(answer(unit)))
+            while not failed:
+                with taking:
+                    taken = next(numbered, None)
+                if taken is None:
+                    return
+                number, unit = taken
+                with printing:  # units answered but not yet printed stay few: memory stays flat
+                    while number - written >= 2 * threads and not failed:
+                        printing.wait()
+                pieces = list(answer(unit))
+                with printing:
+                    ready[number] = pieces
+                    while written in ready:
+                        refused += _print(ready.pop(written), out, err)
+                        written += 1
+                    printing.notify_all()
         except BaseException as e:
             failed.append(e)
-            ahead.release()  # the units after it are not printed: the reading loop must not wait for them
+            with printing:
+                printing.notify_all()
 
-    with ThreadPoolExecutor(threads, thread_name_prefix="gamedp-value") as pool:
-        try:
-            for number, unit in enumerate(units):
-                ahead.acquire()
-                if failed:
-                    break
-                pool.submit(work, number, unit)
-        except BaseException:
-            if stop is not None:
-                stop()
-            pool.shutdown(cancel_futures=True)
-            raise
+    # daemons: after Ctrl-C the run ends without waiting for a thread that waits for input
+    workers = [threading.Thread(target=work, name=f"gamedp-value-{i}", daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    try:
+        for worker in workers:
+            worker.join()
+    except BaseException:
+        if stop is not None:
+            stop()
+        raise
     if failed:
         raise failed[0]
     return refused
@@ -183,12 +191,20 @@ def _answer(read: Reader, number: int, line: str, as_json: bool) -> tuple[bool, 
     return False, f"{text}\t{value.outcome.name}\t{remoteness}\n"
 
 
-def _write(answer: tuple[bool, str], out: TextIO, err: TextIO) -> bool:
-    """Print an answer of :func:`_answer`; returns whether it was an error."""
-    refused, text = answer
-    stream = err if refused else out
-    stream.write(text)
-    stream.flush()
+def _print(pieces: Iterable[tuple[bool, str]], out: TextIO, err: TextIO) -> int:
+    """Print answers of :func:`_answer`, each stream flushed before the other is written and at the end;
+    returns how many were errors."""
+    refused = 0
+    last = None
+    for error, text in pieces:
+        stream = err if error else out
+        if last is not None and last is not stream:
+            last.flush()
+        stream.write(text)
+        last = stream
+        refused += error
+    if last is not None:
+        last.flush()
     return refused
 
 
