@@ -5,6 +5,7 @@ however the input arrives (in blocks, split mid-line, one line at a time through
 from __future__ import annotations
 
 import io
+import random
 import queue
 import subprocess
 import threading
@@ -13,6 +14,7 @@ import pytest
 from command import GAMEDP
 
 from gamedp.batch import answer_lines, score_reader
+from gamedp.errors import GamedpError
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers import score_search
 from test_score_search import benchmark_sample
@@ -109,9 +111,13 @@ def test_a_line_is_answered_as_soon_as_it_arrives_through_a_pipe():
     process = subprocess.Popen([*GAMEDP, "value", "connect4", "--threads", "2"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
     got: queue.Queue[tuple[str, str]] = queue.Queue()
+
+    def relay(name: str) -> None:
+        for line in getattr(process, name):
+            got.put((name, line))
+
     for name in ("stdout", "stderr"):
-        threading.Thread(target=lambda s=getattr(process, name), n=name: [got.put((n, line)) for line in s],
-                         daemon=True).start()
+        threading.Thread(target=relay, args=(name,), daemon=True).start()
     try:
         lines = [m for m, _ in benchmark_sample("Test_L3_R1", 4)]
         for number, line in enumerate([lines[0], "9", lines[1], lines[2] + "\r", lines[3]], 1):
@@ -126,3 +132,43 @@ def test_a_line_is_answered_as_soon_as_it_arrives_through_a_pipe():
         assert process.wait(timeout=60) == 2
     finally:
         process.kill()
+
+
+def random_games(game: Connect4, count: int, seed: int) -> list[str]:
+    """Move strings of random games cut at random lengths past the middle (or at their end), one in eight then
+    spoilt by a move off the board, into a full column or after the end."""
+    rng = random.Random(seed)
+    cells = game.width * game.height
+    lines = []
+    for _ in range(count):
+        moves = ""
+        while len(moves) < rng.randint(cells // 2, cells):
+            free = [c for c in range(1, game.width + 1) if moves.count(str(c)) < game.height]
+            if not free:
+                break
+            moves += str(rng.choice(free))
+            try:
+                game.parse_position(moves + str(free[0]))
+            except GamedpError:  # the game is over (its last move is still a position)
+                break
+        if rng.random() < 1 / 8:
+            moves += str(rng.choice([game.width + 1, *range(1, game.width + 1)]))
+        lines.append(moves)
+    return lines
+
+
+@pytest.mark.parametrize("width, height, symmetry", [(5, 4, True), (6, 5, False), (8, 7, True)])
+def test_other_boards_alike(width, height, symmetry):
+    game = Connect4(width, height, symmetry=symmetry)
+    text = "".join(line + "\n" for line in random_games(game, 150, width))
+    got = []
+    for compiled_lines in (True, False):
+        reader = score_reader(game, game.score_search(), progress=False, outcomes_only=width == 8)
+        assert reader.compiled
+        both = io.StringIO()
+        stream = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8") if compiled_lines else \
+            io.StringIO(text)
+        answer_lines(reader, stream, both, both)
+        got.append(both.getvalue())
+    assert got[0] == got[1]
+    assert 5 < got[0].count("gamedp: error: line ") < 30 and got[0].count("\n") == 150
