@@ -68,9 +68,10 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
 
 #: Bytes read at a time: whatever has arrived, up to this (a line is answered once it has arrived whole).
 BLOCK = 1 << 16
-#: The time a chunk of lines should take, where several threads share the lines: short enough that the
-#: threads end together, long enough that handing a chunk over costs little beside it.
-CHUNK_SECONDS = 5e-4
+#: The least time a chunk of lines should take, where several threads share the lines (chunks are larger while
+#: much of the block is left): short enough that the threads end together, long enough that taking a chunk and
+#: printing its answers (tens of microseconds) costs little beside it.
+CHUNK_SECONDS = 1e-4
 
 
 def blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
