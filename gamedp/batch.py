@@ -47,7 +47,8 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
     are still printed in the lines' order, each as soon as it and those before it are found; ``stop`` stops
     the lines being answered when the run is interrupted. A :class:`ScoreReader` whose game answers move
     strings in compiled code reads a stream's bytes (``lines.buffer``) a block at a time instead, and answers
-    each block's lines in a few calls (:meth:`ScoreReader.answer_block`) rather than one by one."""
+    each block's lines in a few calls (:meth:`ScoreReader.answer_block`) rather than one by one; its threads
+    take chunks of lines."""
     if not as_json and isinstance(read, ScoreReader) and read.compiled and hasattr(lines, "buffer"):
         reader = read
         pace = [0.0]  # seconds a chunk took per byte, on average (0: none measured yet)
