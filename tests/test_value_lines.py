@@ -105,10 +105,11 @@ def test_outcomes_only_alike(long_searches_early):
     assert got == one_by_one(text, outcomes_only=True) and "\tWIN\t-\n" in got
 
 
-def test_a_line_is_answered_as_soon_as_it_arrives_through_a_pipe():
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_line_is_answered_as_soon_as_it_arrives_through_a_pipe(threads):
     """One line at a time, as a program talking to gamedp would send them: each answer (or error) comes back
     before the next line is sent."""
-    process = subprocess.Popen([*GAMEDP, "value", "connect4", "--threads", "2"], stdin=subprocess.PIPE,
+    process = subprocess.Popen([*GAMEDP, "value", "connect4", "--threads", threads], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
     got: queue.Queue[tuple[str, str]] = queue.Queue()
 
