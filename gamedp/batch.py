@@ -27,10 +27,12 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
 
 from gamedp.errors import GamedpError
 from gamedp.values import Value
+
+T = TypeVar("T")
 
 #: What a batch answers a line with: its (value, positions explored, None where the engine does not count), or a
 #: GamedpError saying what is wrong.
@@ -43,48 +45,133 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
 
     With ``threads`` above 1, that many lines are answered at once (``read`` must allow it), and the answers
     are still printed in the lines' order, each as soon as it and those before it are found; ``stop`` stops
-    the lines being answered when the run is interrupted."""
-    if threads == 1:
-        return sum(_write(_answer(read, number, line, as_json), out, err)
-                   for number, line in enumerate(lines, 1))
-    from concurrent.futures import ThreadPoolExecutor
+    the lines being answered when the run is interrupted. A :class:`ScoreReader` whose game answers move
+    strings in compiled code reads a stream's bytes (``lines.buffer``) a block at a time instead, and answers
+    each block's lines in a few calls (:meth:`ScoreReader.answer_block`) rather than one by one; its threads
+    take chunks of lines."""
+    if not as_json and isinstance(read, ScoreReader) and read.compiled and hasattr(lines, "buffer"):
+        reader = read
+        pace = [0.0]  # seconds a chunk took per byte, on average (0: none measured yet)
 
-    refused = 0
-    ready: dict[int, tuple[bool, str]] = {}
-    written = 1  # the next line to print
-    lock = threading.Lock()
-    ahead = threading.BoundedSemaphore(2 * threads)  # lines read but not yet printed: memory stays flat
+        def answer(chunk: tuple[int, bytes, int, int]) -> Iterable[tuple[bool, str]]:
+            if threads == 1:  # a block a chunk, each answer printed as soon as found
+                return reader.answer_block(*chunk, lines.encoding, lines.errors)
+            started = time.thread_time()  # the work, not the waits for a core
+            pieces = list(reader.answer_block(*chunk, lines.encoding, lines.errors))
+            took = (time.thread_time() - started) / (chunk[3] - chunk[2])
+            pace[0] = (pace[0] + took) / 2 if pace[0] else took
+            return pieces
 
-    def answered(number: int, answer: tuple[bool, str]) -> None:
-        nonlocal refused, written
-        with lock:
-            ready[number] = answer
-            while written in ready:
-                refused += _write(ready.pop(written), out, err)
-                written += 1
-                ahead.release()
+        return _in_order(_chunks(blocks(lines.buffer.read1), threads, pace), answer, threads, out, err, stop)
+    return _in_order(enumerate(lines, 1), lambda numbered: [_answer(read, *numbered, as_json)], threads, out,
+                     err, stop)
 
-    failed: list[BaseException] = []  # what went wrong in a worker (a broken pipe, say): raised here
 
-    def work(number: int, line: str) -> None:
+#: Bytes read at a time: whatever has arrived, up to this (a line is answered once it has arrived whole).
+BLOCK = 1 << 16
+#: The least time a chunk of lines should take, where several threads share the lines (chunks are larger while
+#: much of the block is left): short enough that the threads end together, long enough that taking a chunk and
+#: printing its answers (tens of microseconds) costs little beside it.
+CHUNK_SECONDS = 1e-4
+
+
+def blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
+    r"""The whole lines of a byte stream in blocks, each block as soon as ``read(n)`` has given its last line;
+    lines end as a text file's do in Python (``\n``, ``\r\n`` or ``\r``, each made ``\n``), the last one too.
+
+    >>> reads = [b"12\r", b"\n3", b"4\r5", b""]
+    >>> list(blocks(lambda size: reads.pop(0)))
+    [b'12\n', b'34\n', b'5\n']
+    """
+    rest = b""
+    while True:
+        data = read(BLOCK)
+        if not data:
+            rest = rest.replace(b"\r", b"\n")
+            if rest:
+                yield rest if rest.endswith(b"\n") else rest + b"\n"
+            return
+        data = rest + data
+        held = b""
+        if b"\r" in data:
+            if data.endswith(b"\r"):  # perhaps the first half of a "\r\n" that the next read completes
+                data, held = data[:-1], b"\r"
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        whole = data.rfind(b"\n") + 1
+        if whole:
+            yield data[:whole]
+        rest = data[whole:] + held
+
+
+def _chunks(blocks: Iterable[bytes], threads: int, pace: list[float]) -> Iterator[tuple[int, bytes, int, int]]:
+    """The blocks' lines in chunks (the first line's number, the block, where the chunk begins and ends in it):
+    a block a chunk for one thread; for several, chunks that shrink as the block is used up (a share of what is
+    left, so that the threads end together), down to about CHUNK_SECONDS of work at ``pace[0]`` seconds a byte
+    (a line while it is 0)."""
+    number = 1
+    for block in blocks:
+        begin = 0
+        while begin < len(block):
+            if threads == 1:
+                size = len(block)
+            else:
+                size = max((len(block) - begin) // (2 * threads), int(CHUNK_SECONDS / pace[0]) if pace[0] else 1, 1)
+            end = block.find(b"\n", begin + size - 1) + 1 or len(block)
+            yield number, block, begin, end
+            number += block.count(b"\n", begin, end)
+            begin = end
+
+
+def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str]]], threads: int, out: TextIO,
+              err: TextIO, stop: Callable[[], None] | None) -> int:
+    """Print ``answer(unit)``'s pieces for every unit (see :func:`_answer`); returns how many were errors.
+
+    With ``threads`` above 1, that many threads each take the next unit, answer it and print what is ready, so
+    that the pieces still come in the units' order, each unit's as soon as it and those before it are done."""
+    if threads == 1:  # each piece printed as soon as it is found
+        return sum(_print([piece], out, err) for unit in units for piece in answer(unit))
+    numbered = enumerate(units)
+    taking = threading.Lock()  # one thread reads the next unit at a time
+    printing = threading.Condition()  # over what follows
+    ready: dict[int, list[tuple[bool, str]]] = {}
+    written = refused = 0  # the next unit to print; the errors printed
+    failed: list[BaseException] = []  # what went wrong in a thread (a broken pipe, say): raised here
+
+    def work() -> None:
+        nonlocal written, refused
         try:
-            answered(number, _answer(read, number, line, as_json))
+            while not failed:
+                with taking:
+                    taken = next(numbered, None)
+                if taken is None:
+                    return
+                number, unit = taken
+                with printing:  # units answered but not yet printed stay few: memory stays flat
+                    while number - written >= 2 * threads and not failed:
+                        printing.wait()
+                pieces = list(answer(unit))
+                with printing:
+                    ready[number] = pieces
+                    while written in ready:
+                        refused += _print(ready.pop(written), out, err)
+                        written += 1
+                    printing.notify_all()
         except BaseException as e:
             failed.append(e)
-            ahead.release()  # the lines after it are not printed: the reading loop must not wait for them
+            with printing:
+                printing.notify_all()
 
-    with ThreadPoolExecutor(threads, thread_name_prefix="gamedp-value") as pool:
-        try:
-            for number, line in enumerate(lines, 1):
-                ahead.acquire()
-                if failed:
-                    break
-                pool.submit(work, number, line)
-        except BaseException:
-            if stop is not None:
-                stop()
-            pool.shutdown(cancel_futures=True)
-            raise
+    # daemons: after Ctrl-C the run ends without waiting for a thread that waits for input
+    workers = [threading.Thread(target=work, name=f"gamedp-value-{i}", daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    try:
+        for worker in workers:
+            worker.join()
+    except BaseException:
+        if stop is not None:
+            stop()
+        raise
     if failed:
         raise failed[0]
     return refused
@@ -106,12 +193,20 @@ def _answer(read: Reader, number: int, line: str, as_json: bool) -> tuple[bool, 
     return False, f"{text}\t{value.outcome.name}\t{remoteness}\n"
 
 
-def _write(answer: tuple[bool, str], out: TextIO, err: TextIO) -> bool:
-    """Print an answer of :func:`_answer`; returns whether it was an error."""
-    refused, text = answer
-    stream = err if refused else out
-    stream.write(text)
-    stream.flush()
+def _print(pieces: Iterable[tuple[bool, str]], out: TextIO, err: TextIO) -> int:
+    """Print answers of :func:`_answer`, each stream flushed before the other is written and at the end;
+    returns how many were errors."""
+    refused = 0
+    last = None
+    for error, text in pieces:
+        stream = err if error else out
+        if last is not None and last is not stream:
+            last.flush()
+        stream.write(text)
+        last = stream
+        refused += error
+    if last is not None:
+        last.flush()
     return refused
 
 
@@ -139,6 +234,27 @@ class ScoreReader:
     def __init__(self, game: Any, search: Any, read_moves: Callable[[str], Any]):
         self.game, self.search, self.read_moves = game, search, read_moves
         self.stop: Callable[[], None] = search.stop
+        #: whether the game answers move strings in compiled code (an opening book is read line by line)
+        self.compiled = hasattr(search.rules, "answer_lines") and search.book is None
+
+    def answer_block(self, number: int, block: bytes, begin: int, end: int, encoding: str,
+                     errors: str) -> Iterator[tuple[bool, str]]:
+        """The answers to the lines of ``block[begin:end]`` (the first is line ``number``), as :func:`_answer`
+        gives them: those of plain move strings found by the compiled code many at a time, the other lines
+        (long searches, other notations, errors) each by this reader."""
+        from gamedp.solvers.score_search import LEFT
+
+        while begin < end:
+            status, at, text = self.search.answer_lines(block, begin, end)
+            if text:
+                yield False, text
+            number += block.count(b"\n", begin, at)
+            begin = at
+            if status == LEFT:
+                stop = block.index(b"\n", at, end)
+                yield _answer(self, number, block[at:stop].decode(encoding, errors), False)
+                number += 1
+                begin = stop + 1
 
     def __call__(self, text: str) -> tuple[Value, int | None]:
         if not text:

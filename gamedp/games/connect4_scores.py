@@ -100,6 +100,14 @@ class Connect4Scores:
     def children(self, position: int) -> list[tuple[Any, Any]]:
         return self.game.move_list(position)
 
+    def answer_lines(self, text: bytes, begin: int, end: int, outcomes_only: bool, quick: int, table: Any,
+                     slots: int, searcher: Any, out: Any, done: Any) -> int:
+        """``gamedp value``'s answers to the move strings of ``text[begin:end]``, compiled (see
+        :meth:`gamedp.solvers.score_search.ScoreSearch.answer_lines`)."""
+        return library().answer_lines(text, begin, end, self.game.width, self.game.height, int(outcomes_only),
+                                      quick, table, slots, int(self.symmetric), searcher.frames, searcher.counters,
+                                      searcher.watch, out, len(out), done)
+
     def read_moves(self, text: str) -> int:
         """The position after the columns ``text`` (e.g. ``4453``) from the empty board, checked by the
         compiled reader (a position that is not legal is read again by the game, which says why)."""

@@ -25,7 +25,12 @@ NATIVE = {
     "solve": "i8(i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))",
     "grow": "i8(CPointer(u8), i8)",
     "play": "i8(CPointer(u1), i8, i8, i8, CPointer(i8))",
+    "answer_lines": "i8(CPointer(u1), i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), "
+                    "CPointer(i8), CPointer(u1), i8, CPointer(i8))",
 }
+#: What :func:`answer_lines` returns: every line answered; the line at ``done[0]`` left to the caller; paused
+#: (call again from ``done[0]``).
+ANSWERED, LEFT, PAUSED = range(3)
 
 U1 = np.uint64(1)
 #: Positions with fewer stones than this are kept under one key with their mirror image.
@@ -137,18 +142,26 @@ def solve(current, mask, width, height, low, high, table_ptr, size, symmetric, f
           watch_ptr):
     """The exact score of (current, mask) if it lies in [low, high], else the nearest of the two (so (-1, 1)
     asks the outcome alone). Returns :data:`~gamedp.kernels.null_window.STOPPED` when asked to stop."""
+    table, frames, counters, watch = search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr)
+    return null_window.solve(start, moves, play_move, order, key, np.uint64(current), np.uint64(mask),
+                             parameters(width, height, symmetric), low, high, width, False, table, size, frames,
+                             counters, watch)
+
+
+def search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr):
     plies = null_window.MAX_PLIES + 1
-    table = carray(table_ptr, size)
-    frames = carray(frames_ptr, plies * null_window.frame_words(width))
-    counters = carray(counters_ptr, plies * null_window.counter_words(width) + null_window.HISTORY_WORDS)
-    watch = carray(watch_ptr, null_window.WATCH_WORDS)
+    return (carray(table_ptr, size), carray(frames_ptr, plies * null_window.frame_words(width)),
+            carray(counters_ptr, plies * null_window.counter_words(width) + null_window.HISTORY_WORDS),
+            carray(watch_ptr, null_window.WATCH_WORDS))
+
+
+def parameters(width, height, symmetric):
+    """The hooks' ``p`` for a board of ``width`` x ``height``."""
     stride = np.uint64(height + 1)
     bottom = np.uint64(0)
     for c in range(width):
         bottom |= U1 << (np.uint64(c) * stride)
-    p = (width, height, symmetric, bottom, bottom * ((U1 << np.uint64(height)) - U1), -(-(1 << 16) // (height + 1)))
-    return null_window.solve(start, moves, play_move, order, key, np.uint64(current), np.uint64(mask), p, low,
-                             high, width, False, table, size, frames, counters, watch)
+    return width, height, symmetric, bottom, bottom * ((U1 << np.uint64(height)) - U1), -(-(1 << 16) // (height + 1))
 
 
 def grow(table_ptr, size):
@@ -160,26 +173,130 @@ def play(text_ptr, length, width, height, out_ptr):
     """The position after the columns written in ``text_ptr[:length]`` (digits 1..W) from the empty board, into
     ``out`` as (current, mask); returns 0, or -1 where a move is not a column, is into a full column or comes
     after a line was made (the caller then names the problem)."""
-    text = carray(text_ptr, length)
+    read, current, mask = read_columns(carray(text_ptr, length), 0, length, width, height)
+    if not read:
+        return -1
     out = carray(out_ptr, 2)
+    out[0] = np.int64(current)
+    out[1] = np.int64(mask)
+    return 0
+
+
+def read_columns(text, begin, end, width, height):
+    """(True, current, mask) after the columns ``text[begin:end]``, or (False, 0, 0) (see :func:`play`)."""
     stride = np.uint64(height + 1)
     top = U1 << np.uint64(height - 1)
     current = np.uint64(0)
     mask = np.uint64(0)
-    for i in range(length):
+    for i in range(begin, end):
         c = np.int64(text[i]) - 49
         if c < 0 or c >= width:
-            return -1
+            return False, current, mask
         shift = np.uint64(c) * stride
-        if mask & (top << shift) != 0:
-            return -1
-        if has_four(current ^ mask, height):
-            return -1
+        if mask & (top << shift) != 0 or has_four(current ^ mask, height):
+            return False, current, mask
         current ^= mask
         mask |= mask + (U1 << shift)
-    out[0] = np.int64(current)
-    out[1] = np.int64(mask)
-    return 0
+    return True, current, mask
+
+
+def answer_lines(text_ptr, begin, end, width, height, outcomes_only, quick, table_ptr, size, symmetric,
+                 frames_ptr, counters_ptr, watch_ptr, out_ptr, room, done_ptr):
+    """Answer the lines of ``text_ptr[begin:end]`` (split at newlines) in order, each a move string
+    searched for at most ``quick`` positions, as ``gamedp value`` prints them (``MOVES<TAB>VALUE<TAB>REMOTENESS``,
+    the remoteness ``-`` when ``outcomes_only``), into ``out_ptr[:room]``.
+
+    Returns :data:`ANSWERED` once every line is; :data:`LEFT` at a line left to the caller (anything but a
+    legal move string, with spaces, tabs or a carriage return around it at most, or a search that needs more
+    positions or was stopped); :data:`PAUSED` when ``out`` is nearly full, the lines have explored ``quick``
+    positions together or ``watch[STOP]`` is set (so the caller can grow the table or hear Ctrl-C). ``done``
+    receives the offset of the first line not answered and the bytes written."""
+    text = carray(text_ptr, end)
+    out = carray(out_ptr, room)
+    done = carray(done_ptr, 2)
+    table, frames, counters, watch = search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr)
+    p = parameters(width, height, symmetric)
+    cells = width * height
+    low, high = (-1, 1) if outcomes_only != 0 else (-cells, cells)
+    at = begin
+    written = 0
+    explored = 0
+    status = ANSWERED
+    while at < end:
+        stop = at
+        while stop < end and text[stop] != 10:
+            stop += 1
+        first, last = at, stop
+        while first < last and is_space(text[first]):
+            first += 1
+        while last > first and is_space(text[last - 1]):
+            last -= 1
+        if first == last or last - first > cells:  # empty, or too long to be read here
+            status = LEFT
+            break
+        if written + (last - first) + 16 > room or watch[null_window.STOP] != 0 or explored >= quick:
+            status = PAUSED
+            break
+        read, current, mask = read_columns(text, first, last, width, height)
+        if not read:
+            status = LEFT
+            break
+        watch[null_window.NODES] = 0
+        watch[null_window.LIMIT] = quick
+        score = null_window.solve(start, moves, play_move, order, key, current, mask, p, low, high, width, False,
+                                  table, size, frames, counters, watch)
+        if score == null_window.STOPPED:
+            status = LEFT
+            break
+        explored += watch[null_window.NODES]
+        for i in range(first, last):
+            out[written] = text[i]
+            written += 1
+        written = put_value(out, written, score, cells - null_window.popcount(mask), outcomes_only)
+        at = stop + 1
+    done[0] = min(at, end)
+    done[1] = written
+    return status
+
+
+def is_space(byte):
+    return byte == 32 or byte == 9 or byte == 13
+
+
+def put_value(out, at, score, left, outcomes_only):
+    """Write ``<TAB>VALUE<TAB>REMOTENESS`` and a newline for ``score`` with ``left`` empty cells at ``out[at:]``
+    (as :meth:`gamedp.games.connect4_scores.Connect4Scores.value` reads a score); returns the new end."""
+    out[at] = 9
+    at += 1
+    if score == 0:
+        out[at], out[at + 1], out[at + 2] = 84, 73, 69  # TIE
+        at += 3
+        plies = left
+    elif score > 0:
+        out[at], out[at + 1], out[at + 2] = 87, 73, 78  # WIN
+        at += 3
+        plies = left + 2 - 2 * score
+        if plies % 2 == 0:
+            plies -= 1
+    else:
+        out[at], out[at + 1], out[at + 2], out[at + 3] = 76, 79, 83, 69  # LOSE
+        at += 4
+        plies = left + 2 + 2 * score
+        if plies % 2 == 1:
+            plies -= 1
+    out[at] = 9
+    at += 1
+    if outcomes_only != 0:
+        out[at] = 45  # -
+        at += 1
+    else:
+        if plies >= 10:
+            out[at] = 48 + plies // 10
+            at += 1
+        out[at] = 48 + plies % 10
+        at += 1
+    out[at] = 10
+    return at + 1
 
 
 def has_four(stones, height):

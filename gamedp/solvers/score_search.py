@@ -30,7 +30,8 @@ import ctypes
 import mmap
 import queue
 import threading
-from typing import Any, Protocol
+from contextlib import contextmanager
+from typing import Any, Iterator, Protocol
 
 from gamedp.values import Analysis, Value, analysis_of
 
@@ -55,6 +56,8 @@ UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
 #: Plies near the root at which a helper thread tries its moves in another order than the main search.
 HELPER_SKEW = 1
+#: What a game's ``answer_lines`` kernel returns (see :meth:`ScoreSearch.answer_lines`).
+ANSWERED, LEFT, PAUSED = range(3)
 
 
 def signed(word: int) -> int:
@@ -84,6 +87,8 @@ class ScoreRules(Protocol):
     def children(self, position: Any) -> list[tuple[Any, Any]]:
         """Every legal move with the position it leads to."""
 
+    # Optional, for ``gamedp value``'s lines: ``answer_lines(text, begin, end, outcomes_only, quick, table, slots,
+    # searcher, out, done)``, the compiled answers to many lines in one call (see ScoreSearch.answer_lines).
     # Optional, for an opening book (gamedp.solvers.opening_book): ``book_id`` (None: no book), ``variant``,
     # ``game``, ``book_game`` (its name on the command line), ``book_key(position)`` (one key for a position and
     # its symmetric images) and ``moves_made(position)``.
@@ -266,22 +271,52 @@ class ScoreSearch:
                 return move
         return None
 
+    def answer_lines(self, text: bytes, begin: int, end: int) -> tuple[int, int, str]:
+        """Answer the lines of ``text[begin:end]`` (split at newlines) by the game's compiled ``answer_lines``
+        (an optional hook of its rules: ``gamedp value``'s answers to many quick lines in one call), as far as
+        it goes: returns :data:`ANSWERED`, :data:`LEFT` (the line at the offset returned is left to
+        :meth:`value`: not a plain move string, or a long search) or :data:`PAUSED` (call again from the
+        offset), with that offset and the answers' text."""
+        out = ctypes.create_string_buffer(min(2 * (end - begin), 1 << 16) + 64)
+        done = (ctypes.c_int64 * 2)()
+        searcher = self._free.get()
+        watch = searcher.watch
+        watch[STOP] = watch[SKEW] = 0
+        try:
+            with self._searching(searcher) as (table, slots):
+                status = PAUSED if table is None else self.rules.answer_lines(
+                    text, begin, end, self.outcomes_only, QUICK, table, slots, searcher, out, done)
+        finally:
+            self._free.put(searcher)
+        if self._stopping:
+            raise KeyboardInterrupt
+        return status, done[0], out.raw[:done[1]].decode("ascii")
+
     # -- running the compiled search -----------------------------------------------------------------------
     # Searches run in the table only while it keeps its size: growing it moves entries to slots that a search
     # still working with the old size would misread. So each call of the compiled search is counted in and out
     # under ``_gate``, and the table grows only when no search is in: one that wants it to grow asks the others
     # to stop (they go on from their proven bounds once it has grown).
     def _solve(self, searcher: Searcher, args: tuple[int, ...], low: int, high: int) -> int:
+        with self._searching(searcher) as (table, slots):
+            if table is None:
+                return STOPPED
+            return self.lib.solve(*args, low, high, table, slots, int(self.rules.symmetric), searcher.frames,
+                                  searcher.counters, searcher.watch)
+
+    @contextmanager
+    def _searching(self, searcher: Searcher) -> Iterator[tuple[Any, int]]:
+        """The table and its slots while ``searcher`` is counted in (None after :meth:`stop`)."""
         with self._gate:
             while self._growing:
                 self._gate.wait()
             if self._stopping:
-                return STOPPED
-            self._running.add(searcher)
-            table, slots = self.table, self.slots
+                table, slots = None, 0
+            else:
+                self._running.add(searcher)
+                table, slots = self.table, self.slots
         try:
-            return self.lib.solve(*args, low, high, table, slots, int(self.rules.symmetric), searcher.frames,
-                                  searcher.counters, searcher.watch)
+            yield table, slots
         finally:
             with self._gate:
                 self._running.discard(searcher)

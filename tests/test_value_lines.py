@@ -1,0 +1,175 @@
+"""`gamedp value connect4`'s compiled lines (gamedp.batch.answer_lines reading a stream's bytes, the kernel
+connect4_search.answer_lines): the same output, in the same order, as the lines answered one by one in Python,
+however the input arrives (in blocks, split mid-line, one line at a time through a pipe) and with two threads."""
+
+from __future__ import annotations
+
+import io
+import random
+import queue
+import subprocess
+import threading
+
+import pytest
+from command import GAMEDP
+
+from gamedp.batch import answer_lines, score_reader
+from gamedp.errors import GamedpError
+from gamedp.games.connect4 import Connect4
+from gamedp.solvers import score_search
+from test_score_search import benchmark_sample
+
+
+@pytest.fixture
+def long_searches_early(monkeypatch):
+    """Searches past a few thousand positions left to the Python path (with its growing table and helpers), so
+    that samples mix both paths."""
+    monkeypatch.setattr(score_search, "QUICK", 1 << 12)
+    monkeypatch.setattr(score_search, "FIRST_SLOTS", score_search.MIN_SLOTS)
+
+
+def mixed_text() -> str:
+    """Benchmark lines of every difficulty, with bad lines, other notations and stray spaces among them."""
+    game = Connect4()
+    easy = [m for m, _ in benchmark_sample("Test_L3_R1", 40)]
+    middle = [m for m, _ in benchmark_sample("Test_L2_R1", 20) + benchmark_sample("Test_L2_R2", 6)]
+    drawn = game.format_position_line(game.parse_position(easy[3]))
+    odd = ["", "12345678", "1111111", "12121213", "1212121", "x", "44" * 22, drawn, f"  {easy[5]}\t", "4" * 60,
+           "\t", "٣"]
+    lines = []
+    for i, line in enumerate(easy + middle):
+        lines.append(line)
+        if i % 5 == 2 and odd:
+            lines.append(odd.pop())
+    return "\r\n".join(lines[:30]) + "\n" + "\n".join(lines[30:])  # the last line without a newline
+
+
+def one_by_one(text: str, **options) -> str:
+    """The output of the lines answered one by one (a text stream without bytes beneath: the Python path)."""
+    game = Connect4()
+    reader = score_reader(game, game.score_search(), progress=False, **options)
+    both = io.StringIO()
+    answer_lines(reader, io.StringIO(text, newline=None), both, both)
+    return both.getvalue()
+
+
+class Trickle(io.RawIOBase):
+    """Bytes handed over at most ``size`` at a time, as a pipe may."""
+
+    def __init__(self, data: bytes, size: int):
+        self.data, self.size = data, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        part, self.data = self.data[:min(self.size, len(buffer))], self.data[min(self.size, len(buffer)):]
+        buffer[:len(part)] = part
+        return len(part)
+
+
+def compiled(text: str, size: int | None = None, threads: int = 1, **options) -> tuple[str, int, int]:
+    """The output through the compiled lines (stdout and stderr as one stream, to keep their order), the errors
+    counted, and how many compiled calls answered lines."""
+    game = Connect4()
+    reader = score_reader(game, game.score_search(), progress=False, threads=threads, **options)
+    assert reader.compiled
+    calls = []
+    search_lines = reader.search.answer_lines
+    reader.search.answer_lines = lambda *args: calls.append(search_lines(*args)) or calls[-1]
+    data = text.encode()
+    raw = io.BufferedReader(Trickle(data, size or len(data) + 1))
+    both = io.StringIO()
+    refused = answer_lines(reader, io.TextIOWrapper(raw, encoding="utf-8"), both, both, threads=threads,
+                           stop=reader.stop)
+    return both.getvalue(), refused, sum(1 for _, _, answers in calls if answers)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("size", [None, 1, 7, 100])
+def test_compiled_lines_print_what_the_lines_one_by_one_print(size, threads, long_searches_early):
+    text = mixed_text()
+    expected = one_by_one(text)
+    got, refused, calls = compiled(text, size, threads)
+    assert got == expected
+    assert refused == expected.count("gamedp: error: line ") == 9
+    answered = expected.count("\tWIN\t") + expected.count("\tLOSE\t") + expected.count("\tTIE\t")
+    assert 0 < calls <= answered
+    if size is None and threads == 1:  # every line at hand: many answered in one call
+        assert calls < answered // 2
+
+
+def test_outcomes_only_alike(long_searches_early):
+    text = mixed_text()
+    got, _, _ = compiled(text, 64, 2, outcomes_only=True)
+    assert got == one_by_one(text, outcomes_only=True) and "\tWIN\t-\n" in got
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_line_is_answered_as_soon_as_it_arrives_through_a_pipe(threads):
+    """One line at a time, as a program talking to gamedp would send them: each answer (or error) comes back
+    before the next line is sent."""
+    process = subprocess.Popen([*GAMEDP, "value", "connect4", "--threads", threads], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    got: queue.Queue[tuple[str, str]] = queue.Queue()
+
+    def relay(name: str) -> None:
+        for line in getattr(process, name):
+            got.put((name, line))
+
+    for name in ("stdout", "stderr"):
+        threading.Thread(target=relay, args=(name,), daemon=True).start()
+    try:
+        lines = [m for m, _ in benchmark_sample("Test_L3_R1", 4)]
+        for number, line in enumerate([lines[0], "9", lines[1], lines[2] + "\r", lines[3]], 1):
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            stream, answer = got.get(timeout=120)  # the first waits for the kernels' build, at most
+            if line == "9":
+                assert stream == "stderr" and answer.startswith(f"gamedp: error: line {number}: "), answer
+            else:
+                assert stream == "stdout" and answer.split("\t")[0] == line.strip(), answer
+        process.stdin.close()
+        assert process.wait(timeout=60) == 2
+    finally:
+        process.kill()
+
+
+def random_games(game: Connect4, count: int, seed: int) -> list[str]:
+    """Move strings of random games cut at random lengths past the middle (or at their end), one in eight then
+    spoilt by a move off the board, into a full column or after the end."""
+    rng = random.Random(seed)
+    cells = game.width * game.height
+    lines = []
+    for _ in range(count):
+        moves = ""
+        while len(moves) < rng.randint(cells // 2, cells):
+            free = [c for c in range(1, game.width + 1) if moves.count(str(c)) < game.height]
+            if not free:
+                break
+            moves += str(rng.choice(free))
+            try:
+                game.parse_position(moves + str(free[0]))
+            except GamedpError:  # the game is over (its last move is still a position)
+                break
+        if rng.random() < 1 / 8:
+            moves += str(rng.choice([game.width + 1, *range(1, game.width + 1)]))
+        lines.append(moves)
+    return lines
+
+
+@pytest.mark.parametrize("width, height, symmetry", [(5, 4, True), (6, 5, False), (8, 7, True)])
+def test_other_boards_alike(width, height, symmetry):
+    game = Connect4(width, height, symmetry=symmetry)
+    text = "".join(line + "\n" for line in random_games(game, 150, width))
+    got = []
+    for compiled_lines in (True, False):
+        reader = score_reader(game, game.score_search(), progress=False, outcomes_only=width == 8)
+        assert reader.compiled
+        both = io.StringIO()
+        stream = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8") if compiled_lines else \
+            io.StringIO(text)
+        answer_lines(reader, stream, both, both)
+        got.append(both.getvalue())
+    assert got[0] == got[1]
+    assert 5 < got[0].count("gamedp: error: line ") < 30 and got[0].count("\n") == 150
