@@ -43,7 +43,7 @@ MIN_SLOTS = 1 << 16
 #: The slots a table starts with, unless the bound is lower.
 FIRST_SLOTS = 1 << 18
 #: A table doubles when a search has explored this many positions per slot since it last grew.
-GROW_AFTER = 4
+GROW_AFTER = 1
 #: Positions a search explores before it shows progress and listens for Ctrl-C (in a thread of its own).
 QUICK = 1 << 16
 # as gamedp.kernels.null_window (which imports numba)
@@ -145,6 +145,9 @@ class ScoreSearch:
         self._running: set[Searcher] = set()  # the searchers in the table now
         self._growing = False
         self._stopping = False
+        #: positions explored by finished queries since the table last grew: many queries of a few positions
+        #: each (``analyze`` asks one per move) fill the table as one long one would
+        self._unspent = 0
         self._reserve()
         self._grow(min(FIRST_SLOTS, self.max_slots))
 
@@ -194,7 +197,7 @@ class ScoreSearch:
         watch = main.watch
         watch[NODES] = watch[SKEW] = 0
         self._local.explored = 0
-        grown_at = 0  # positions explored when the table last grew
+        grown_at = -self._unspent  # positions explored when the table last grew (as this query counts them)
         explored = 0  # by helpers
         line = None
         try:
@@ -204,7 +207,7 @@ class ScoreSearch:
                 slots = self.slots
                 grow = slots < self.max_slots
                 watch[LIMIT] = QUICK if watch[NODES] == 0 else \
-                    watch[NODES] + (GROW_AFTER * slots if grow else 1 << 62)
+                    max(grown_at + GROW_AFTER * slots, watch[NODES] + QUICK) if grow else 1 << 62
                 watch[LOW], watch[HIGH] = low, high
                 watch[STOP] = 0
                 if watch[NODES] == 0:
@@ -226,6 +229,8 @@ class ScoreSearch:
                     grown_at = watch[NODES]
         finally:
             self._local.explored = watch[NODES] + explored
+            with self._gate:
+                self._unspent = watch[NODES] - grown_at
             self._free.put(main)
             if line is not None:
                 line.close()
