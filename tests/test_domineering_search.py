@@ -90,6 +90,23 @@ def test_a_big_board_is_analysed_by_the_search_from_the_command_line():
         assert search.value(child).outcome is (LOSE if move["moveValue"] == "win" else WIN)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_analysis_values_every_move_as_a_plain_search_does(threads):
+    """Every move of random 4 x 5 positions, with the moves valued one at a time and two at once (one thread each,
+    sharing the table)."""
+    rng = random.Random(45 + threads)
+    game = Domineering(4, 5)
+    search = ScoreSearch(DomineeringScores(game), progress=False, threads=threads)
+    for _ in range(12):
+        bits, empty, vertical = random_position(rng, 4, 5)
+        analysis = search.analyze(bits)
+        assert analysis.value.outcome is (WIN if plain_wins(empty, vertical) else LOSE)
+        assert len(analysis.moves) == len(game.move_list(bits))
+        for move in analysis.moves:
+            child = frozenset((r, c) for r in range(4) for c in range(5) if not move.child >> (r * 5 + c) & 1)
+            assert move.value.outcome is (LOSE if plain_wins(child, not vertical) else WIN), game.format_position(bits)
+
+
 def settled_right(game, bits: int) -> bool:
     """Whether the bound that ends the search early (the moves a player is sure of against the most the other can
     make), called as plain Python, names a winner for ``bits``; if it does, the plain search must agree."""

@@ -61,7 +61,7 @@ def test_a_table_small_enough_to_force_replacements_gives_the_same_answers(threa
 
 def test_lines_searched_at_once_grow_the_table_and_keep_their_order(monkeypatch, helpers_early):
     """Two lines searched at once, each growing the table while the other searches (from 2^16 slots, doubling
-    every 2^18 positions a search explores); an error line among them keeps its place."""
+    every 2^18 positions the searches explore); an error line among them keeps its place."""
     monkeypatch.setattr(score_search, "FIRST_SLOTS", MIN_SLOTS)
     game = Connect4()
     sample = benchmark_sample("Test_L1_R2", 6) + benchmark_sample("Test_L2_R2", 6)

@@ -18,7 +18,8 @@ Herik; Bullock), written here from their description:
   will cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
 - moves are tried first if they leave the opponent sure to lose, then by what they do to both players' counts
-  of disjoint placements and of safe ones, then by their contact with filled cells;
+  of disjoint placements and of safe ones, then by their place on a fixed lattice of the board (every other
+  column from the sides, every other row from the ends), then by their contact with filled cells;
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
 - the search's history breaks ties.
 """
@@ -192,9 +193,9 @@ def play_move(board, shape, move, p):
     return transpose(board | move | (move << U8)), ((shape & np.uint64(15)) << np.uint64(4)) | (shape >> np.uint64(4))
 
 
-def order(board, _, move, p):
+def order(board, shape, move, p):
     """A move that leaves the opponent sure to lose first; then by what it does to :func:`placements`, then by
-    its contact with filled cells."""
+    its place on the :func:`lattice`, then by its contact with filled cells."""
     empty = ~board
     cells = move | (move << U8)
     rest = empty & ~cells
@@ -204,7 +205,26 @@ def order(board, _, move, p):
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
         (2 if move >> np.uint64(48) != 0 else 0)
-    return 64 * (placements(rest) - placements(empty)) + contact
+    return 4096 * (placements(rest) - placements(empty)) + 8 * lattice(move, shape) + contact
+
+
+def lattice(move, shape):
+    """How well ``move`` sits on a lattice of the board, 0 to 39 (Bullock's positional values): best in the
+    second or fourth column from a side (a domino there leaves the column between it and the side to Vertical's
+    safe moves), with its upper cell an even number of rows from the top or bottom edge (dominoes stacked from
+    the edge leave no single cells); nearer the edges first within each tier."""
+    index = null_window.bit_index(move)
+    row, column = index >> 3, index & 7
+    rows, columns = np.int64(shape >> np.uint64(4)), np.int64(shape & np.uint64(15))
+    side = min(column, columns - 1 - column)
+    end = min(row, rows - 2 - row)
+    if side & 1:
+        tier = 4 if end & 1 == 0 else 3
+    elif side >= 2:
+        tier = 2 if end & 1 == 0 else 1
+    else:
+        tier = 0
+    return 8 * tier + max(0, 7 - side - end)
 
 
 def placements(empty):

@@ -30,6 +30,7 @@ import ctypes
 import mmap
 import queue
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Protocol
 
@@ -43,7 +44,8 @@ SLOT_BYTES = 8
 MIN_SLOTS = 1 << 16
 #: The slots a table starts with, unless the bound is lower.
 FIRST_SLOTS = 1 << 18
-#: A table doubles when a search has explored this many positions per slot since it last grew.
+#: A table doubles when the searches have explored this many positions per slot since it last grew (a game's
+#: rules may say otherwise: ``grow_after``).
 GROW_AFTER = 4
 #: Positions a search explores before it shows progress and listens for Ctrl-C (in a thread of its own).
 QUICK = 1 << 16
@@ -89,6 +91,7 @@ class ScoreRules(Protocol):
 
     # Optional, for ``gamedp value``'s lines: ``answer_lines(text, begin, end, outcomes_only, quick, table, slots,
     # searcher, out, done)``, the compiled answers to many lines in one call (see ScoreSearch.answer_lines).
+    # Optional: ``grow_after``, the positions explored per slot before the table doubles (GROW_AFTER).
     # Optional, for an opening book (gamedp.solvers.opening_book): ``book_id`` (None: no book), ``variant``,
     # ``game``, ``book_game`` (its name on the command line), ``book_key(position)`` (one key for a position and
     # its symmetric images) and ``moves_made(position)``.
@@ -140,6 +143,9 @@ class ScoreSearch:
 
             memory = min(DEFAULT_MEMORY, available_memory() // 2)
         self.max_slots = memory_slots(memory)
+        #: positions explored per slot before the table doubles: a game whose positions cost much more to search
+        #: than a table's cache misses asks for fewer (a bigger table sooner)
+        self.grow_after: int = getattr(rules, "grow_after", GROW_AFTER)
         self.progress = progress
         self._searchers = [Searcher(rules.max_moves) for _ in range(threads)]
         self._free: queue.SimpleQueue[Searcher] = queue.SimpleQueue()  # the searchers no query uses now
@@ -150,6 +156,9 @@ class ScoreSearch:
         self._running: set[Searcher] = set()  # the searchers in the table now
         self._growing = False
         self._stopping = False
+        #: positions explored by finished queries since the table last grew: many queries of a few positions
+        #: each (``analyze`` asks one per move) fill the table as one long one would
+        self._unspent = 0
         self._reserve()
         self._grow(min(FIRST_SLOTS, self.max_slots))
 
@@ -199,7 +208,7 @@ class ScoreSearch:
         watch = main.watch
         watch[NODES] = watch[SKEW] = 0
         self._local.explored = 0
-        grown_at = 0  # positions explored when the table last grew
+        grown_at = -self._unspent  # positions explored when the table last grew (as this query counts them)
         explored = 0  # by helpers
         line = None
         try:
@@ -209,13 +218,13 @@ class ScoreSearch:
                 slots = self.slots
                 grow = slots < self.max_slots
                 watch[LIMIT] = QUICK if watch[NODES] == 0 else \
-                    watch[NODES] + (GROW_AFTER * slots if grow else 1 << 62)
+                    max(grown_at + self.grow_after * slots, watch[NODES] + QUICK) if grow else 1 << 62
                 watch[LOW], watch[HIGH] = low, high
                 watch[STOP] = 0
                 if watch[NODES] == 0:
                     result = self._solve(main, args, low, high)
                 else:
-                    if line is None and self.progress:
+                    if line is None and self.progress and not getattr(self._local, "quiet", False):
                         from gamedp.progress import ProgressLine
 
                         line = ProgressLine(f"searching {self.rules.name}")
@@ -226,11 +235,13 @@ class ScoreSearch:
                 if self._stopping:
                     raise KeyboardInterrupt
                 low, high = max(low, watch[LOW]), min(high, watch[HIGH])  # what the searches had proved
-                if grow and watch[NODES] - grown_at >= GROW_AFTER * slots:
+                if grow and watch[NODES] - grown_at >= self.grow_after * slots:
                     self._grow_shared(slots * 2)
                     grown_at = watch[NODES]
         finally:
             self._local.explored = watch[NODES] + explored
+            with self._gate:
+                self._unspent = watch[NODES] - grown_at
             self._free.put(main)
             if line is not None:
                 line.close()
@@ -260,8 +271,49 @@ class ScoreSearch:
         return Value(self.rules.value(position, score).outcome)
 
     def analyze(self, position: Any) -> Analysis:
-        """``position``'s value and every legal move's exact value, best first."""
-        return analysis_of(position, self.value(position), self.rules.children(position), self.value)
+        """``position``'s value and every legal move's exact value, best first. With ``threads`` above 1, the
+        moves are valued that many at once, one thread each (sharing the table)."""
+        value = self.value(position)
+        children = self.rules.children(position)
+        known = self._values_at_once([child for _, child in children], f"{self.rules.name}: {value}")
+        return analysis_of(position, value, children, known.__getitem__)
+
+    def _values_at_once(self, positions: list[Any], heading: str) -> dict[Any, Value]:
+        """The values of ``positions``, a query per thread at a time; one progress line for them all, under
+        ``heading``, says how many are known."""
+        from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+        def quiet_value(position: Any) -> tuple[Value, int]:
+            self._local.quiet = True  # one line says how far they all are, not one per query
+            found = self.value(position)
+            return found, self.explored
+
+        line = None
+        if self.progress:
+            from gamedp.progress import ProgressLine
+
+            line = ProgressLine(heading)
+        shown_after = time.monotonic() + 1  # quick answers show no line
+        known: dict[Any, Value] = {}
+        explored = 0
+        with ThreadPoolExecutor(len(self._searchers), thread_name_prefix="gamedp-move") as pool:
+            running = {pool.submit(quiet_value, p): p for p in positions}
+            try:
+                while running:
+                    finished, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        known[running.pop(future)], spent = future.result()
+                        explored += spent
+                    if line is not None and time.monotonic() > shown_after:
+                        line.describe(f"{heading}, moves valued: {len(known)}/{len(positions)}")
+                        line.update(explored + sum(s.watch[NODES] for s in self._searchers if s in self._running))
+            except BaseException:  # Ctrl-C: every search stops at its next report, keeping the table whole
+                self.stop()
+                raise
+            finally:
+                if line is not None:
+                    line.close()
+        return known
 
     def best_move(self, position: Any) -> Any:
         """A move that keeps the position's value (the quickest win, the slowest loss), or None at the end."""
