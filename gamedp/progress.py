@@ -43,7 +43,24 @@ class ProgressLine:
         if self._progress is not None:
             self._progress.update(self._task, description=description)
 
-    def close(self) -> None:
+    def close(self, summary: str | None = None) -> None:
+        """Erase the line; where it was shown, leave ``summary`` in its place (e.g. how long the work took)."""
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
+            if summary is not None:
+                sys.stderr.write(f"gamedp: {summary}\n")
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` as a person reads a long wait.
+
+    >>> duration(2.345), duration(233.2), duration(4000)
+    ('2.3 s', '3 min 53 s', '1 h 6 min')
+    """
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes} min {int(seconds % 60)} s"
+    return f"{minutes // 60} h {minutes % 60} min"

@@ -273,14 +273,17 @@ class ScoreSearch:
     def analyze(self, position: Any) -> Analysis:
         """``position``'s value and every legal move's exact value, best first. With ``threads`` above 1, the
         moves are valued that many at once, one thread each (sharing the table)."""
+        began = time.monotonic()
         value = self.value(position)
         children = self.rules.children(position)
-        known = self._values_at_once([child for _, child in children], f"{self.rules.name}: {value}")
+        known = self._values_at_once([child for _, child in children], f"{self.rules.name}: {value}", began,
+                                     self.explored)
         return analysis_of(position, value, children, known.__getitem__)
 
-    def _values_at_once(self, positions: list[Any], heading: str) -> dict[Any, Value]:
+    def _values_at_once(self, positions: list[Any], heading: str, began: float, explored: int) -> dict[Any, Value]:
         """The values of ``positions``, a query per thread at a time; one progress line for them all, under
-        ``heading``, says how many are known."""
+        ``heading``, says how many are known, and where it was shown, it ends saying how long the whole took
+        since ``began`` and how many positions were explored (``explored`` before these)."""
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
         def quiet_value(position: Any) -> tuple[Value, int]:
@@ -295,7 +298,6 @@ class ScoreSearch:
             line = ProgressLine(heading)
         shown_after = time.monotonic() + 1  # quick answers show no line
         known: dict[Any, Value] = {}
-        explored = 0
         with ThreadPoolExecutor(len(self._searchers), thread_name_prefix="gamedp-move") as pool:
             running = {pool.submit(quiet_value, p): p for p in positions}
             try:
@@ -309,10 +311,14 @@ class ScoreSearch:
                         line.update(explored + sum(s.watch[NODES] for s in self._searchers if s in self._running))
             except BaseException:  # Ctrl-C: every search stops at its next report, keeping the table whole
                 self.stop()
-                raise
-            finally:
                 if line is not None:
                     line.close()
+                raise
+        if line is not None:
+            from gamedp.progress import duration
+
+            line.close(f"{heading}, {len(positions)} moves valued in {duration(time.monotonic() - began)} "
+                       f"({explored:,} positions)")
         return known
 
     def best_move(self, position: Any) -> Any:
