@@ -122,7 +122,7 @@ def test_every_position_of_some_tiers_matches_the_strong_solve(databases, width,
     memory = score_search.MIN_SLOTS * score_search.SLOT_BYTES if option == "tiny table" else None
     search = ScoreSearch(game.score_search(), memory=memory, outcomes_only=option == "outcomes only",
                          progress=False)
-    positions = [p for stones in tiers for p in positions_at(game, stones)] + random_positions(game, 1500, width)
+    positions = [p for stones in tiers for p in positions_at(game, stones)] + random_positions(game, 500, width)
     for position in positions:
         expected = saved.value(position)
         if option == "outcomes only":
