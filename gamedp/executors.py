@@ -160,6 +160,7 @@ class DaskExecutor:
             # semaphores).
             self._settings = dask.config.set({"distributed.worker.multiprocessing-method": START_METHOD,
                                               "distributed.scheduler.worker-saturation": 1.0, **QUIET_CLUSTER})
+            _quiet_forks(True)
             # No dashboard: the scheduler's HTTP server (health and metrics only) on a free port of this machine;
             # Dask's default, 8787 on every address, warned on four lines wherever it was taken.
             self.cluster = LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
@@ -272,12 +273,37 @@ class DaskExecutor:
         if self._settings is not None:
             self._settings.__exit__(None, None, None)
             self._settings = None
+            _quiet_forks(False)
 
     def __enter__(self) -> DaskExecutor:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: Whether a process forked from this one now is a local cluster's worker (see :func:`_quiet_forks`).
+_forks_quiet = False
+
+
+def _quiet_forks(on: bool) -> None:
+    """While ``on``, a process forked from this one (a local cluster's worker: the cluster forks nothing else) writes
+    its Python stderr nowhere. A worker whose nanny is gone fails as it closes, and the process that ran it prints
+    that traceback to stderr, past Dask's loggers (seen when workers are killed again and again); a job's own
+    error reaches the solver through its future, not through a worker's stderr."""
+    global _forks_quiet
+    _forks_quiet = on
+
+
+def _silence_if_quiet() -> None:
+    global _forks_quiet
+    if _forks_quiet:
+        _forks_quiet = False
+        sys.stderr = open(os.devnull, "w")  # the process's stream, open until it ends
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_silence_if_quiet)
 
 
 def _wait_some(futures: set) -> tuple[set, set]:

@@ -94,6 +94,17 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def test_a_local_workers_python_stderr_goes_nowhere() -> None:
+    """A worker that fails as it closes (its nanny gone) prints its traceback to its Python stderr: that must not
+    reach the user's terminal, while the driver's own stderr still does."""
+    script = ("import sys\nfrom gamedp.executors import DaskExecutor\n"
+              "with DaskExecutor(workers=1) as executor:\n"
+              "    executor.client.run(lambda: print('from a worker', file=sys.stderr, flush=True))\n"
+              "print('from the driver', file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "from the driver\n", done.stderr
+
+
 @pytest.mark.slow
 def test_killing_every_worker_again_and_again_ends_the_solve_quietly_and_it_resumes(tmp_path) -> None:
     """Every process the solve started (workers, and any resource tracker) killed as soon as it appears, for a few
