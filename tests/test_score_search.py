@@ -274,8 +274,11 @@ def test_a_long_search_stops_on_ctrl_c_with_one_line(options, lines):
     """One line searched, or two at once in two threads."""
     # the search's library built first (a first run builds it, saying so on stderr), so that only the search is timed
     assert gamedp("value", "connect4", stdin="2252576253462244111563365343671351441\n").returncode == 0
+    # Ctrl-C's signal at its default, as on a terminal: tests started in the background by a script inherit it
+    # ignored (POSIX shells ignore it in their background jobs), and so would gamedp
     process = subprocess.Popen([sys.executable, "-m", "gamedp", "value", "connect4", *options],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     process.stdin.write(lines)  # one stone down: minutes of search
     process.stdin.flush()
     time.sleep(3)
