@@ -73,6 +73,9 @@ BLOCK = 1 << 16
 #: much of the block is left): short enough that the threads end together, long enough that taking a chunk and
 #: printing its answers (tens of microseconds) costs little beside it.
 CHUNK_SECONDS = 1e-4
+#: The most time a chunk should take: its answers are printed only when it is done, so lines that take seconds
+#: each (Connect-Four's hard openings) go a line a chunk, each answer printed as soon as it is found.
+CHUNK_MOST_SECONDS = 0.05
 
 
 def blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
@@ -107,15 +110,18 @@ def _chunks(blocks: Iterable[bytes], threads: int, pace: list[float]) -> Iterato
     """The blocks' lines in chunks (the first line's number, the block, where the chunk begins and ends in it):
     a block a chunk for one thread; for several, chunks that shrink as the block is used up (a share of what is
     left, so that the threads end together), down to about CHUNK_SECONDS of work at ``pace[0]`` seconds a byte
-    (a line while it is 0)."""
+    and never past CHUNK_MOST_SECONDS (a line while the pace is not known)."""
     number = 1
     for block in blocks:
         begin = 0
         while begin < len(block):
             if threads == 1:
                 size = len(block)
+            elif pace[0]:
+                share = (len(block) - begin) // (2 * threads)
+                size = max(min(share, int(CHUNK_MOST_SECONDS / pace[0])), int(CHUNK_SECONDS / pace[0]), 1)
             else:
-                size = max((len(block) - begin) // (2 * threads), int(CHUNK_SECONDS / pace[0]) if pace[0] else 1, 1)
+                size = 1
             end = block.find(b"\n", begin + size - 1) + 1 or len(block)
             yield number, block, begin, end
             number += block.count(b"\n", begin, end)

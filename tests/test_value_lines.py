@@ -173,3 +173,20 @@ def test_other_boards_alike(width, height, symmetry):
         got.append(both.getvalue())
     assert got[0] == got[1]
     assert 5 < got[0].count("gamedp: error: line ") < 30 and got[0].count("\n") == 150
+
+
+def test_chunks_of_slow_lines_are_a_line_each_so_that_each_answer_is_printed_when_found():
+    """Lines that are taken a chunk at a time by several threads: a chunk's answers are printed when it is done,
+    so slow lines go one a chunk, and quick ones in chunks big enough to cost little to take."""
+    from gamedp.batch import CHUNK_MOST_SECONDS, CHUNK_SECONDS, _chunks
+
+    block = b"".join(b"%d\n" % n for n in range(1000, 10000))  # 5 bytes a line
+    unknown = next(_chunks([block], 2, [0.0]))  # the pace not yet measured
+    assert unknown[2:] == (0, 5)
+    slow = list(_chunks([block], 2, [1.0 / 5]))  # a second a line
+    assert all(end - begin == 5 for _, _, begin, end in slow) and len(slow) == 9000
+    quick = [end - begin for _, _, begin, end in _chunks([block], 2, [1e-6 / 5])]  # a microsecond a line
+    assert sum(quick) == len(block) and quick[0] <= CHUNK_MOST_SECONDS / 1e-6 * 5 + 5
+    assert min(quick[:-1]) >= CHUNK_SECONDS / 1e-6 * 5 - 5  # a line less, for the rounding
+    numbers = [number for number, *_ in _chunks([block], 2, [1e-6 / 5])]
+    assert numbers[0] == 1 and numbers[1] == 1 + quick[0] // 5
