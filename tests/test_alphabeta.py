@@ -157,19 +157,30 @@ def test_primitive_is_asked_only_where_there_are_no_moves_and_once(graph, remote
     assert len(game.asked) == len(set(game.asked))
 
 
-@pytest.mark.parametrize("size", [(4, 3), (4, 4)], ids=["4x3", "4x4"])
-def test_a_plainly_written_connect4_matches_the_full_engine(size):
-    # the benchmark's Connect-4 written as a user would (a tuple of columns, the end tested again in moves), and
-    # with its end given once (primitive_first); the full engine's solution, most of the time here, serves both
+@pytest.mark.parametrize("size, once", [((4, 3), False), ((4, 3), True), ((4, 4), False)],
+                         ids=["4x3", "4x3-end-once", "4x4"])
+def test_a_plainly_written_connect4_matches_the_full_engine(size, once):
+    # the benchmark's Connect-4 written as a user would (a tuple of columns, the end tested again in moves), or
+    # with its end given once (primitive_first), against the full engine's solution of the built-in Connect4 (its
+    # own bitboard rules), each position carried over as its drawing
     spec = importlib.util.spec_from_file_location("plain_connect4", BENCH_PEERS / "plain_connect4.py")
     plain = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(plain)
-    full = solve(plain.PlainConnect4(*size))
-    for game in plain.PlainConnect4(*size), plain.PlainConnect4Once(*size):
-        shared = PrunedSolution(game, remoteness=True)
-        for p in random_positions(game, 40, seed=11):
-            assert shared.value(p) == full.value(p)
-            assert value_of(game, p).outcome is full.value(p).outcome
+    width, height = size
+    builtin = Connect4(width, height)
+    full = solve(builtin)
+
+    def expected(board: tuple) -> Value:
+        rows = ("".join(".XO"[column[r]] if r < len(column) else "." for column in board)
+                for r in reversed(range(height)))
+        return full.value(builtin.parse_position("\n".join(rows)))
+
+    game = (plain.PlainConnect4Once if once else plain.PlainConnect4)(*size)
+    shared = PrunedSolution(game, remoteness=True)
+    # positions from the game whose moves stop at a win, so that each can be drawn
+    for p in random_positions(plain.PlainConnect4(*size), 40, seed=11):
+        assert shared.value(p) == expected(p)
+        assert value_of(game, p).outcome is expected(p).outcome
 
 
 # -- the compiled engine ------------------------------------------------------------------------------------------

@@ -240,7 +240,7 @@ def test_generator_others_can_write_is_refused(capsys, tmp_path):
 # -- the slower claims: too slow, and a C++ wrong solution --------------------------------------------------------
 @pytest.mark.slow
 def test_exponential_card_solution_times_out_and_shrinks(capsys, tmp_path):
-    code, report = stress(capsys, "cardgame", "--seed", "1", "--time", "0.3", "--shrink-time", "15",
+    code, report = stress(capsys, "cardgame", "--seed", "1", "--time", "0.3", "--shrink-time", "6",
                           "--save", str(tmp_path / "f"), "--", PY, str(FIXTURES / "cardgame_no_memo.py"))
     failure = report["failure"]
     assert code == 1 and failure["kind"] == "time limit exceeded"
@@ -253,7 +253,7 @@ def test_exponential_card_solution_times_out_and_shrinks(capsys, tmp_path):
 def test_blockgame_missing_l_orientation_shrinks(capsys, tmp_path):
     exe = tmp_path / "missing_l"
     subprocess.run(["g++", "-O2", "-o", str(exe), str(FIXTURES / "blockgame_missing_l.cpp")], check=True)
-    code, report = stress(capsys, "blockgame", "--seed", "1", "--shrink-time", "15", "--save", str(tmp_path / "f"),
+    code, report = stress(capsys, "blockgame", "--seed", "1", "--shrink-time", "6", "--save", str(tmp_path / "f"),
                           "--", str(exe))
     failure = report["failure"]
     assert code == 1 and failure["kind"] == "wrong answer" and failure["size"].startswith("1 board")
