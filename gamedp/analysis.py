@@ -59,6 +59,9 @@ QUICK_STEPS = 200_000
 
 #: the most positions ``analyze`` searches for a partizan value before leaving it out
 VALUE_POSITIONS = 100_000
+#: the most new regions of a Domineering board ``analyze`` values for its partizan value (about 0.4 s: every
+#: board up to 4 x 5; valuing a board by its positions would take seconds to give up on 5 x 5)
+VALUE_REGIONS = 2_500
 
 
 class Analyst:
@@ -150,12 +153,19 @@ class Analyst:
         if not isinstance(self.rules, Game) or getattr(self.rules, "impartial", False) \
                 or not overrides(self.rules, "options"):
             return None
-        from gamedp.cgt.search import Values
         from gamedp.errors import ResourceError
+        from gamedp.games.placement import Domineering
 
-        if self._values is None:
-            self._values = Values(self.rules, most=VALUE_POSITIONS)
         try:
+            if isinstance(self.rules, Domineering):  # by its regions, each valued once up to symmetry
+                from gamedp.cgt import domineering
+
+                rules = self.rules.rules
+                return domineering.value_within((rules.rows, rules.cols, ~position & rules.full), VALUE_REGIONS)
+            if self._values is None:
+                from gamedp.cgt.search import Values
+
+                self._values = Values(self.rules, most=VALUE_POSITIONS)
             return self._values.value(position)
         except (ResourceError, RecursionError):
             return None

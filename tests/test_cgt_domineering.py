@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgt_oracle import equal, tree_of
+from gamedp.analysis import Analyst
 from gamedp.cgt.domineering import format_board, parse_board, value, value_of_text
 from gamedp.cgt.search import value as generic_value
 from gamedp.errors import InputError
@@ -87,6 +88,21 @@ def test_the_region_sums_agree_with_the_generic_engine(rows):
     game = Domineering(h, w)
     filled = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == "#")
     assert generic_value(game, filled) == value(parse_board("/".join(rows)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(12), st.booleans())
+def test_analyze_values_a_board_by_its_regions_whoever_is_to_move(rows, horizontal_to_move):
+    h, w = len(rows), len(rows[0])
+    game = Domineering(h, w)
+    filled = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == "#")
+    found = Analyst(game).partizan_value(filled | horizontal_to_move << h * w)
+    assert equal(tree_of(found), tree(tuple(rows)))
+
+
+def test_analyze_leaves_out_the_value_of_a_board_too_big_to_value_at_once():
+    assert Analyst(Domineering(6, 6)).partizan_value(0) is None
+    assert str(Analyst(Domineering(2, 3)).partizan_value(0)) == "{2|-1/2}"
 
 
 def test_published_values():

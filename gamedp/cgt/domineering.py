@@ -39,6 +39,36 @@ def value(board: Board) -> GameValue:
     return GameValue(board_id(*board))
 
 
+def value_within(board: Board, most: int) -> GameValue:
+    """The value of a board, or a :class:`ResourceError` once more than ``most`` regions not met before would be
+    valued for it (regions valued until then are kept). ``analyze`` shows values of boards it can value in a
+    moment, and leaves the others out.
+
+    >>> str(value_within((4, 4, (1 << 16) - 1), 5_000))
+    '±{0,{{2|0},2Tiny(2)|{2|0},Miny(2)}}'
+    >>> value_within((6, 6, (1 << 36) - 1), 100)
+    Traceback (most recent call last):
+    ...
+    gamedp.errors.ResourceError: valuing this board takes more than 100 new regions
+    """
+    global _region_limit
+    _region_limit = len(table) + most
+    try:
+        return value(board)
+    except _TooMany:
+        raise ResourceError(f"valuing this board takes more than {most:,} new regions") from None
+    finally:
+        _region_limit = None
+
+
+class _TooMany(Exception):
+    pass
+
+
+#: the table size at which :func:`value_within`'s valuation stops
+_region_limit: int | None = None
+
+
 def board_id(h: int, w: int, cells: int) -> int:
     memo, hw = _memo, h << 8 | w
     key = cells << 16 | hw
@@ -81,6 +111,8 @@ def _region_id(h: int, w: int, cells: int) -> int:
         g = table[key] = cf.make(lefts, rights)
         if not len(table) % CHECK_EVERY:
             check_memory()
+        if _region_limit is not None and len(table) > _region_limit:
+            raise _TooMany
     return cf.negate(g) if negated else g
 
 
