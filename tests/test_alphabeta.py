@@ -157,8 +157,8 @@ def test_primitive_is_asked_only_where_there_are_no_moves_and_once(graph, remote
     assert len(game.asked) == len(set(game.asked))
 
 
-@pytest.mark.parametrize("size, once", [((4, 3), False), ((4, 3), True), ((4, 4), False)],
-                         ids=["4x3", "4x3-end-once", "4x4"])
+@pytest.mark.parametrize("size, once", [((4, 3), False), ((4, 3), True), ((3, 4), False)],
+                         ids=["4x3", "4x3-end-once", "3x4"])
 def test_a_plainly_written_connect4_matches_the_full_engine(size, once):
     # the benchmark's Connect-4 written as a user would (a tuple of columns, the end tested again in moves), or
     # with its end given once (primitive_first), against the full engine's solution of the built-in Connect4 (its
