@@ -74,9 +74,9 @@ def check_board(rows: list[str], k: int) -> None:
     assert (g[np.array([[ch == "#" for ch in row] for row in rows])] == -1).all()
 
 
-def test_ten_thousand_random_boards():
+def test_four_thousand_random_boards():
     rng = random.Random(28218)
-    for _ in range(10_000):
+    for _ in range(4_000):
         check_board(*random_board(rng))
 
 

@@ -63,7 +63,7 @@ SIZES = [(r, c) for r in range(1, 6) for c in range(1, 6)]
 
 
 @pytest.mark.slow
-def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
+def test_region_nimbers_equal_the_brute_force_on_four_thousand_random_boards():
     rng = random.Random(13)
     checked = 0
     for name, shapes, make in RULESETS:
@@ -71,7 +71,7 @@ def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
             game = make(rows, cols)
             solver = RegionSolver(game.rules, table=None)
             brute = Brute(shapes, rows, cols)
-            for _ in range(100):
+            for _ in range(40):  # 4 rulesets x 25 sizes x 40
                 # boards of up to ~14 empty cells keep the brute force to a second or two
                 density = rng.uniform(0.45, 0.7) if rows * cols >= 20 else rng.uniform(0.0, 0.6)
                 board = sum(1 << i for i in range(rows * cols) if rng.random() < density)
@@ -81,7 +81,7 @@ def test_region_nimbers_equal_the_brute_force_on_ten_thousand_random_boards():
                 alone = RegionSolver(game.rules, table=None) if rng.random() < 0.2 else solver
                 assert alone.wins(board) == (g != 0), (name, rows, cols, bin(board))
                 checked += 1
-    assert checked >= 10_000
+    assert checked >= 4_000
 
 
 @pytest.mark.parametrize("size", [(3, 4), (4, 4), (2, 6), (3, 5)])

@@ -34,6 +34,7 @@ def lines(width: int, height: int, connect: int) -> list[list[tuple[int, int]]]:
             if 0 <= c + dc * (connect - 1) < width and 0 <= r + dr * (connect - 1) < height]
 
 
+@functools.lru_cache(maxsize=None)  # the walk of reachable positions and the solver ask of the same boards
 def has_line(cols: tuple[str, ...], height: int, connect: int, who: str) -> bool:
     return any(all(r < len(cols[c]) and cols[c][r] == who for c, r in line)
                for line in lines(len(cols), height, connect))
