@@ -12,7 +12,7 @@ from gamedp.solvers.compiled import solve_compiled
 
 from oracle import minimax, with_draws
 
-GRAPHS, NODES = 1000, 16
+GRAPHS, NODES = 500, 16
 _rng = np.random.default_rng(20261129)
 SIZES = _rng.integers(1, 10, GRAPHS)
 ACYCLIC = np.arange(GRAPHS) % 2 == 0
@@ -66,7 +66,7 @@ def test_compiled_matches_oracles_on_random_graphs(outcomes_only, bounded):
             if not outcomes_only:
                 assert v.remoteness == expected[node][1], (g, node)
             checked += 1
-    assert checked > 3_000  # the graphs really walked (4,941 positions)
+    assert checked > 2_000  # the graphs really walked (2,486 positions)
 
 
 @pytest.mark.parametrize("misere", [False, True])
