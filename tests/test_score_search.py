@@ -88,16 +88,24 @@ def positions_at(game: Connect4, stones: int) -> list[int]:
     return sorted(layer)
 
 
-@pytest.fixture(scope="module")
-def databases(tmp_path_factory):
-    """A folder, and a function that solves a board's database into it the first time it is asked for (a test
-    worker that runs only 5x4's cases does not solve 6x4, the longest solve here)."""
-    folder = tmp_path_factory.mktemp("c4db")
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory, worker_id):
+    """A function that gives the folder holding a board's database, solving it there the first time any test
+    worker of this run asks (6x4 is the longest solve here; the workers share the run's temporary folder)."""
+    import fcntl
+
+    run = tmp_path_factory.getbasetemp()
+    folder = (run if worker_id == "master" else run.parent) / "c4db"
+    folder.mkdir(exist_ok=True)
 
     @lru_cache(maxsize=None)
     def solved(width: int, height: int) -> Path:
         table = connect4_table(width, height)
-        solve_tiered(table, "connect4", default_path(table.game_id, table.variant, folder), remoteness=True)
+        path = default_path(table.game_id, table.variant, folder)
+        with open(folder / f"{width}x{height}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one worker solves; the others wait and read its database
+            if not path.exists():
+                solve_tiered(table, "connect4", path, remoteness=True)
         return folder
 
     return solved
@@ -120,7 +128,7 @@ def random_positions(game: Connect4, count: int, seed: int) -> list[int]:
 
 @pytest.mark.parametrize("width, height, tiers, option",
                          [(5, 4, (6, 8), option) for option in ("default", "no symmetry", "tiny table", "outcomes only")]
-                         + [(6, 4, (4, 6), "default")])
+                         + [(6, 4, (4, 6), option) for option in ("default", "tiny table")])
 def test_every_position_of_some_tiers_matches_the_strong_solve(databases, width, height, tiers, option):
     game = Connect4(width, height, symmetry=option != "no symmetry")
     saved = saved_solution(game, game.tiered(), lambda key: key, db=databases(width, height))
