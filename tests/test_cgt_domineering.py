@@ -52,6 +52,11 @@ def mover_wins(rows: tuple[str, ...], vertical: bool) -> bool:
     return any(not mover_wins(tuple(b), not vertical) for b in moves(list(rows), vertical))
 
 
+def filled(rows: list[str]) -> int:
+    """The game's position of a board of Vertical to move: its filled cells, bit r * width + c."""
+    return sum(1 << (r * len(row) + c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
+
+
 def rotate(rows: list[str]) -> list[str]:
     """A quarter turn clockwise."""
     return ["".join(rows[len(rows) - 1 - r][c] for r in range(len(rows))) for c in range(len(rows[0]))]
@@ -84,19 +89,14 @@ def test_a_quarter_turn_negates_and_a_reflection_keeps(rows):
 @settings(max_examples=60, deadline=None)
 @given(boards(12))
 def test_the_region_sums_agree_with_the_generic_engine(rows):
-    h, w = len(rows), len(rows[0])
-    game = Domineering(h, w)
-    filled = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == "#")
-    assert generic_value(game, filled) == value(parse_board("/".join(rows)))
+    assert generic_value(Domineering(len(rows), len(rows[0])), filled(rows)) == value(parse_board("/".join(rows)))
 
 
 @settings(max_examples=40, deadline=None)
 @given(boards(12), st.booleans())
 def test_analyze_values_a_board_by_its_regions_whoever_is_to_move(rows, horizontal_to_move):
     h, w = len(rows), len(rows[0])
-    game = Domineering(h, w)
-    filled = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == "#")
-    found = Analyst(game).partizan_value(filled | horizontal_to_move << h * w)
+    found = Analyst(Domineering(h, w)).partizan_value(filled(rows) | horizontal_to_move << h * w)
     assert equal(tree_of(found), tree(tuple(rows)))
 
 
