@@ -4,7 +4,7 @@ A game {L1, L2, ... | R1, R2, ...} is simplified to its canonical form by removi
 bypassing reversible ones (Winning Ways, ch. 3; Siegel, *Combinatorial Game Theory*, II.2). Canonical forms are
 unique, so two games are equal exactly when their ids are; the table keeps each form once, with its options as
 ids. Comparisons and sums are memoised on pairs of ids. Numbers take short cuts: two numbers compare and add as
-fractions, and a number plus a non-number G is {G^L + x | G^R + x}, already canonical (number translation).
+dyadic rationals, and a number plus a non-number G is {G^L + x | G^R + x}, already canonical (number translation).
 
 >>> star = make((ZERO,), (ZERO,))
 >>> up = make((ZERO,), (star,))
@@ -12,23 +12,25 @@ fractions, and a number plus a non-number G is {G^L + x | G^R + x}, already cano
 (True, False, False)
 >>> add(star, star) == ZERO, add(up, negate(up)) == ZERO
 (True, True)
->>> make((number(Fraction(0)),), (number(Fraction(2)),)) == number(Fraction(1))
+>>> make((number(0),), (number(2),)) == number(1)
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from gamedp.cgt.numbers import Dyadic, simplest_between
 
-from gamedp.cgt.numbers import Fraction, simplest_between
+TYPE_CHECKING = False  # typing's flag would import typing: this module loads on the way to a value, and is quick
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: options of each form: ids, sorted
 left: list[tuple[int, ...]] = []
 right: list[tuple[int, ...]] = []
 #: the number a form is, or None
-value_of_number: list[Fraction | None] = []
+value_of_number: list[Dyadic | None] = []
 _forms: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-_numbers: dict[Fraction, int] = {}
+_numbers: dict[Dyadic, int] = {}
 _negative: dict[int, int] = {}
 _leq: dict[int, bool] = {}
 _sum: dict[int, int] = {}
@@ -36,7 +38,7 @@ _sum: dict[int, int] = {}
 _PAIR = 1 << 40
 
 
-def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Fraction | None) -> int:
+def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Dyadic | None) -> int:
     g = len(left)
     left.append(lefts)
     right.append(rights)
@@ -45,28 +47,26 @@ def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Fraction | None) ->
     return g
 
 
-def number(x: Fraction | int) -> int:
-    """The id of the number ``x`` (a dyadic rational)."""
-    x = Fraction(x)
+def number(x: Dyadic | int | object) -> int:
+    """The id of the number ``x``: a dyadic rational (a :class:`~gamedp.cgt.numbers.Dyadic`, an int or a
+    ``fractions.Fraction``); a ValueError for any other number, which is no short game."""
+    x = Dyadic.of(x)
     g = _numbers.get(x)
     if g is not None:
         return g
-    if x.denominator != 1:
-        step = Fraction(1, x.denominator)
-        if step.denominator & (step.denominator - 1):
-            raise ValueError(f"{x} is not a dyadic rational, so no short game")
-        g = _new((number(x - step),), (number(x + step),), x)
+    if x.k:
+        g = _new((number(Dyadic(x.m - 1, x.k)),), (number(Dyadic(x.m + 1, x.k)),), x)
     else:  # integers built up from 0 in a loop: 1000 is {999|}, so no deep recursion
-        g = _numbers.get(Fraction(0))
+        g = _numbers.get(Dyadic(0))
         if g is None:
-            g = _numbers[Fraction(0)] = _new((), (), Fraction(0))
-        sign = 1 if x > 0 else -1
-        for k in range(sign, int(x) + sign, sign):
+            g = _numbers[Dyadic(0)] = _new((), (), Dyadic(0))
+        sign = 1 if x.m > 0 else -1
+        for k in range(sign, x.m + sign, sign):
             below = g
-            g = _numbers.get(Fraction(k))
+            g = _numbers.get(Dyadic(k))
             if g is None:
-                g = _numbers[Fraction(k)] = _new((below,), (), Fraction(k)) if sign > 0 else \
-                    _new((), (below,), Fraction(k))
+                g = _numbers[Dyadic(k)] = _new((below,), (), Dyadic(k)) if sign > 0 else \
+                    _new((), (below,), Dyadic(k))
         return g
     _numbers[x] = g
     return g

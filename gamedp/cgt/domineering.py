@@ -13,8 +13,6 @@ True
 
 from __future__ import annotations
 
-import re
-
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.values import GameValue
 from gamedp.errors import InputError, ResourceError
@@ -261,9 +259,10 @@ _LANE_MASK = (1 << _LANE) - 1
 def parse_board(text: str, source: str = "position") -> Board:
     """``RxC`` (an empty board) or rows of ``.`` (empty) and ``#`` (filled) joined by ``/``, top row first."""
     text = text.strip()
-    m = re.fullmatch(r"(\d{1,3})\s*[xX]\s*(\d{1,3})", text)
-    if m:
-        h, w = int(m.group(1)), int(m.group(2))
+    head, x, tail = text.replace("X", "x").partition("x")
+    sizes = head.strip(), tail.strip()
+    if x and all(n.isascii() and n.isdigit() and len(n) <= 3 for n in sizes):
+        h, w = int(sizes[0]), int(sizes[1])
         if not h or not w or h * w > MAX_CELLS:
             raise InputError(f"a board of {h} x {w} cells: give 1 to {MAX_CELLS} cells", source=source)
         return h, w, (1 << h * w) - 1

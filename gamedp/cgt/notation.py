@@ -26,10 +26,8 @@ gamedp.errors.InputError: expression, column 4: '}' expected, found the end
 
 from __future__ import annotations
 
-import re
-
 from gamedp.cgt import canonical as cf
-from gamedp.cgt.numbers import Fraction, format_number
+from gamedp.cgt.numbers import Dyadic, format_number
 from gamedp.errors import InputError
 
 UP_NAMES = {1: "↑", 2: "⇑", -1: "↓", -2: "⇓"}
@@ -39,15 +37,15 @@ MOST_STARS = 4
 
 
 # -- writing -------------------------------------------------------------------------------------------------
-_nim_parts: dict[int, tuple[Fraction, int] | None] = {}
+_nim_parts: dict[int, tuple[Dyadic, int] | None] = {}
 
 
-def _nim_part(g: int) -> tuple[Fraction, int] | None:
+def _nim_part(g: int) -> tuple[Dyadic, int] | None:
     """(x, m) when g = x + *m."""
     if g in _nim_parts:
         return _nim_parts[g]
     x = cf.value_of_number[g]
-    found: tuple[Fraction, int] | None = None
+    found: tuple[Dyadic, int] | None = None
     if x is not None:
         found = (x, 0)
     elif cf.left[g] == cf.right[g]:
@@ -59,10 +57,10 @@ def _nim_part(g: int) -> tuple[Fraction, int] | None:
     return found
 
 
-_stops: dict[int, tuple[Fraction, Fraction]] = {}
+_stops: dict[int, tuple[Dyadic, Dyadic]] = {}
 
 
-def stops(g: int) -> tuple[Fraction, Fraction]:
+def stops(g: int) -> tuple[Dyadic, Dyadic]:
     """(Left stop, Right stop): where play ends on a number, Left or Right moving first."""
     found = _stops.get(g)
     if found is None:
@@ -219,7 +217,7 @@ def _braced(g: int, name) -> tuple[str, int]:
 
 
 # -- reading -------------------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:/\d+)?(?:\.\d+)?)|(?P<sym>\+-|Tiny|Miny|[{}|,+\-*()±↑↓⇑⇓^v⧾⧿]))")
+_TOKEN = r"\s*(?:(?P<num>\d+(?:/\d+)?(?:\.\d+)?)|(?P<sym>\+-|Tiny|Miny|[{}|,+\-*()±↑↓⇑⇓^v⧾⧿]))"
 
 
 def read(text: str, source: str = "expression") -> int:
@@ -229,13 +227,16 @@ def read(text: str, source: str = "expression") -> int:
 
 class _Parser:
     def __init__(self, text: str, source: str):
+        import re  # here, not at the top: writing a value, which every run does, needs no regular expression
+
+        token = re.compile(_TOKEN)
         self.text, self.source, self.pos = text, source, 0
         self.tokens: list[tuple[str, int]] = []
         pos = 0
         while pos < len(text):
             if text[pos:].strip() == "":
                 break
-            m = _TOKEN.match(text, pos)
+            m = token.match(text, pos)
             if not m:
                 col = pos + len(text[pos:]) - len(text[pos:].lstrip()) + 1
                 self.fail(f"unexpected character {text[col - 1]!r}", col)
@@ -366,12 +367,13 @@ class _Parser:
             self.fail(f"{tok!r}: a whole number below 10000 expected", col)
         return int(tok)
 
-    def number(self, tok: str, col: int) -> Fraction:
+    def number(self, tok: str, col: int) -> Dyadic:
         if len(tok) > 40:
             self.fail(f"the number {tok[:20]}... is too long", col)
-        x = Fraction(tok)
-        if x.denominator & (x.denominator - 1):
-            self.fail(f"{tok} is not a dyadic rational (a denominator must be a power of 2)", col)
+        try:
+            x = Dyadic.of(tok)
+        except ValueError as e:
+            self.fail(f"{tok}: {e}" if tok not in str(e) else str(e), col)
         if abs(x.numerator) > 10 ** 6 or x.denominator > 1 << 30:
             self.fail(f"{tok} is too large a number here", col)
         return x

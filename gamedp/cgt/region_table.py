@@ -15,6 +15,7 @@ from pathlib import Path
 
 from gamedp.cgt import canonical as cf
 from gamedp.cgt import domineering
+from gamedp.cgt.numbers import Dyadic
 from gamedp.errors import GamedpError
 
 TABLE_ID = "cgt-regions"
@@ -90,8 +91,6 @@ def load(path: str | os.PathLike) -> int:
 
 
 def _forms(records: array, path: Path, fix: str) -> list[int]:
-    from fractions import Fraction
-
     from gamedp.database import DatabaseError
 
     ids: list[int] = []
@@ -99,13 +98,13 @@ def _forms(records: array, path: Path, fix: str) -> list[int]:
     try:
         while at < len(records):
             if records[at]:
-                ids.append(cf.number(Fraction(records[at + 1], records[at + 2])))
+                ids.append(cf.number(Dyadic.ratio(records[at + 1], records[at + 2])))
                 at += 3
             else:
                 nl, nr = records[at + 3], records[at + 4]
                 opts = [ids[k] for k in records[at + 5:at + 5 + nl + nr]]
                 ids.append(cf.adopt(tuple(sorted(opts[:nl])), tuple(sorted(opts[nl:]))))
                 at += 5 + nl + nr
-    except (IndexError, ValueError, ZeroDivisionError):
+    except (IndexError, ValueError):
         raise DatabaseError(f"the region table {path} holds a malformed form record: it is damaged; {fix}") from None
     return ids

@@ -9,24 +9,26 @@ integer, -1/2^k for m/2^k).
 
 >>> from gamedp.cgt.values import parse
 >>> g = parse("{2|-1/2}")
->>> mean_temperature(g.id)
-(Fraction(3, 4), Fraction(5, 4))
->>> mean_temperature(parse("↑").id), mean_temperature(parse("1/4").id)
-((Fraction(0, 1), Fraction(0, 1)), (Fraction(1, 4), Fraction(-1, 4)))
+>>> [str(x) for x in mean_temperature(g.id)]
+['3/4', '5/4']
+>>> [str(x) for x in mean_temperature(parse("↑").id) + mean_temperature(parse("1/4").id)]
+['0', '0', '1/4', '-1/4']
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from gamedp.cgt import canonical as cf
-from gamedp.cgt.numbers import Fraction, number_temperature
+from gamedp.cgt.numbers import Dyadic, number_temperature
 
-Wall = list[tuple[Fraction, Fraction]]
-START = Fraction(-1)
+TYPE_CHECKING = False  # typing's flag would import typing; naming a value loads this module
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+Wall = list[tuple[Dyadic, Dyadic]]
+START = Dyadic(-1)
 
 
-def at(wall: Wall, t: Fraction) -> Fraction:
+def at(wall: Wall, t: Dyadic) -> Dyadic:
     """The wall's value at temperature ``t``."""
     if t >= wall[-1][0]:
         return wall[-1][1]
@@ -36,7 +38,7 @@ def at(wall: Wall, t: Fraction) -> Fraction:
     raise AssertionError("unreachable")
 
 
-def _combine(walls: list[Wall], pick: Callable, slope: int, far: Fraction) -> Wall:
+def _combine(walls: list[Wall], pick: Callable, slope: int, far: Dyadic) -> Wall:
     """pick (max or min) of the walls, plus slope * t, on [-1, far]; corners where two walls cross are kept."""
     ts = sorted({t for w in walls for t, _ in w} | {far})
     points = set(ts)
@@ -61,10 +63,10 @@ def _trim(wall: Wall) -> Wall:
     return out
 
 
-_walls: dict[int, tuple[Wall, Wall, Fraction]] = {}
+_walls: dict[int, tuple[Wall, Wall, Dyadic]] = {}
 
 
-def walls(g: int) -> tuple[Wall, Wall, Fraction]:
+def walls(g: int) -> tuple[Wall, Wall, Dyadic]:
     """(left wall, right wall, temperature) of the canonical form ``g``."""
     found = _walls.get(g)
     if found is not None:
@@ -78,7 +80,7 @@ def walls(g: int) -> tuple[Wall, Wall, Fraction]:
         # past the options' last corners the scaffolds are straight and close in at slope 2: they meet by far
         last = max(t for w in lws + rws for t, _ in w)
         gap = max(at(w, last) for w in lws) - min(at(w, last) for w in rws) - 2 * last
-        far = last + max(gap, Fraction(0)) / 2 + 1
+        far = last + max(gap, Dyadic(0)) / 2 + 1
         ls = _combine(lws, max, -1, far)
         rs = _combine(rws, min, +1, far)
         tau = _meeting(ls, rs)
@@ -88,7 +90,7 @@ def walls(g: int) -> tuple[Wall, Wall, Fraction]:
     return found
 
 
-def _meeting(ls: Wall, rs: Wall) -> Fraction:
+def _meeting(ls: Wall, rs: Wall) -> Dyadic:
     """The least t >= -1 where the Left scaffold (falling) meets the Right one (rising)."""
     ts = sorted({t for t, _ in ls} | {t for t, _ in rs})
     prev = None
@@ -103,11 +105,11 @@ def _meeting(ls: Wall, rs: Wall) -> Fraction:
     raise AssertionError("the scaffolds of a short game always meet")
 
 
-def _cut(wall: Wall, tau: Fraction, mast: Fraction) -> Wall:
+def _cut(wall: Wall, tau: Dyadic, mast: Dyadic) -> Wall:
     return _trim([(t, v) for t, v in wall if t < tau] + [(tau, mast)])
 
 
-def mean_temperature(g: int) -> tuple[Fraction, Fraction]:
+def mean_temperature(g: int) -> tuple[Dyadic, Dyadic]:
     """(mean, temperature) of the canonical form ``g``."""
     lw, _, tau = walls(g)
     return lw[-1][1], tau
@@ -123,17 +125,17 @@ def svg(g: int, width: int = 320, height: int = 220) -> str:
     True
     """
     lw, rw, tau = walls(g)
-    top = max(tau, Fraction(0)) + 1
+    top = max(tau, Dyadic(0)) + 1
     values = [v for w in (lw, rw) for _, v in w]
     high, low = max(values), min(values)
-    span = max(high - low, Fraction(1))
+    span = max(high - low, Dyadic(1))
     pad = 30
 
-    def x(v: Fraction) -> float:  # larger values to the left
-        return pad + float((high + span / 4 - v) / (span * 3 / 2)) * (width - 2 * pad)
+    def x(v: Dyadic) -> float:  # larger values to the left
+        return pad + float(high + span / 4 - v) / float(span * 3 / 2) * (width - 2 * pad)
 
-    def y(t: Fraction) -> float:
-        return height - pad - float((t + 1) / (top + 1)) * (height - 2 * pad)
+    def y(t: Dyadic) -> float:
+        return height - pad - float(t + 1) / float(top + 1) * (height - 2 * pad)
 
     def line(wall: Wall, colour: str) -> str:
         points = [(t, v) for t, v in wall if t <= tau] + [(tau, wall[-1][1])]
@@ -141,7 +143,7 @@ def svg(g: int, width: int = 320, height: int = 220) -> str:
         return f'<polyline points="{text}" fill="none" stroke="{colour}" stroke-width="2"/>'
 
     mast = lw[-1][1]
-    zero = f'<line x1="{pad / 2}" y1="{y(Fraction(0)):.1f}" x2="{width - pad / 2}" y2="{y(Fraction(0)):.1f}" ' \
+    zero = f'<line x1="{pad / 2}" y1="{y(Dyadic(0)):.1f}" x2="{width - pad / 2}" y2="{y(Dyadic(0)):.1f}" ' \
            'stroke="#bbb"/>'
     pole = f'<line x1="{x(mast):.1f}" y1="{y(tau):.1f}" x2="{x(mast):.1f}" y2="{y(top):.1f}" stroke="#444" ' \
            'stroke-dasharray="4 3"/>'

@@ -11,11 +11,14 @@ GameValue('5/2')
 
 from __future__ import annotations
 
-from fractions import Fraction
-from collections.abc import Iterable
-
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.notation import braces, format_value, read
+from gamedp.cgt.numbers import Dyadic
+
+TYPE_CHECKING = False  # typing's own flag would import typing, which costs more than valuing a small game
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from fractions import Fraction
 
 OUTCOME_NAMES = {"L": "Left wins", "R": "Right wins", "P": "the second player wins",
                  "N": "the first player wins"}
@@ -29,7 +32,8 @@ def parse(text: str, source: str = "expression") -> GameValue:
 
 class GameValue:
     """A canonical form. ``+``, unary and binary ``-``, ``<=``, ``<``, ``==`` (exact equality of values),
-    :meth:`fuzzy`; ints and Fractions (dyadic) are taken as numbers."""
+    :meth:`fuzzy`; ints, Fractions (dyadic) and :class:`~gamedp.cgt.numbers.Dyadic` are taken as numbers; mean and
+    temperature are Fractions."""
 
     __slots__ = ("id",)
 
@@ -38,8 +42,8 @@ class GameValue:
 
     # -- building -----------------------------------------------------------------------------------------
     @classmethod
-    def number(cls, x: int | Fraction) -> GameValue:
-        return cls(cf.number(Fraction(x)))
+    def number(cls, x: int | Fraction | Dyadic) -> GameValue:
+        return cls(cf.number(x))
 
     @classmethod
     def nimber(cls, n: int) -> GameValue:
@@ -113,13 +117,13 @@ class GameValue:
     def mean(self) -> Fraction:
         from gamedp.cgt.thermograph import mean_temperature
 
-        return mean_temperature(self.id)[0]
+        return mean_temperature(self.id)[0].as_fraction()
 
     @property
     def temperature(self) -> Fraction:
         from gamedp.cgt.thermograph import mean_temperature
 
-        return mean_temperature(self.id)[1]
+        return mean_temperature(self.id)[1].as_fraction()
 
     @property
     def braces(self) -> str:
@@ -143,6 +147,6 @@ class GameValue:
 def _as_id(x) -> int:
     if isinstance(x, GameValue):
         return x.id
-    if isinstance(x, (int, Fraction)) and not isinstance(x, bool):
-        return cf.number(Fraction(x))
+    if isinstance(x, (int, Dyadic)) and not isinstance(x, bool) or hasattr(x, "denominator"):
+        return cf.number(x)  # a ValueError if x is not dyadic
     raise TypeError(f"cannot use {type(x).__name__} as a game value")
