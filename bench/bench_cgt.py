@@ -11,7 +11,8 @@ The peers are installed only in the bench environment (``pip install pycgt==0.2.
 cgt-py imports anywidget), or in another interpreter given by ``--peers-python``; a missing peer is skipped
 with a line saying so.
 Every gamedp process starts cold: no region table is read (``--table`` is not given) and nothing of an
-earlier run is kept, so each value is worked out from the rules. ``--gamedp-python`` runs the gamedp rows with
+earlier run is kept, so each value is worked out from the rules; gamedp's compiled kernels, built once per
+machine, are built before anything is timed. ``--gamedp-python`` runs the gamedp rows with
 another interpreter, e.g. one where gamedp is installed from a wheel rather than in development mode (an
 editable install adds its import hook to every start-up of Python, gamedp or not).
 ``--rectangles``: the value of every rectangle up to 5x6 and 4x7 (a taller one is the negative of its transpose),
@@ -87,10 +88,18 @@ def rectangles(quick: bool) -> None:
               f"{doc['temperature']:>7}  {value}", flush=True)
 
 
+def build_kernels(python: list[str]) -> None:
+    """Build gamedp's compiled Domineering kernels for this machine before anything is timed, as a user's first
+    board of more than 20 cells does (once per machine; boards up to 20 cells are valued in Python until then)."""
+    subprocess.run(python + ["-c", "from gamedp.cgt.domineering import parse_board, value; "
+                                   "value(parse_board('2x2'), compiled=True)"], check=True)
+
+
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], ("--rectangles", "every rectangle up to 5x6 and 4x7 instead"),
                      values=(("--peers-python", "PATH", "the interpreter that has pycgt and cgt-py"),
                              ("--gamedp-python", "PATH", "the interpreter that runs gamedp (default: this one)")))
+    build_kernels([args.gamedp_python] if args.gamedp_python and not args.rectangles else PYTHON)
     if args.rectangles:
         rectangles(args.quick)
     else:

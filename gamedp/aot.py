@@ -92,16 +92,24 @@ def jit_functions(module: types.ModuleType, skip=()) -> None:
     the entry points compiled from it can call them; those named in the module's ``BORROW`` (helpers that
     allocate nothing and keep no array) are compiled without reference counts of the arrays they are passed. A
     module whose functions take other kernels as arguments says ``TAKES_KERNELS = True``: numba's cache cannot
-    keep those (its index would name kernels of another process), so they are compiled afresh."""
+    keep those (its index would name kernels of another process), so they are compiled afresh. A module's
+    ``SIGNATURES`` (name: signature) type those functions up front, as recursive ones must be to compile in
+    reasonable time (numba otherwise infers a recursive function's type again at every call of it it meets);
+    they compile at once, in the order given, so each may call those before it and any untyped function."""
     import inspect
 
     from numba import njit
 
     borrow = getattr(module, "BORROW", ())  # helpers called in hot loops with arrays: no atomic refcounts
     cache = not getattr(module, "TAKES_KERNELS", False)
-    for name, fn in list(vars(module).items()):
-        if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in skip:
-            setattr(module, name, njit(cache=cache, nogil=True, **({"_nrt": False} if name in borrow else {}))(fn))
+    signatures = getattr(module, "SIGNATURES", {})  # recursive kernels: typed at once, not by partial inference
+    functions = [name for name, fn in vars(module).items()
+                 if inspect.isfunction(fn) and fn.__module__ == module.__name__ and name not in skip]
+    # the others first (compiled when first called), then the typed ones, which compile at once, in their order
+    for name in [n for n in functions if n not in signatures] + [n for n in signatures if n in functions]:
+        options = {"cache": cache, "nogil": True, **({"_nrt": False} if name in borrow else {})}
+        fn = getattr(module, name)
+        setattr(module, name, njit(signatures[name], **options)(fn) if name in signatures else njit(**options)(fn))
 
 
 def kernel_modules_used(module: types.ModuleType) -> list[types.ModuleType]:

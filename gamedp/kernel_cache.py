@@ -283,10 +283,15 @@ def _cpu() -> str:
 
 def _numba_version() -> str:
     # Where numba lives and when it was installed: enough to notice an upgrade, and cheap; importing numba
-    # (or even importlib.metadata) here would cost what the built kernels exist to save.
-    import importlib.util
-
-    spec = importlib.util.find_spec("numba")
+    # (or even importlib.metadata, or importlib.util: 7 ms) here would cost what the built kernels exist to save.
+    # The finders importlib.util.find_spec would ask, asked directly.
+    loaded = sys.modules.get("numba")
+    spec = getattr(loaded, "__spec__", None)
+    for finder in sys.meta_path if spec is None else ():
+        find = getattr(finder, "find_spec", None)
+        spec = find("numba", None) if find is not None else None
+        if spec is not None:
+            break
     if spec is None or spec.origin is None:
         return "none"
     return f"{spec.origin}:{os.stat(spec.origin).st_mtime_ns}"

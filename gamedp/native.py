@@ -23,13 +23,16 @@ generated code that needs numba's runtime — the failure is remembered beside t
 from __future__ import annotations
 
 import ctypes
-import importlib.util
+import importlib
 import os
 import sys
 import zlib
-from typing import Any, Callable
 
 from gamedp.kernel_cache import BuildLock, CompilingNotice, checksum, kernel_folder, machine_tag, make_private_dir, read_trusted
+
+TYPE_CHECKING = False  # typing's own flag, and typing, would add ~10 ms to every judge run that loads a library
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 # The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
 # numba's runtime: these functions. Native kernels raise nothing (error model "numpy", no bounds checks), so
@@ -55,6 +58,17 @@ def load_native(module_name: str) -> ctypes.CDLL | None:
     return _loaded[module_name]
 
 
+def load_if_built(module_name: str) -> ctypes.CDLL | None:
+    """The library of native module ``module_name`` if it is built here already (whole, this user's, from the
+    current sources), else None: nothing is built, nothing reported."""
+    lib = _loaded.get(module_name)
+    if lib is None and os.environ.get("GAMEDP_JIT") != "1":
+        lib, _ = _open(_stem(module_name))
+        if lib is not None:
+            _loaded[module_name] = lib
+    return lib
+
+
 def entry_points(module_name: str) -> Any:
     """The entry points of native module ``module_name``: its library, built once per machine (no numba or numpy
     at run time), else numba's compiled functions with the same entry points, called through ctypes alike."""
@@ -76,7 +90,7 @@ def _jitted(module_name: str) -> Any:
     from gamedp.aot import jit_functions, kernel_modules_used
 
     module = importlib.import_module(module_name)
-    for used in [module, *kernel_modules_used(module)]:
+    for used in [*kernel_modules_used(module), module]:  # callees first: typed kernels compile at once
         jit_functions(used, skip=getattr(used, "NATIVE", ()))
     entries = {}
     for name, signature in module.NATIVE.items():
@@ -93,9 +107,14 @@ def _jitted(module_name: str) -> Any:
 def _load(module_name: str) -> ctypes.CDLL | None:
     # A judge run passes here: os.path rather than pathlib, crc32 rather than hashlib, subprocess only to build
     # (each costs milliseconds).
-    stem = os.path.join(kernel_folder(_tag(module_name)), "lib" + module_name.rsplit(".", 1)[-1])
+    stem = _stem(module_name)
     return load_built(stem, lambda: _build_apart(module_name, os.path.dirname(stem)),
                       f"the native kernels of {module_name}", "the slower numpy path")
+
+
+def _stem(module_name: str) -> str:
+    """The library's path but its extension."""
+    return os.path.join(kernel_folder(_tag(module_name)), "lib" + module_name.rsplit(".", 1)[-1])
 
 
 class _BuildFailed(Exception):
@@ -144,10 +163,11 @@ def _open(stem: str) -> tuple[ctypes.CDLL | None, str]:
 def _tag(module_name: str) -> str:
     # Entry points call kernels of other kernel modules, so every kernel source is part of the folder's name;
     # other gamedp modules the build read (constants made by a ruleset, say) are checked through the .deps file.
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
+    # where the module's file is, worked out rather than asked of importlib.util (whose import costs milliseconds)
+    origin = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *module_name.split(".")) + ".py"
+    if not module_name.startswith("gamedp.") or not os.path.isfile(origin):
         raise ImportError(f"no native module {module_name}")
-    kernels = os.path.dirname(spec.origin)
+    kernels = os.path.dirname(origin)
     crc = zlib.crc32((machine_tag() + module_name).encode())
     for source in [__file__] + sorted(os.path.join(kernels, f) for f in os.listdir(kernels) if f.endswith(".py")):
         crc = _crc(source, crc)
@@ -221,9 +241,10 @@ def build(module_name: str, folder: str) -> None:
     from gamedp.aot import jit_functions
 
     module = importlib.import_module(module_name)
-    for name, mod in list(sys.modules.items()):  # the kernel modules the entry points call into, exports and all
-        if name.startswith("gamedp.kernels.") and mod is not None:
-            jit_functions(mod, skip=module.NATIVE if mod is module else ())
+    used = [mod for name, mod in list(sys.modules.items())  # the kernel modules the entry points call into
+            if name.startswith("gamedp.kernels.") and mod is not None and mod is not module]
+    for mod in used + [module] * module_name.startswith("gamedp.kernels."):  # callees first (see _jitted)
+        jit_functions(mod, skip=module.NATIVE if mod is module else ())
     entries = {name: (getattr(module, name), signature) for name, signature in module.NATIVE.items()}
     build_library("lib" + module_name.rsplit(".", 1)[-1], entries, folder, track_sources=True)
 
@@ -242,8 +263,12 @@ def build_library(stem: str, entries: dict[str, tuple[Callable, Any]], folder: s
     from numba.core.compiler import Flags, compile_extra
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.registry import cpu_target
-    from numba.core.runtime import nrtdynmod
+    from numba.core.runtime import nrtdynmod, rtsys
 
+    # numba's runtime takes the code library of the first context that compiles anything: the JIT's, not this
+    # AOT one, whose library cannot hand out function pointers (a kernel compiled during the build, as a recursive
+    # one is while its callers are typed, would fail)
+    rtsys.initialize(cpu_target.target_context)
     context = cpu_target.target_context.with_aot_codegen(stem, cpu_name="host")
     flags = Flags()
     flags.no_compile = True

@@ -62,16 +62,21 @@ def rotate(rows: list[str]) -> list[str]:
     return ["".join(rows[len(rows) - 1 - r][c] for r in range(len(rows))) for c in range(len(rows[0]))]
 
 
+ENGINES = pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+
+
+@ENGINES
 @settings(max_examples=80, deadline=None)
-@given(boards(9))
-def test_value_is_the_game_by_the_difference_game(rows):
-    assert equal(tree_of(value_of_text("/".join(rows))), tree(tuple(rows)))
+@given(rows=boards(9))
+def test_value_is_the_game_by_the_difference_game(rows, compiled):
+    assert equal(tree_of(value(parse_board("/".join(rows)), compiled=compiled)), tree(tuple(rows)))
 
 
+@ENGINES
 @settings(max_examples=150, deadline=None)
-@given(boards(16))
-def test_outcome_against_minimax_with_each_player_first(rows):
-    v = value_of_text("/".join(rows))
+@given(rows=boards(16))
+def test_outcome_against_minimax_with_each_player_first(rows, compiled):
+    v = value(parse_board("/".join(rows)), compiled=compiled)
     left_first, right_first = mover_wins(tuple(rows), True), mover_wins(tuple(rows), False)
     expected = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
     assert v.outcome == expected[left_first, right_first]
@@ -98,6 +103,51 @@ def test_analyze_values_a_board_by_its_regions_whoever_is_to_move(rows, horizont
     h, w = len(rows), len(rows[0])
     found = Analyst(Domineering(h, w)).partizan_value(filled(rows) | horizontal_to_move << h * w)
     assert equal(tree_of(found), tree(tuple(rows)))
+
+
+def wider_boards():
+    """Random boards of up to 5 x 5 cells, a few filled."""
+    return st.tuples(st.integers(2, 5), st.integers(2, 5), st.randoms(use_true_random=False)).map(
+        lambda t: "/".join("".join("#" if t[2].random() < 0.3 else "." for _ in range(t[1])) for _ in range(t[0])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(wider_boards())
+def test_the_compiled_kernels_and_python_find_the_same_forms(text):
+    board = parse_board(text)
+    assert value(board, compiled=True).id == value(board, compiled=False).id  # canonical forms are unique
+
+
+def test_the_compiled_kernels_grow_their_tables_and_resume_in_chunks(monkeypatch):
+    """Every section starts too small to hold the form 0's neighbours, and 3 regions are valued a call: the
+    valuation starts over in a bigger arena again and again, and goes on from call to call."""
+    from gamedp.cgt import domineering_compiled
+
+    monkeypatch.setattr(domineering_compiled, "_arena", None)
+    monkeypatch.setattr(domineering_compiled, "FIRST", (8, 8, 8, 8, 8, 8, 8, 64))
+    monkeypatch.setattr(domineering_compiled, "CHUNK", 3)
+    for text in ("4x4", "3x5", "#..#/..../..../#..#"):
+        board = parse_board(text)
+        assert value(board, compiled=True).id == value(board, compiled=False).id
+    assert domineering_compiled._arena.capacities > (8, 8, 8, 8, 8, 8, 8, 64)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 7), st.data())
+def test_the_kernels_key_a_region_by_its_least_image(h, w, data):
+    """The kernels' own images and cut (run here as Python functions) against images made cell by cell."""
+    from gamedp.kernels.domineering_values import cut, least_image
+
+    cells = data.draw(st.integers(1, (1 << h * w) - 1))
+    images = images_by_cells(h, w, cells)
+    least = min(b for b in images if b[0][0] <= b[0][1])[0]  # the kernels compare images no taller than wide
+    cells_, height, width, negated = least_image(h, w, cells)
+    assert ((height, width, cells_), negated) == (least, (least, False) not in images)
+    rows = [(cells >> (r * w)) & ((1 << w) - 1) for r in range(h)]
+    used = [r for r in range(h) if rows[r]]
+    columns = [c for c in range(w) if any(row >> c & 1 for row in rows)]
+    box = (used[-1] - used[0] + 1, columns[-1] - columns[0] + 1)
+    assert cut(h, w, cells)[:2] == box and bin(cut(h, w, cells)[2]).count("1") == bin(cells).count("1")
 
 
 def test_analyze_leaves_out_the_value_of_a_board_too_big_to_value_at_once():
@@ -134,7 +184,7 @@ def test_the_region_table_reads_back(tmp_path):
     from gamedp.cgt import domineering, region_table
 
     for board in ("3x4", "2x5", "#.../..../...#"):
-        value_of_text(board)
+        value(parse_board(board), compiled=False)
     region_table.save(tmp_path / "t.gdb")
     saved = dict(domineering.table)
     domineering.table.clear()

@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                  "gamedp.saved_writer", "gamedp.saved_solution", "gamedp.gamesman")),
     # engines, one a module, and where their shards run; partizan values of positions
     ("solvers", ("gamedp.solvers", "gamedp.solvers.", "gamedp.executors", "gamedp.cgt.search",
-                 "gamedp.cgt.domineering", "gamedp.cgt.region_table")),
+                 "gamedp.cgt.domineering", "gamedp.cgt.domineering_compiled", "gamedp.cgt.region_table")),
     # the built-in games, each with its own engines and forms
     ("games", ("gamedp.games.",)),
     # which engine answers a game and a position; loading a game by name; checking a description
@@ -53,7 +53,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 #: Calls that import the module named by their first argument.
-LOADERS = {"import_module", "load_kernels", "load_native"}
+LOADERS = {"import_module", "load_kernels", "load_native", "entry_points", "load_if_built"}
 
 
 def modules() -> dict[str, Path]:

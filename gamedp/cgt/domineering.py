@@ -28,19 +28,31 @@ MAX_CELLS = 64
 #: the most bytes this process may hold while regions are valued (``gamedp cgt --memory``); None: until the
 #: machine's available memory (or ``ulimit -v``) runs low
 memory_bound: int | None = None
+#: the most cells of a board valued in Python while the compiled kernels are not built: Python values any board
+#: of 20 cells in well under a second, less than the kernels take to build
+BUILD_CELLS = 20
 #: new regions valued between two looks at the memory held (a look reads two small /proc files)
 CHECK_EVERY = 1024
 
 
-def value(board: Board) -> GameValue:
-    """The value of a board."""
+def value(board: Board, compiled: bool | None = None) -> GameValue:
+    """The value of a board: by the compiled kernels (:mod:`gamedp.cgt.domineering_compiled`) where they can
+    value it, else here in Python. ``compiled``: None to use the kernels if they are built, and to build them
+    (once per machine, a minute or less) for a board of more than :data:`BUILD_CELLS` cells; True to use them,
+    built if need be; False for Python, which fills :data:`table` (the regions a region table file saves)."""
+    if compiled is not False:
+        from gamedp.cgt.domineering_compiled import form
+
+        g = form(*board, memory_bound=memory_bound, build=compiled or board[0] * board[1] > BUILD_CELLS)
+        if g is not None:
+            return GameValue(g)
     return GameValue(board_id(*board))
 
 
 def value_within(board: Board, most: int) -> GameValue:
     """The value of a board, or a :class:`ResourceError` once more than ``most`` regions not met before would be
     valued for it (regions valued until then are kept). ``analyze`` shows values of boards it can value in a
-    moment, and leaves the others out.
+    moment, and leaves the others out; the compiled kernels value them if they are built (never built here).
 
     >>> str(value_within((4, 4, (1 << 16) - 1), 5_000))
     '±{0,{{2|0},2Tiny(2)|{2|0},Miny(2)}}'
@@ -49,10 +61,15 @@ def value_within(board: Board, most: int) -> GameValue:
     ...
     gamedp.errors.ResourceError: valuing this board takes more than 100 new regions
     """
+    from gamedp.cgt.domineering_compiled import form
+
+    g = form(*board, most=most, memory_bound=memory_bound, build=False)  # no minute's wait for an answer
+    if g is not None:
+        return GameValue(g)
     global _region_limit
     _region_limit = len(table) + most
     try:
-        return value(board)
+        return value(board, compiled=False)
     except _TooMany:
         raise ResourceError(f"valuing this board takes more than {most:,} new regions") from None
     finally:

@@ -85,7 +85,7 @@ def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None
 
         path = region_table.default_path() if table == "default" else table
         known = region_table.load(path)
-        out = [domineering.value(b) for b in boards]
+        out = [domineering.value(b, compiled=False) for b in boards]  # the table saves what Python valued
         if len(domineering.table) > known:
             region_table.save(path)
         return out
