@@ -11,6 +11,7 @@ a minute or less, once: :mod:`gamedp.cgt.domineering` asks for it only for a boa
 
 from __future__ import annotations
 
+import _thread
 import ctypes
 
 from gamedp.cgt import canonical
@@ -47,6 +48,8 @@ class _Arena:
 
 
 _arena: _Arena | None = None
+#: one valuation at a time: the kernels run without the GIL, on the one arena (threading's own import costs more)
+_lock = _thread.allocate_lock()
 
 
 def form(h: int, w: int, cells: int, most: int | None = None, memory_bound: int | None = None,
@@ -54,9 +57,14 @@ def form(h: int, w: int, cells: int, most: int | None = None, memory_bound: int 
     """The canonical form (a :mod:`gamedp.cgt.canonical` id) of the board, or None where the kernels cannot
     value it (more than MOST_CELLS cells, numbers past their range), or are not built and ``build`` is False.
     ``most``: a :class:`ResourceError` once more than that many regions not met before would be valued."""
-    global _arena
     if h * w > MOST_CELLS:
         return None
+    with _lock:
+        return _form(h, w, cells, most, memory_bound, build)
+
+
+def _form(h: int, w: int, cells: int, most: int | None, memory_bound: int | None, build: bool) -> int | None:
+    global _arena
     from gamedp.kernels import canonical_forms as cf
 
     if _arena is None:
