@@ -63,10 +63,11 @@ def show(answer: dict[str, object], as_json: bool = False) -> str:
 
 def describe(v) -> dict:
     """The JSON fields of a value."""
-    from gamedp.cgt.numbers import format_number
+    from gamedp.cgt.thermograph import mean_temperature
 
-    return {"canonical": str(v), "braces": v.braces, "outcome": v.outcome, "mean": format_number(v.mean),
-            "temperature": format_number(v.temperature)}
+    mean, temperature = mean_temperature(v.id)  # as Dyadics: GameValue's Fractions would import fractions (17 ms)
+    return {"canonical": str(v), "braces": v.braces, "outcome": v.outcome, "mean": str(mean),
+            "temperature": str(temperature)}
 
 
 def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None, memory: int | None) -> list:
