@@ -205,6 +205,11 @@ def intern(S, A, lat, nl, rat, nr):
     return g if g >= 0 else new_form(S, A, 0, NOT_NUMBER, lat, nl, rat, nr)
 
 
+def intern_options(S, A, ops, nl, nr):
+    """:func:`intern` of the options at A[ops:ops + nl] (Left's) and the nr after them, in any order."""
+    return intern(S, A, ops, sort_unique(A, ops, nl), ops + nl, sort_unique(A, ops + nl, nr))
+
+
 def number(S, A, m, k):
     """The id of the number m/2^k."""
     while k > 0 and m % 2 == 0:
@@ -306,9 +311,7 @@ def negate(S, A, g):
                 if o < 0:
                     return -1
                 A[dst + i] = o
-        sort_unique(A, ops, nl)
-        sort_unique(A, ops + nl, nr)
-        n = intern(S, A, ops, nl, ops + nl, nr)
+        n = intern_options(S, A, ops, nl, nr)
         S[TOP] = top
     if n < 0:
         return -1
@@ -348,9 +351,7 @@ def add(S, A, g, h):
                 if o < 0:
                     return -1
                 A[ops + i] = o
-            sort_unique(A, ops, nl)
-            sort_unique(A, ops + nl, nr)
-            s = intern(S, A, ops, nl, ops + nl, nr)
+            s = intern_options(S, A, ops, nl, nr)
         else:
             gl, gr, hl, hr = (A[g * WIDTH + LEFT_COUNT], A[g * WIDTH + RIGHT_COUNT], A[h * WIDTH + LEFT_COUNT],
                               A[h * WIDTH + RIGHT_COUNT])
