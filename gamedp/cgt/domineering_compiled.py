@@ -77,26 +77,38 @@ def _form(h: int, w: int, cells: int, most: int | None, memory_bound: int | None
     limit_slot = cf.CALLER + 1
     made = cf.CALLER
     stop = None if most is None else _arena.state[made] + most
-    while True:
-        a = _arena
-        a.state[limit_slot] = a.state[made] + CHUNK if stop is None else min(stop, a.state[made] + CHUNK)
-        g = a.kernels.value(a.state, a.arena, a.words, h, w, cells)
-        if g >= 0:
-            return _export(a, g)
-        status = a.state[cf.STATUS]
-        if status == cf.LIMIT:
-            if stop is not None and a.state[made] >= stop:
-                raise ResourceError(f"valuing this board takes more than {most:,} new regions")
-            continue  # a chunk done: go on (Ctrl-C is seen between chunks)
-        if status == cf.OUT_OF_RANGE:
-            return None
-        full, kernels, regions = a.state[cf.FULL_SECTION], a.kernels, a.state[made]
-        grown = tuple(c * (4 if s == full else 2) for s, c in enumerate(a.capacities))
-        _arena = a = None  # the old arena goes before the new one comes
-        _check_memory(grown, memory_bound, regions)
-        _arena = _Arena(grown, kernels)
-        if stop is not None:
-            stop = most
+    progress = None  # a line on a terminal once the work takes more than a chunk
+    try:
+        while True:
+            a = _arena
+            a.state[limit_slot] = a.state[made] + CHUNK if stop is None else min(stop, a.state[made] + CHUNK)
+            g = a.kernels.value(a.state, a.arena, a.words, h, w, cells)
+            if g >= 0:
+                return _export(a, g)
+            status = a.state[cf.STATUS]
+            if status == cf.LIMIT:
+                if stop is not None and a.state[made] >= stop:
+                    raise ResourceError(f"valuing this board takes more than {most:,} new regions")
+                if progress is None:
+                    from gamedp.progress import ProgressLine
+
+                    progress = ProgressLine(f"Domineering {h}x{w}, regions")
+                progress.update(a.state[made])
+                continue  # a chunk done: go on (Ctrl-C is seen between chunks)
+            if status == cf.OUT_OF_RANGE:
+                return None
+            full, kernels, regions = a.state[cf.FULL_SECTION], a.kernels, a.state[made]
+            grown = tuple(c * (4 if s == full else 2) for s, c in enumerate(a.capacities))
+            _arena = a = None  # the old arena goes before the new one comes
+            _check_memory(grown, memory_bound, regions)
+            _arena = _Arena(grown, kernels)
+            if stop is not None:
+                stop = most
+            if progress is not None:
+                progress.describe(f"Domineering {h}x{w}, regions again in larger tables")
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def _check_memory(capacities: tuple[int, ...], memory_bound: int | None, regions: int) -> None:
