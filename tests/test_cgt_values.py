@@ -194,3 +194,14 @@ def test_ups_and_stars_are_read_off_their_forms():
         value_of_text(board)
     assert len(sums) == 2 * MOST_UPS * MOST_STARS
     assert {g: ups_and_star(g) for g in range(len(cf.left)) if ups_and_star(g)} == sums
+
+
+def test_numbers_mix_in_and_other_things_are_refused():
+    from fractions import Fraction
+
+    assert parse("*") + 1 == parse("1*") and parse("*") + Fraction(1, 2) == parse("1/2*")
+    for wrong in (True, 0.5, "1"):
+        with pytest.raises(TypeError, match="as a game value"):
+            parse("*") + wrong
+    with pytest.raises(ValueError, match="not a dyadic rational"):
+        parse("*") + Fraction(1, 3)

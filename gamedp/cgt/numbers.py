@@ -48,7 +48,9 @@ class Dyadic:
         dyadic rational or not a number."""
         if isinstance(x, Dyadic):
             return x
-        if isinstance(x, int) and not isinstance(x, bool):
+        if isinstance(x, bool):  # an int, with a numerator, but no number a person means
+            raise ValueError(f"{x!r} is not a number")
+        if isinstance(x, int):
             return cls(x)
         if isinstance(x, str):
             n, d = _read(x)

@@ -147,6 +147,6 @@ class GameValue:
 def _as_id(x) -> int:
     if isinstance(x, GameValue):
         return x.id
-    if isinstance(x, (int, Dyadic)) and not isinstance(x, bool) or hasattr(x, "denominator"):
-        return cf.number(x)  # a ValueError if x is not dyadic
-    raise TypeError(f"cannot use {type(x).__name__} as a game value")
+    if isinstance(x, bool) or not (isinstance(x, (int, Dyadic)) or hasattr(x, "denominator")):
+        raise TypeError(f"cannot use {type(x).__name__} as a game value")
+    return cf.number(x)  # a ValueError if x is not dyadic
