@@ -163,7 +163,7 @@ def _open(stem: str) -> tuple[ctypes.CDLL | None, str]:
 def _tag(module_name: str) -> str:
     # Entry points call kernels of other kernel modules, so every kernel source is part of the folder's name;
     # other gamedp modules the build read (constants made by a ruleset, say) are checked through the .deps file.
-    # where the module's file is, worked out rather than asked of importlib.util (whose import costs milliseconds)
+    # The module's file is worked out, not asked of importlib.util, whose import costs milliseconds.
     origin = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *module_name.split(".")) + ".py"
     if not module_name.startswith("gamedp.") or not os.path.isfile(origin):
         raise ImportError(f"no native module {module_name}")
@@ -243,7 +243,9 @@ def build(module_name: str, folder: str) -> None:
     module = importlib.import_module(module_name)
     used = [mod for name, mod in list(sys.modules.items())  # the kernel modules the entry points call into
             if name.startswith("gamedp.kernels.") and mod is not None and mod is not module]
-    for mod in used + [module] * module_name.startswith("gamedp.kernels."):  # callees first (see _jitted)
+    if module_name.startswith("gamedp.kernels."):  # its own helpers too, after its callees (see _jitted)
+        used.append(module)
+    for mod in used:
         jit_functions(mod, skip=module.NATIVE if mod is module else ())
     entries = {name: (getattr(module, name), signature) for name, signature in module.NATIVE.items()}
     build_library("lib" + module_name.rsplit(".", 1)[-1], entries, folder, track_sources=True)

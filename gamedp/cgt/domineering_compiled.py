@@ -74,8 +74,7 @@ def _form(h: int, w: int, cells: int, most: int | None, memory_bound: int | None
         if kernels is None:
             return None
         _arena = _Arena(FIRST, kernels)
-    limit_slot = cf.CALLER + 1
-    made = cf.CALLER
+    made, limit_slot = cf.CALLER, cf.CALLER + 1  # the kernels' REGIONS_MADE, REGION_LIMIT (their module imports numba)
     stop = None if most is None else _arena.state[made] + most
     progress = None  # a line on a terminal once the work takes more than a chunk
     try:

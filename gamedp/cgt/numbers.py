@@ -21,7 +21,7 @@ ValueError: 1/3 is not a dyadic rational (its denominator must be a power of 2)
 from __future__ import annotations
 
 import sys
-from math import gcd
+from math import ceil, floor, gcd
 
 __all__ = ["Dyadic", "simplest_between", "format_number", "number_temperature"]
 
@@ -232,15 +232,15 @@ def simplest_between(low: Dyadic | None, high: Dyadic | None) -> Dyadic:
         return ZERO
     if low is None:
         assert high is not None
-        return ZERO if high > 0 else Dyadic(high.__ceil__() - 1)
+        return ZERO if high > 0 else Dyadic(ceil(high) - 1)
     if high is None:
-        return ZERO if low < 0 else Dyadic(low.__floor__() + 1)
+        return ZERO if low < 0 else Dyadic(floor(low) + 1)
     if low < 0 < high:
         return ZERO
-    if low >= 0 and low.__floor__() + 1 < high:
-        return Dyadic(low.__floor__() + 1)
-    if high <= 0 and high.__ceil__() - 1 > low:
-        return Dyadic(high.__ceil__() - 1)
+    if low >= 0 and floor(low) + 1 < high:
+        return Dyadic(floor(low) + 1)
+    if high <= 0 and ceil(high) - 1 > low:
+        return Dyadic(ceil(high) - 1)
     k = 1
     while True:  # the least n/2^k above low, for k = 1, 2, ...: the first below high is the simplest
         x = Dyadic(((low.m << k) >> low.k) + 1, k)

@@ -2,21 +2,20 @@
 :mod:`gamedp.cgt.canonical`, whose docstring gives the theory: dominated options removed, reversible options
 bypassed, number avoidance and translation, the simplicity rule).
 
-Everything lives in one *arena* ``A`` (int64) whose sections the caller lays out in the *state* ``S``: first the forms
-(``WIDTH`` words each: a number's numerator and exponent, then where its Left and Right options sit in the pool
-and how many, and its negative once known), the pool of options, a hash of forms by their options, and memo
-tables of numbers, comparisons and sums, a memo of the caller's positions (two-word keys); the last section is
-scratch, used as a stack. A form is its index in the forms section (form g's words start at ``WIDTH * g``);
-its options were made before it. Numbers are m/2^k with |m| <= ``MOST_NUMERATOR`` and
+Everything lives in one *arena* ``A`` (int64) whose sections the caller lays out in the *state* ``S``: first
+the forms (``WIDTH`` words each: a number's numerator and exponent, then where its Left and Right options sit in
+the pool and how many, and its negative once known), the pool of options, a hash of forms by their options,
+memo tables of numbers, comparisons and sums, a memo of the caller's positions (two-word keys); the last section
+is scratch, used as a stack. A form is its index in the forms section, which starts the arena (form g's words
+start at ``WIDTH * g``); its options were made before it. Numbers are m/2^k with |m| <= ``MOST_NUMERATOR`` and
 k <= ``MOST_EXPONENT``, so that any two compare and add in 64 bits.
 
 No two functions call each other (a function may call itself): numba cannot link mutual recursion into a
-library, nor cache it. Nothing allocates or raises: a function that cannot go on returns -1 with ``S[STATUS]`` saying why (a section
-full, and which; a number out of range; a caller's limit reached), every caller passes the -1 up, and the caller
-of the kernels grows the arena or gives up. What was stored before stays right, so a call may simply be made
-again.
+library, nor cache it. Nothing allocates or raises: a function that cannot go on returns -1 with ``S[STATUS]``
+saying why (a section full, and which; a number out of range; a caller's limit reached), every caller passes
+the -1 up, and the caller of the kernels grows the arena or gives up. What was stored before stays right, so a
+call may simply be made again.
 """
-
 # -- the state ------------------------------------------------------------------------------------------------
 #: S slots: forms made, scratch top, why the last call stopped, which section was full, the form 0
 FORMS_MADE, TOP, STATUS, FULL_SECTION, ZERO_FORM = 0, 1, 2, 3, 4
@@ -45,8 +44,8 @@ GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 #: the recursive kernels, typed up front (see gamedp.aot.jit_functions); S and A are C-contiguous int64 arrays
 SIGNATURES = {"number": "i8(i8[::1], i8[::1], i8, i8)", "leq": "i8(i8[::1], i8[::1], i8, i8)",
               "negate": "i8(i8[::1], i8[::1], i8)", "add": "i8(i8[::1], i8[::1], i8, i8)"}
-BORROW = ("at", "capacity", "full", "slot", "memo_get", "memo_put", "compare_numbers", "is_number",
-          "reserve", "sort_unique", "form_hash", "same_options")
+BORROW = ("at", "capacity", "used", "full", "slot", "memo_get", "memo_put", "compare_numbers", "is_number",
+          "reserve", "sort_unique", "form_hash", "same_options", "form_slot", "find_form", "all_numbers")
 
 
 def at(S, section):
@@ -55,6 +54,11 @@ def at(S, section):
 
 def capacity(S, section):
     return S[SECTIONS + 3 * section + 1]
+
+
+def used(section):
+    """The state slot counting the slots (or pool words) a section has in use."""
+    return SECTIONS + 3 * section + 2
 
 
 def full(S, section):
@@ -82,12 +86,12 @@ def memo_get(S, A, section, k1, k2):
 
 def memo_put(S, A, section, k1, k2, value):
     """Store ``value`` for the key (k1, k2); -1 when the section is half full (grown before it slows down)."""
-    used = SECTIONS + 3 * section + 2
-    if 2 * (S[used] + 1) > capacity(S, section):
+    count = used(section)
+    if 2 * (S[count] + 1) > capacity(S, section):
         return full(S, section)
     s = slot(S, A, section, k1, k2)
     if A[s] == EMPTY:
-        S[used] += 1
+        S[count] += 1
     A[s], A[s + 1], A[s + 2] = k1, k2, value
     return 0
 
@@ -155,17 +159,20 @@ def same_options(A, g, lat, nl, rat, nr):
     return True
 
 
-def find_form(S, A, lat, nl, rat, nr):
-    """The form with these (sorted) options, or -1."""
+def form_slot(S, A, lat, nl, rat, nr):
+    """The FORM_HASH slot (an arena index) of the form with these (sorted) options: where it is, or the empty
+    slot where it would go."""
     base, cap = at(S, FORM_HASH), capacity(S, FORM_HASH)
     i = ((form_hash(A, lat, nl, rat, nr) * GOLDEN) >> 20) & (cap - 1)
-    while True:
-        g = A[base + i]
-        if g == EMPTY:
-            return -1
-        if same_options(A, g, lat, nl, rat, nr):
-            return g
+    while A[base + i] != EMPTY and not same_options(A, A[base + i], lat, nl, rat, nr):
         i = (i + 1) & (cap - 1)
+    return base + i
+
+
+def find_form(S, A, lat, nl, rat, nr):
+    """The form with these (sorted) options, or -1."""
+    g = A[form_slot(S, A, lat, nl, rat, nr)]
+    return -1 if g == EMPTY else g
 
 
 def new_form(S, A, m, k, lat, nl, rat, nr):
@@ -174,28 +181,23 @@ def new_form(S, A, m, k, lat, nl, rat, nr):
     g = S[FORMS_MADE]
     if g + 1 > capacity(S, FORMS):
         return full(S, FORMS)
-    pool, used = at(S, POOL), SECTIONS + 3 * POOL + 2
-    if S[used] + nl + nr > capacity(S, POOL):
+    if S[used(POOL)] + nl + nr > capacity(S, POOL):
         return full(S, POOL)
-    if k != RAW and 2 * (S[SECTIONS + 3 * FORM_HASH + 2] + 1) > capacity(S, FORM_HASH):
+    if k != RAW and 2 * (S[used(FORM_HASH)] + 1) > capacity(S, FORM_HASH):
         return full(S, FORM_HASH)
-    p = pool + S[used]
+    p = at(S, POOL) + S[used(POOL)]
     for i in range(nl):
         A[p + i] = A[lat + i]
     for i in range(nr):
         A[p + nl + i] = A[rat + i]
-    S[used] += nl + nr
-    f = at(S, FORMS) + WIDTH * g
+    S[used(POOL)] += nl + nr
+    f = WIDTH * g
     A[f + M], A[f + K], A[f + LEFT_AT], A[f + LEFT_COUNT] = m, k, p, nl
     A[f + RIGHT_AT], A[f + RIGHT_COUNT], A[f + NEGATIVE] = p + nl, nr, -1
     S[FORMS_MADE] = g + 1
     if k != RAW:
-        base, cap = at(S, FORM_HASH), capacity(S, FORM_HASH)
-        i = ((form_hash(A, lat, nl, rat, nr) * GOLDEN) >> 20) & (cap - 1)
-        while A[base + i] != EMPTY:
-            i = (i + 1) & (cap - 1)
-        A[base + i] = g
-        S[SECTIONS + 3 * FORM_HASH + 2] += 1
+        A[form_slot(S, A, lat, nl, rat, nr)] = g
+        S[used(FORM_HASH)] += 1
     return g
 
 
@@ -384,10 +386,16 @@ def make(S, A, lat, nl, rat, nr):
     g = find_form(S, A, lat, nl, rat, nr)
     if g >= 0:
         return g
+    if all_numbers(A, lat, nl, rat, nr):
+        return on_numbers(S, A, lat, nl, rat, nr)
+    return simplify(S, A, lat, nl, rat, nr)
+
+
+def all_numbers(A, lat, nl, rat, nr):
     for i in range(nl + nr):
         if not is_number(A, A[lat + i] if i < nl else A[rat + i - nl]):
-            return simplify(S, A, lat, nl, rat, nr)
-    return on_numbers(S, A, lat, nl, rat, nr)
+            return False
+    return True
 
 
 def on_numbers(S, A, lat, nl, rat, nr):
@@ -476,15 +484,20 @@ def extremes(S, A, first, n, largest):
     return kept
 
 
+def undominated(S, A, first, n, largest):
+    """The options at A[first:first + n] sorted, without repeats, without those another dominates (see
+    :func:`extremes`); their number, or -1."""
+    n = extremes(S, A, first, sort_unique(A, first, n), largest)
+    return -1 if n < 0 else sort_unique(A, first, n)
+
+
 def simplify(S, A, lat, nl, rat, nr):
     """Remove dominated options and bypass reversible ones until neither is left; the canonical form."""
     top = S[TOP]
-    nl = extremes(S, A, lat, nl, True)
-    nr = extremes(S, A, rat, nr, False) if nl >= 0 else -1
+    nl = undominated(S, A, lat, nl, True)
+    nr = undominated(S, A, rat, nr, False) if nl >= 0 else -1
     if nr < 0:
         return -1
-    nl = sort_unique(A, lat, nl)
-    nr = sort_unique(A, rat, nr)
     whole = new_form(S, A, 0, RAW, lat, nl, rat, nr)  # G's value never changes: any form of it compares
     if whole < 0:
         return -1
@@ -518,22 +531,17 @@ def simplify(S, A, lat, nl, rat, nr):
                 for j in range(count):
                     A[out + size] = A[q + j]
                     size += 1
-            size = sort_unique(A, out, size)
-            size = extremes(S, A, out, size, side == 0)
+            size = undominated(S, A, out, size, side == 0)
             if size < 0:
                 return -1
-            size = sort_unique(A, out, size)
             if side == 0:
                 lat, nl = out, size
             else:
                 rat, nr = out, size
     g = find_form(S, A, lat, nl, rat, nr)
     if g < 0:
-        numbers = True
-        for i in range(nl + nr):
-            if not is_number(A, A[lat + i] if i < nl else A[rat + i - nl]):
-                numbers = False
-        g = on_numbers(S, A, lat, nl, rat, nr) if numbers else new_form(S, A, 0, NOT_NUMBER, lat, nl, rat, nr)
+        g = on_numbers(S, A, lat, nl, rat, nr) if all_numbers(A, lat, nl, rat, nr) else \
+            new_form(S, A, 0, NOT_NUMBER, lat, nl, rat, nr)
     S[TOP] = top
     return g
 
@@ -544,8 +552,8 @@ def setup(S, A):
         base, width = at(S, section), SLOT_WORDS[section]
         for i in range(capacity(S, section)):
             A[base + width * i] = EMPTY
-        S[SECTIONS + 3 * section + 2] = 0
-    S[SECTIONS + 3 * POOL + 2] = 0
+        S[used(section)] = 0
+    S[used(POOL)] = 0
     S[FORMS_MADE] = 0
     S[TOP] = 0
     S[STATUS] = OK

@@ -40,18 +40,17 @@ def image(h, w, cells, t):
     """The cells of board (h, w, cells) under symmetry ``t``: 0-3 keep the shape (identity, mirror left-right,
     mirror top-bottom, half turn), 4-7 transpose it first (a w x h board), which swaps the players."""
     out = 0
-    width = w if t < 4 else h
+    rows, cols = (h, w) if t < 4 else (w, h)
     for bit in range(h * w):
         if cells >> bit & 1:
             r, c = bit // w, bit % w
             if t >= 4:
                 r, c = c, r
-            rows, cols = (h, w) if t < 4 else (w, h)
             if t % 4 == 1 or t % 4 == 3:
                 c = cols - 1 - c
             if t % 4 == 2 or t % 4 == 3:
                 r = rows - 1 - r
-            out |= 1 << (r * width + c)
+            out |= 1 << (r * cols + c)
     return out
 
 
