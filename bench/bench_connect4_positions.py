@@ -6,7 +6,7 @@
     python bench/bench_connect4_positions.py --reference PATH --memory 64M --start --json build/c4pos.jsonl
     python bench/bench_connect4_positions.py --reference PATH --threads 1,2     # one and two threads, same rounds
 
-The sets (MOVES SCORE a line) are read from <repo>/../shared/connect4-positions or --sets DIR. Per set, one run
+The sets (MOVES SCORE a line) are read from tests/fixtures/connect4-positions or --sets DIR. Per set, one run
 of `gamedp value connect4 --json` counts the positions gamedp explores; then each round runs plain `gamedp value
 connect4` (once per --threads count) and the reference (a build of Pons' solver named by --reference; never
 fetched or built here), each on the set and on empty input, whole process. The table gives medians over the
@@ -206,7 +206,7 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=3, help="timed rounds per set (default 3)")
     p.add_argument("--quick", action="store_true", help="50/50/50/20/5/1 positions, for a smoke test")
     p.add_argument("--reference", type=Path, help="a built Pons solver (c4solver) to run beside gamedp")
-    p.add_argument("--sets", type=Path, default=BENCH.parent.parent / "shared" / "connect4-positions")
+    p.add_argument("--sets", type=Path, default=BENCH.parent / "tests" / "fixtures" / "connect4-positions")
     p.add_argument("--sets-only", help=f"comma-separated sets, by name or file ({', '.join(SETS)})")
     p.add_argument("--positions", type=int, help="positions per set (the first N lines)")
     p.add_argument("--memory", help="passed to gamedp --memory (e.g. 64M; default: gamedp's own)")

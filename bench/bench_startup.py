@@ -18,7 +18,6 @@ from harness import GAMEDP, PYTHON, Contender, arguments, compare
 
 from gamedp.judge import JUDGES
 
-VECTORS = Path("/work/shared/vectors")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -32,7 +31,7 @@ def main() -> None:
             + [Contender(f"gamedp judge {p}", [*gamedp, "judge", p], status=2) for p in sorted(JUDGES)],
             rounds=rounds)
     for problem in sorted(JUDGES):
-        samples = sorted(VECTORS.glob(f"{problem}-sample*.in")) or sorted(EXAMPLES.glob(f"{problem}-sample*.in"))
+        samples = sorted(EXAMPLES.glob(f"{problem}-sample*.in"))
         if samples:
             compare(f"{problem}: {samples[0].name}",
                     [Contender("python -c pass", [*PYTHON, "-c", "pass"]),

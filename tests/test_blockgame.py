@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from command import gamedp
+from data import SAMPLES
 from test_placement import BLOCKGAME_SHAPES, Brute, random_board
 
 from gamedp.games.placement import blockgame_rules, blockgame_table_spec
@@ -22,9 +22,6 @@ from gamedp.games.placement_search import MemoSearch, wins
 from gamedp.games.placement_table import TableSpec
 from gamedp.judge.blockgame import run
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
-if not VECTORS.exists():
-    VECTORS = Path(__file__).resolve().parents[1] / "examples"
 FILLS = (1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6)
 _BRUTES: dict[tuple[int, int], Brute] = {}
 
@@ -62,8 +59,8 @@ def bit(bits, i: int) -> bool:
 
 # -- the judge ------------------------------------------------------------------------------------------------
 def test_official_sample_byte_for_byte():
-    sample_in = (VECTORS / "blockgame-sample.in").read_text()
-    want = (VECTORS / "blockgame-sample.out").read_text()
+    sample_in = (SAMPLES / "blockgame-sample.in").read_text()
+    want = (SAMPLES / "blockgame-sample.out").read_text()
     assert run(sample_in) == want.rstrip("\n") + "\n"
     out = gamedp("judge", "blockgame", stdin=sample_in, timeout=300)
     assert out.returncode == 0, out.stderr

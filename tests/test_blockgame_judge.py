@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 import pytest
-from test_blockgame import VECTORS, boards_5x5, brute
+from data import SAMPLES
+from test_blockgame import boards_5x5, brute
 
 from gamedp import native
 from gamedp.games.placement_search import search_first
@@ -94,20 +95,20 @@ def test_native_and_numpy_paths_agree(lib):
 
 
 def test_without_native_kernels_the_numpy_path_answers(monkeypatch):
-    sample_in = (VECTORS / "blockgame-sample.in").read_text()
+    sample_in = (SAMPLES / "blockgame-sample.in").read_text()
     with_native = blockgame.run(sample_in)
     monkeypatch.setitem(native._loaded, NAME, None)  # as where no library can be built
     assert blockgame._native_wins([0]) is None
-    assert blockgame.run(sample_in) == with_native == (VECTORS / "blockgame-sample.out").read_text().rstrip() + "\n"
+    assert blockgame.run(sample_in) == with_native == (SAMPLES / "blockgame-sample.out").read_text().rstrip() + "\n"
 
 
 def test_judge_path_imports_neither_numpy_nor_numba(lib, tmp_path):
-    sample_in = (VECTORS / "blockgame-sample.in").read_text()
+    sample_in = (SAMPLES / "blockgame-sample.in").read_text()
     code = ("import sys; from gamedp.judge import blockgame; "
             f"out = blockgame.run({sample_in!r}); print('numpy' in sys.modules, 'numba' in sys.modules, *out.split())")
     env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path)}  # no saved database: the kernels answer
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    want = (VECTORS / "blockgame-sample.out").read_text().split()
+    want = (SAMPLES / "blockgame-sample.out").read_text().split()
     assert done.stdout.split() == ["False", "False", *want], done.stderr
 
 
@@ -122,8 +123,8 @@ def test_the_library_is_built_again_when_a_source_its_build_read_changes(tmp_pat
     shutil.copytree(Path(blockgame.__file__).parents[1], package, ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path / "cache"), "GAMEDP_DB_DIR": str(tmp_path / "db"),
            "PYTHONPATH": str(package.parent)}
-    sample_in = (VECTORS / "blockgame-sample.in").read_text()
-    want = (VECTORS / "blockgame-sample.out").read_text()
+    sample_in = (SAMPLES / "blockgame-sample.in").read_text()
+    want = (SAMPLES / "blockgame-sample.out").read_text()
 
     def run() -> tuple[float, bool]:
         """The library's time of writing, and whether this run said it compiled (one line, nothing else)."""

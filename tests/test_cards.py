@@ -8,11 +8,11 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from command import gamedp
+from data import SAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +23,7 @@ from gamedp.solvers.interval import IntervalSolver, Rule, batch_margins, parse_r
 from gamedp.solvers.memo import solve
 from judge_paths import assert_paths_agree
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
-# The official sample, also kept here for checkouts without the shared vectors (checked equal below).
+# The official sample, written out as a reader sees it (checked equal to the copy in examples/ below).
 SAMPLE_IN, SAMPLE_OUT = "2\n4\n1 2 5 2\n9\n1 1 1 1 2 2 2 2 2\n", "6\n8\n"
 # (take, discard): the three rule families, plus a mix of both
 RULES = [(1, 0), (1, 2), (2, 0), (3, 0), (2, 3)]
@@ -248,11 +247,9 @@ def test_registered_games_load():
 
 
 def test_official_sample_byte_for_byte():
-    sample_in, expected = SAMPLE_IN, SAMPLE_OUT.encode()
-    if (VECTORS / "cardgame-sample.in").exists():
-        sample_in = (VECTORS / "cardgame-sample.in").read_text()
-        expected = (VECTORS / "cardgame-sample.out").read_bytes()
-        assert (sample_in, expected) == (SAMPLE_IN, SAMPLE_OUT.encode())
+    sample_in = (SAMPLES / "cardgame-sample.in").read_text()
+    expected = (SAMPLES / "cardgame-sample.out").read_bytes()
+    assert (sample_in, expected) == (SAMPLE_IN, SAMPLE_OUT.encode())
     assert cardgame.run(sample_in).encode() == expected
     done = gamedp("judge", "cardgame", stdin=sample_in.encode())
     assert done.returncode == 0 and done.stdout == expected

@@ -9,15 +9,13 @@ from pathlib import Path
 
 import pytest
 from command import gamedp
+from data import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamedp.database import Reader
 from gamedp.games.indexed import table_spec
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
-if not VECTORS.exists():
-    VECTORS = Path(__file__).resolve().parents[1] / "examples"
 
 
 def placements(rows: int, cols: int) -> list[frozenset]:
@@ -92,7 +90,7 @@ def test_judge_answers_from_the_database(full_db, tmp_path):
     boards = [board_text(frozenset((r, c) for r in range(5) for c in range(5) if rng.random() < p), 5, 5)
               for p in [0.0, 0.05, 0.2, 0.4, 0.6] * 20]
     text = f"{len(boards)}\n" + "\n".join(boards) + "\n"
-    sample = (VECTORS / "blockgame-sample.in").read_text()
+    sample = (SAMPLES / "blockgame-sample.in").read_text()
     for judge_input in (sample, text):
         with_db = gamedp("judge", "blockgame", stdin=judge_input, db_dir=full_db)
         without = gamedp("judge", "blockgame", stdin=judge_input, db_dir=tmp_path)
@@ -112,11 +110,11 @@ def test_judge_answers_from_the_database(full_db, tmp_path):
 
 
 def test_query_answers_the_official_sample(full_db):
-    lines = [line.strip() for line in (VECTORS / "blockgame-sample.in").read_text().split("\n") if line.strip()]
+    lines = [line.strip() for line in (SAMPLES / "blockgame-sample.in").read_text().split("\n") if line.strip()]
     boards = ["\n".join(lines[1 + 5 * k:6 + 5 * k]) for k in range(int(lines[0]))]
     proc = gamedp("query", "blockgame", *boards, db_dir=full_db)
     assert proc.returncode == 0, proc.stderr
-    expected = (VECTORS / "blockgame-sample.out").read_text().split()
+    expected = (SAMPLES / "blockgame-sample.out").read_text().split()
     answers = [line.rpartition(": ")[2] for line in proc.stdout.splitlines()]  # each line: the board, then its value
     assert [line.rpartition(": ")[0] for line in proc.stdout.splitlines()] == [" ".join(b.split()) for b in boards]
     assert answers == ["WIN" if e == "WINNING" else "LOSE" for e in expected]
@@ -135,7 +133,7 @@ def test_judge_answers_from_the_database_without_numpy_or_numba(full_db):
     code = ("import sys; from gamedp.judge.blockgame import run; "
             "out = run(sys.stdin.read()); "
             "print(out, 'numpy' in sys.modules, 'numba' in sys.modules)")
-    proc = subprocess.run([sys.executable, "-c", code], input=(VECTORS / "blockgame-sample.in").read_text(),
+    proc = subprocess.run([sys.executable, "-c", code], input=(SAMPLES / "blockgame-sample.in").read_text(),
                           capture_output=True, text=True, env={**os.environ, "GAMEDP_DB_DIR": str(full_db)})
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == (VECTORS / "blockgame-sample.out").read_text().split() + ["False", "False"]
+    assert proc.stdout.split() == (SAMPLES / "blockgame-sample.out").read_text().split() + ["False", "False"]

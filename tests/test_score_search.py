@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from command import gamedp
+from data import CONNECT4_SETS
 
 from gamedp.database import default_path
 from gamedp.games.connect4 import Connect4
@@ -25,7 +26,6 @@ from gamedp.solvers.tier_solver import solve_tiered
 from gamedp.values import LOSE, TIE, WIN, Value
 from output import without_compile_notices
 
-SETS = Path(__file__).resolve().parents[2] / "shared" / "connect4-positions"
 #: set -> positions checked (spread evenly over its 1000): the issue's sample sizes
 SAMPLES = {"Test_L3_R1": 100, "Test_L2_R1": 100, "Test_L1_R1": 100, "Test_L2_R2": 20, "Test_L1_R2": 20,
            "Test_L1_R3": 10}
@@ -36,8 +36,7 @@ QUICK_HARD = (48, 46, 5, 13, 9, 25, 33, 2, 24, 44, 10, 36, 40, 30, 38, 50, 1, 19
 
 
 def benchmark_sample(name: str, count: int) -> list[tuple[str, int]]:
-    path = SETS / name
-    assert path.is_file(), f"{path} is missing: the benchmark sets come with shared/ beside the project"
+    path = CONNECT4_SETS / name
     lines = [line.split() for line in path.read_text().splitlines() if line.strip()]
     chosen = [lines[i] for i in QUICK_HARD] if name == "Test_L1_R3" else lines[::len(lines) // count]
     return [(moves, int(score)) for moves, score in chosen[:count]]
