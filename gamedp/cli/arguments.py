@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gamedp.errors import GamedpError
+from gamedp.memory import SEARCH_TABLE_WORDS
 
 if TYPE_CHECKING:
     from gamedp.analysis import Analyst
@@ -99,7 +100,8 @@ class MemorySize(click.ParamType):
 memory_option = click.option(
     "--memory", type=MemorySize(), default=None, metavar="SIZE",
     help="For games searched one position at a time (connect4): the most memory the search's table takes, "
-         "e.g. 256M or 4G (default 1G). The table starts small and grows to this as a search needs.")
+         f"e.g. 256M or 4G (default {SEARCH_TABLE_WORDS}). The table starts small and grows to this as a "
+         "search needs.")
 
 
 #: ``--threads N``: how many threads a pruned search runs in (analyze, value)
