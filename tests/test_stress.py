@@ -229,6 +229,19 @@ def test_generator_that_raises(capsys, tmp_path):
     assert "raised ValueError: oops" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("where", ["generate", "loading"])
+def test_a_generator_that_exits_is_an_error_not_a_pass(capsys, tmp_path, where):
+    gen = tmp_path / "gen.py"
+    exits = "import sys\n" + ("def generate(rng, size):\n    sys.exit(0)\n" if where == "generate" else
+                              "sys.exit(0)\ndef generate(rng, size):\n    return '1\\n'\n")
+    gen.write_text(exits)
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "--generator", str(gen), "--reference", "cat", "--", "cat"])
+    captured = capsys.readouterr()
+    assert ended.value.code == 2 and captured.out == "" and captured.err.count("\n") == 1, captured
+    assert captured.err.startswith("gamedp: error: ") and "called sys.exit(0)" in captured.err
+
+
 def test_generator_others_can_write_is_refused(capsys, tmp_path):
     gen = tmp_path / "gen.py"
     gen.write_text(GENERATOR)

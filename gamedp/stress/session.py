@@ -112,6 +112,9 @@ class GeneratorSource:
         except Exception as e:  # the person's generator failed: say where, with their exception
             raise GamedpError(f"the generator {self.path} raised {type(e).__name__}: {e} "
                               f"(size {size}, seed {seed})") from None
+        except SystemExit as e:  # else the run would end there, with the generator's status (0: "passed")
+            raise GamedpError(f"the generator {self.path} called sys.exit({e.code!r}) (size {size}, seed {seed}); "
+                              "generate(rng, size) must return the input text") from None
         if isinstance(text, bytes):
             text = text.decode("utf-8", "replace")
         if not isinstance(text, str):
