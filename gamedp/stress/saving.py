@@ -4,7 +4,8 @@ By default each failure gets a new file of its own, ``gamedp-stress-PROBLEM-N.in
 more than the highest there (the newest is the highest); nothing is ever replaced. A file the person names
 (``--save PATH``) is replaced by a later run only if gamedp wrote it and it is unchanged since: gamedp keeps, in
 a record in that folder (``.gamedp-stress.json``), each saved file's device, inode, size, time of writing and
-SHA-256, and a file is gamedp's while all five match. A file the person made, edited or put back is theirs, and is refused.
+SHA-256, and a file is gamedp's while all five match. A file the person made, edited or put back is theirs,
+and is refused.
 
 Only regular files are ever written or replaced (never what a link points to, a FIFO or a device), each
 atomically: a temporary file, synced, then linked where no file is (which fails if one has appeared) or renamed
@@ -147,6 +148,7 @@ class Named:
         except (OSError, GamedpError):
             pass
 
+
 class _Staged:
     def __init__(self, name: str, identity: list):
         self.name = name
@@ -170,7 +172,8 @@ def _staged(folder: Path, text: str, target: str) -> Iterator[_Staged]:
             os.fsync(f.fileno())
             os.fchmod(f.fileno(), 0o644)
             info = os.fstat(f.fileno())
-        yield _Staged(name, [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest()])
+        digest = hashlib.sha256(data).hexdigest()
+        yield _Staged(name, [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, digest])
     finally:
         try:
             os.unlink(name)
@@ -190,7 +193,8 @@ def _is(path: Path, identity: list | None) -> bool:
         return False
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode) or [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns] != identity[:4]:
+        found = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns]
+        if not stat.S_ISREG(info.st_mode) or found != identity[:4]:
             return False
         return hashlib.file_digest(f, "sha256").hexdigest() == identity[4]
 
