@@ -4,7 +4,15 @@ The object :func:`show` returns draws itself: ``_repr_html_`` gives the board (S
 the position's value and every move in its value's colour (win green, tie yellow, lose red, draw blue; darker
 when sooner); ``_repr_svg_`` gives the board alone. It holds the record ``gamedp serve``'s API returns.
 
+In a script, :func:`show` prints the position as text too (a notebook or the ``>>>`` prompt shows what it
+returns instead):
+
 >>> shown = show("tictactoe", "XX.OO....")
+X X 3
+O O 6
+7 8 9
+X to move
+WIN in 1
 >>> shown.record["positionValue"], shown.record["moves"][0]["moveName"]
 ('win', '3')
 >>> html = shown._repr_html_()
@@ -16,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from html import escape
 from typing import Any
 
@@ -69,7 +78,8 @@ def show(game: Any, position: Any = None) -> Shown:
     """``position`` of ``game`` (its start if not given), analysed, to display in a notebook.
 
     ``game`` is a game object or a name as the command line takes it (``"tictactoe"``, ``"path/to/game.py"``);
-    ``position`` is a position, or text in the game's notation.
+    ``position`` is a position, or text in the game's notation. In a script (neither IPython nor the ``>>>``
+    prompt, which show what it returns) it prints the board as text, its value and whose move it is.
     """
     from gamedp.analysis import Analyst
     from gamedp.loader import load_game
@@ -80,4 +90,14 @@ def show(game: Any, position: Any = None) -> Shown:
         position = analyst.start()
     elif isinstance(position, str):
         position = analyst.read_position(position)
-    return Shown(position_record(analyst, position))
+    shown = Shown(position_record(analyst, position))
+    if not _displayed():
+        print(repr(shown))
+    return shown
+
+
+def _displayed() -> bool:
+    """Whether what :func:`show` returns will be shown anyway: in IPython (a notebook, its shell) or at the
+    interactive prompt. A script drops it, so there :func:`show` prints it."""
+    ipython = sys.modules.get("IPython")
+    return hasattr(sys, "ps1") or (ipython is not None and ipython.get_ipython() is not None)

@@ -106,6 +106,9 @@ def _import_file(path: Path) -> Any:
         raise GamedpError(f"{path}, line {e.lineno}, column {e.offset}: syntax error: {e.msg}") from None
     except Exception as e:
         raise GamedpError(f"running {path} failed: {type(e).__name__}: {e}") from None
+    except SystemExit as e:  # else gamedp would end there, with the file's status (0 for a failure)
+        raise GamedpError(f"running {path} failed: it called sys.exit({e.code!r}) while being loaded (code "
+                          "meant to run as a script goes under `if __name__ == \"__main__\":`)") from None
     return module
 
 

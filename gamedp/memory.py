@@ -19,6 +19,11 @@ from gamedp.errors import ResourceError
 
 #: A search stops when less than this is left: enough to report, and for the next positions' growth.
 RESERVE = 128 << 20
+#: A pruned search's table, unless ``--memory`` says otherwise, takes at most this, and at most half of
+#: :func:`available_memory`.
+SEARCH_TABLE = 1 << 30
+#: :data:`SEARCH_TABLE` in words, as the help of ``--memory`` and docs/howto/big-games.md give it
+SEARCH_TABLE_WORDS = f"{SEARCH_TABLE >> 30} GiB, or half the memory available if that is less"
 
 
 def available_memory() -> int:
@@ -29,6 +34,11 @@ def available_memory() -> int:
     if soft != resource.RLIM_INFINITY:
         have = min(have, soft - _statm()[0])
     return max(have, 0)
+
+
+def search_table() -> int:
+    """The bytes a pruned search's table may take unless told: :data:`SEARCH_TABLE`, at most half what is left."""
+    return min(SEARCH_TABLE, available_memory() // 2)
 
 
 def resident_memory() -> int:

@@ -60,12 +60,13 @@ class CheckReport:
         return [name for name, hooks in self.capabilities.items() if hooks]
 
     def capability_lines(self) -> list[str]:
-        """What the game offers, each capability with the hooks given, and what it does not (docs/contract.md says
-        what each turns on)."""
+        """What the game offers, each capability with the hooks given, and the capabilities of which it gives no
+        optional hook (docs/contract.md says what each turns on). Not "not offered": a game with moves has rules
+        even when it gives none of the optional rules hooks."""
         offered = [f"{name} ({', '.join(hooks)})" for name, hooks in self.capabilities.items() if hooks]
         missing = [name for name, hooks in self.capabilities.items() if not hooks]
-        return [f"offers: {'; '.join(offered) or 'nothing optional'}"] + ([f"not offered: {', '.join(missing)}"]
-                                                                          if missing else [])
+        return [f"offers: {'; '.join(offered) or 'nothing optional'}"] + (
+            [f"optional hooks not given for: {', '.join(missing)}"] if missing else [])
 
     def __str__(self) -> str:
         scope = "all" if self.complete else "the first"

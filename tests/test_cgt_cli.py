@@ -120,3 +120,12 @@ def test_a_board_past_the_memory_bound_is_one_line():
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert f"memory are left (address space limited to {room:,} bytes by ulimit -v)" in done.stderr
     assert run("domineering", "2x3", "--memory", "64M").stdout.startswith("value: {2|-1/2}")
+
+
+@pytest.mark.parametrize("option", ["--expr", "-e"])
+def test_an_expression_may_start_with_a_minus(option):
+    """The word after --expr is the expression, whatever it starts with (it was taken for an unknown option)."""
+    assert json.loads(run(option, "-1/2", "--json").stdout)["canonical"] == "-1/2"
+    assert json.loads(run("--json", option, "-{1|2}").stdout)["canonical"] == "-3/2"
+    bogus = run(option, "-1/2", "--bogus")
+    assert bogus.returncode == 2 and bogus.stderr.startswith("gamedp: error: no such option '--bogus'")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import textwrap
 
@@ -108,3 +109,34 @@ def test_an_unreadable_database_directory(tmp_path, command, below):
         assert "Permission denied" in line and str(locked) in line
     finally:
         locked.chmod(0o700)
+
+
+# -- Ctrl-C: `gamedp: interrupted`, exit status 130, whichever path the command took --------------------------------
+def test_ctrl_c_at_a_prompt_says_interrupted():
+    """Through click (which calls Ctrl-C an abort): the play prompt, waited for, then SIGINT."""
+    process = subprocess.Popen([*GAMEDP, "play", "tictactoe"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    seen = b""
+    while not seen.endswith(b"your move> "):  # the prompt is written whole before play reads a line
+        chunk = os.read(process.stdout.fileno(), 4096)
+        assert chunk, seen
+        seen += chunk
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and err.decode().strip() == "gamedp: interrupted", err
+
+
+def test_ctrl_c_in_a_judge_run_says_interrupted(capsys, monkeypatch):
+    """The judge's short path, past click: Ctrl-C while it reads its input."""
+    from gamedp.cli.entry import main
+
+    class Stdin:
+        class buffer:
+            @staticmethod
+            def read() -> bytes:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr("sys.stdin", Stdin)
+    with pytest.raises(SystemExit) as ended:
+        main(["judge", "cardgame"])
+    assert ended.value.code == 130 and capsys.readouterr().err == "gamedp: interrupted\n"

@@ -46,7 +46,11 @@ def test_check_reports_the_capabilities_offered_and_what_is_off_without_the_othe
     assert offered["drawing"] == ["draw_position", "move_cells"] and offered["search hints"] == []
     text = CliRunner().invoke(cli, ["check", "connect4:4x4", "--limit", "200"]).output
     assert "; search hints (ordered_children, heuristic, memory_estimate);" in text
-    assert "not offered: drawing, own engines, impartial, partizan values, checking" in text
+    assert "optional hooks not given for: drawing, own engines, impartial, partizan values, checking" in text
+    moves_only = type("MovesOnly", (Game,), {"start": lambda self: 3, "moves": lambda self, n: [1, 2][:n],
+                                             "do_move": lambda self, n, k: n - k})()
+    lines = check_game(moves_only).capability_lines()
+    assert lines[1].startswith("optional hooks not given for: rules, notation, drawing, "), lines
     assert capabilities(Nim())["impartial"] == ["impartial", "nimber", "heap_nimber"]
 
 

@@ -1,4 +1,9 @@
-"""gamedp.show: positions and analyses as notebook pictures."""
+"""gamedp.show: positions and analyses as notebook pictures, and as text outside a notebook."""
+
+import subprocess
+import sys
+
+import pytest
 
 from gamedp import Game, show
 from gamedp.games.impartial.nim import Nim
@@ -32,3 +37,15 @@ def test_a_game_without_a_drawing_shows_its_text():
     assert shown._repr_svg_() is None
     assert "<pre>3</pre>" in shown._repr_html_() and "LOSE in 2 for the player" in shown._repr_html_()
     assert "no moves: the game is over" in show(Countdown(), 0)._repr_html_()
+
+
+@pytest.mark.parametrize("how", ["script", "prompt"])
+def test_outside_a_notebook_show_prints_the_board_once(tmp_path, how):
+    """A script drops what show returns, so show prints it; the >>> prompt prints it itself (once, not twice)."""
+    script = tmp_path / "look.py"
+    script.write_text("import gamedp\ngamedp.show('tictactoe', 'XX.OO....')\n")
+    run = subprocess.run([sys.executable, str(script)] if how == "script" else [sys.executable, "-i"],
+                         stdin=subprocess.DEVNULL if how == "script" else script.open(), capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "X X 3\nO O 6\n7 8 9\nX to move\nWIN in 1\n", run.stdout

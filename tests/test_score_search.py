@@ -260,6 +260,21 @@ def test_a_memory_bound_that_cannot_be_is_one_line(memory, words):
     assert out.stderr.count("\n") == 1 and out.stderr.startswith("gamedp: error:") and words in out.stderr
 
 
+def test_the_default_table_bound_is_the_same_in_the_help_the_guide_and_the_search(monkeypatch):
+    """``--memory``'s default, as ``value --help`` and docs/howto/big-games.md give it, is what a search takes."""
+    from gamedp import memory
+
+    help_text = " ".join(gamedp("value", "--help").stdout.split())
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "howto" / "big-games.md").read_text().split())
+    assert f"(default {memory.SEARCH_TABLE_WORDS})" in help_text
+    assert f"(`--memory SIZE`, default {memory.SEARCH_TABLE_WORDS};" in guide
+    game = Connect4(4, 4)
+    for available, bound in ((64 << 30, memory.SEARCH_TABLE), (200 << 20, 100 << 20)):
+        monkeypatch.setattr(memory, "available_memory", lambda available=available: available)
+        search = ScoreSearch(game.score_search(), progress=False)
+        assert search.max_slots == score_search.memory_slots(bound)
+
+
 def test_value_options_and_json():
     out = gamedp("value", "connect4", "-V", "width=5", "-V", "height=4", "--json", "--memory", "64M",
                  stdin="3\n")

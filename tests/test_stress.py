@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -228,6 +229,19 @@ def test_generator_that_raises(capsys, tmp_path):
     assert "raised ValueError: oops" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("where", ["generate", "loading"])
+def test_a_generator_that_exits_is_an_error_not_a_pass(capsys, tmp_path, where):
+    gen = tmp_path / "gen.py"
+    exits = "import sys\n" + ("def generate(rng, size):\n    sys.exit(0)\n" if where == "generate" else
+                              "sys.exit(0)\ndef generate(rng, size):\n    return '1\\n'\n")
+    gen.write_text(exits)
+    with pytest.raises(SystemExit) as ended:
+        main(["stress", "--generator", str(gen), "--reference", "cat", "--", "cat"])
+    captured = capsys.readouterr()
+    assert ended.value.code == 2 and captured.out == "" and captured.err.count("\n") == 1, captured
+    assert captured.err.startswith("gamedp: error: ") and "called sys.exit(0)" in captured.err
+
+
 def test_generator_others_can_write_is_refused(capsys, tmp_path):
     gen = tmp_path / "gen.py"
     gen.write_text(GENERATOR)
@@ -289,14 +303,15 @@ def test_a_program_under_test_does_not_inherit_gamedps_numba_locators(monkeypatc
     assert run_program([PY, "-c", show], b"", 5, 256).stdout == b"mine.Locator\n"
 
 
-# -- where the failing input is saved: only a regular file, new or (with --force) replaced ------------------------
+# -- where the failing input is saved: a new numbered file, or a named one gamedp saved; never anything else ---------
 CRASH = [PY, "-c", "import sys; sys.stdin.read(); sys.exit('boom')"]
 
 
-def stress_saving(capsys, save: Path, *extra: str) -> tuple[int, dict, str]:
+def stress_saving(capsys, *extra: str, program: list[str] = CRASH, problem: tuple[str, ...] = ("cardgame",)
+                  ) -> tuple[int, dict, str]:
     with pytest.raises(SystemExit) as ended:
-        main(["stress", "--json", "cardgame", "--seed", "1", "--shrink-time", "0", "--save", str(save), *extra,
-              "--", *CRASH])
+        main(["stress", "--json", *problem, "--seed", "1", "--shrink-time", "0", *extra, "--", *program])
+        raise SystemExit(0)
     captured = capsys.readouterr()
     return ended.value.code, json.loads(captured.out) if captured.out.strip() else {}, captured.err
 
@@ -307,12 +322,11 @@ def stress_saving(capsys, save: Path, *extra: str) -> tuple[int, dict, str]:
     (lambda p: ((p.parent / "target").write_text("keep\n"), p.symlink_to(p.parent / "target")), "a symbolic link"),
     (lambda p: p.symlink_to("/dev/null"), "a symbolic link"),
 ], ids=["fifo", "directory", "link to a file", "link to a device"])
-@pytest.mark.parametrize("force", [False, True])
-def test_save_refuses_anything_but_a_regular_file_even_with_force(capsys, tmp_path, make, kind, force):
+def test_save_refuses_anything_but_a_regular_file(capsys, tmp_path, make, kind):
     path = tmp_path / "fail.in"
     make(path)
     before = path.lstat()
-    code, report, err = stress_saving(capsys, path, *(["--force"] if force else []))
+    code, report, err = stress_saving(capsys, "--save", str(path))
     assert code == 2 and report == {} and err.count("\n") == 1
     assert err.startswith(f"gamedp: error: --save {path} is {kind}, not a regular file")
     after = path.lstat()
@@ -321,21 +335,79 @@ def test_save_refuses_anything_but_a_regular_file_even_with_force(capsys, tmp_pa
         assert (tmp_path / "target").read_text() == "keep\n"
 
 
-def test_save_replaces_a_file_only_with_force(capsys, tmp_path):
+def test_save_never_replaces_a_file_gamedp_did_not_write(capsys, tmp_path):
     path = tmp_path / "fail.in"
     path.write_text("my notes\n")
-    code, report, err = stress_saving(capsys, path)
-    assert code == 2 and path.read_text() == "my notes\n"
-    assert err.startswith(f"gamedp: error: --save {path}: a file is there") and "--force" in err
-    code, report, err = stress_saving(capsys, path, "--force")
-    assert code == 1 and path.read_text() == report["failure"]["input"] != "my notes\n"
+    code, report, err = stress_saving(capsys, "--save", str(path))
+    assert code == 2 and path.read_text() == "my notes\n" and err.count("\n") == 1
+    assert err.startswith(f"gamedp: error: --save {path}: a file is there that gamedp did not save")
 
 
-def test_save_into_a_new_file(capsys, tmp_path):
+def test_a_rerun_replaces_the_file_it_saved_until_someone_changes_it(capsys, tmp_path):
+    """The fix-and-retest loop: the same --save again and again, failing or passing; a file edited in between,
+    or put in its place, is the person's and is kept."""
     path = tmp_path / "fail.in"
-    code, report, err = stress_saving(capsys, path)
+    code, report, err = stress_saving(capsys, "--save", str(path))
     assert code == 1 and path.read_text() == report["failure"]["input"] and report["failure"]["saved"] == str(path)
     assert stat.S_ISREG(path.lstat().st_mode)
+    code, report, err = stress_saving(capsys, "--save", str(path), "--seed", "2")
+    assert code == 1 and path.read_text() == report["failure"]["input"], err
+    kept = path.read_text()
+    code, report, err = stress_saving(capsys, "--save", str(path), "--trials", "3",
+                                      program=[PY, str(REFERENCE / "cardgame_plain.py")])
+    assert code == 0 and report["passed"] and path.read_text() == kept  # a pass leaves the last failure there
+    for change in (lambda saved: path.write_text(saved + "1\n1\n"),                      # edited where it is
+                   lambda saved: (path.unlink(), time.sleep(0.05), path.write_text(saved)),  # put back: another file
+                   lambda saved: os.truncate(path, 0)):
+        path.unlink(missing_ok=True)
+        code, report, err = stress_saving(capsys, "--save", str(path))
+        change(path.read_text())
+        mine = path.read_text()
+        code, report, err = stress_saving(capsys, "--save", str(path))
+        assert code == 2 and path.read_text() == mine, err
+        assert err.startswith(f"gamedp: error: --save {path}: a file is there that gamedp did not save")
+
+
+def test_a_forged_or_foreign_record_is_not_trusted(capsys, tmp_path):
+    path = tmp_path / "fail.in"
+    stress_saving(capsys, "--save", str(path))
+    record = tmp_path / ".gamedp-stress.json"
+    target = tmp_path / "elsewhere.json"
+    record.rename(target)
+    record.symlink_to(target)  # a link to a record that would say yes
+    code, report, err = stress_saving(capsys, "--save", str(path))
+    assert code == 2 and "gamedp did not save" in err and record.is_symlink()
+
+
+def test_by_default_each_failure_gets_a_new_numbered_file(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gamedp-stress-cardgame-2.in").write_text("mine\n")   # the person's, in gamedp's names
+    (tmp_path / "gamedp-stress-cardgame-4.in").symlink_to("/dev/null")
+    (tmp_path / "gamedp-stress-cardgame-x.in").write_text("mine too\n")
+    saved = []
+    for seed in ("1", "2"):
+        code, report, err = stress_saving(capsys, "--seed", seed)
+        assert code == 1, err
+        saved.append(report["failure"]["saved"])
+        assert Path(saved[-1]).read_text() == report["failure"]["input"]
+    assert saved == ["gamedp-stress-cardgame-5.in", "gamedp-stress-cardgame-6.in"]
+    assert (tmp_path / "gamedp-stress-cardgame-2.in").read_text() == "mine\n"
+    assert os.readlink(tmp_path / "gamedp-stress-cardgame-4.in") == "/dev/null"
+    with pytest.raises(SystemExit):
+        main(["stress", "cardgame", "--seed", "1", "--shrink-time", "0", "--", *CRASH])
+    last = capsys.readouterr().out.rstrip("\n").split("\n")[-1]
+    assert last == f"input saved to gamedp-stress-cardgame-7.in; run it again: {shlex.join(CRASH)} < " \
+                   "gamedp-stress-cardgame-7.in"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+def test_a_generator_names_its_numbered_files(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    gen = tmp_path / "my gen.py"
+    gen.write_text("def generate(rng, size):\n    return f'{size}\\n'\n")
+    code, report, err = stress_saving(capsys, "--generator", str(gen), "--reference", f"{PY} -c 'print(1)'",
+                                      problem=())
+    assert code == 1 and report["failure"]["saved"] == "gamedp-stress-my_gen-1.in", err
 
 
 def test_a_file_that_appears_while_stress_runs_is_not_replaced(capsys, tmp_path):

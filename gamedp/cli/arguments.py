@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gamedp.errors import GamedpError
+from gamedp.memory import SEARCH_TABLE_WORDS
 
 if TYPE_CHECKING:
     from gamedp.analysis import Analyst
@@ -99,7 +100,8 @@ class MemorySize(click.ParamType):
 memory_option = click.option(
     "--memory", type=MemorySize(), default=None, metavar="SIZE",
     help="For games searched one position at a time (connect4): the most memory the search's table takes, "
-         "e.g. 256M or 4G (default 1G). The table starts small and grows to this as a search needs.")
+         f"e.g. 256M or 4G (default {SEARCH_TABLE_WORDS}). The table starts small and grows to this as a "
+         "search needs.")
 
 
 #: ``--threads N``: how many threads a pruned search runs in (analyze, value)
@@ -117,14 +119,20 @@ class NumbersCommand(click.Command):
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        known = {name for p in self.get_params(ctx) if isinstance(p, click.Option) for name in p.opts + p.secondary_opts}
+        options = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+        known = {name for p in options for name in p.opts + p.secondary_opts}
+        # the word after one of these is its value, whatever it starts with (`cgt --expr -1/2`), as click takes it
+        valued = {name for p in options if not p.is_flag and not p.count for name in p.opts}
         if any(word in self.get_help_option_names(ctx) for word in args):
             named = [word for word in args if not word.startswith("-")]
             ctx.meta["gamedp.game"] = named[0] if named else None
-        for word in args:
+        words = iter(args)
+        for word in words:
             if word == "--":
                 break
-            if word.startswith("-") and word != "-" and not _NUMBER.fullmatch(word) \
+            if word in valued:
+                next(words, None)
+            elif word.startswith("-") and word != "-" and not _NUMBER.fullmatch(word) \
                     and word.split("=", 1)[0] not in known and not _short_flags(word, known):
                 name = word.split("=", 1)[0]
                 raise click.NoSuchOption(name, possibilities=difflib.get_close_matches(name, known), ctx=ctx)

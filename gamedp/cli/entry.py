@@ -87,4 +87,5 @@ def _judge(problem: str) -> None:
         sys.stderr.close()
         sys.exit(1)
     except KeyboardInterrupt:
+        sys.stderr.write("gamedp: interrupted\n")
         sys.exit(130)

@@ -78,8 +78,9 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=args, prog_name="gamedp", standalone_mode=False)
     except GamedpError as e:
         _fail(str(e), e.exit_status)
-    except click.exceptions.Abort:
-        click.echo("gamedp: aborted", err=True)
+    except click.exceptions.Abort as e:  # click's word for Ctrl-C (and for an input that ended at a prompt)
+        ctrl_c = isinstance(e.__cause__ or e.__context__, KeyboardInterrupt)
+        click.echo("gamedp: interrupted" if ctrl_c else "gamedp: aborted", err=True)
         sys.exit(130)
     except click.UsageError as e:
         where = e.ctx.command_path if e.ctx is not None else "gamedp"

@@ -6,6 +6,7 @@ import json
 import random
 import shlex
 import sys
+from pathlib import Path
 
 import click
 
@@ -23,9 +24,9 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
 @click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Random inputs to try before declaring the program correct.")
 @click.option("--seed", type=int, default=None, help="Make the run repeatable (the seed used is always printed).")
-@click.option("--save", default="gamedp-stress-failure.in", show_default=True,
-              help="Where to save the shrunk failing input: a new file (or, with --force, a file to replace).")
-@click.option("--force", is_flag=True, help="Replace the file at --save, if one is there.")
+@click.option("--save", metavar="PATH", default=None,
+              help="Save the shrunk failing input to PATH: a new file, or one an earlier run saved there (never "
+                   "a file gamedp did not write). Default: a new gamedp-stress-PROBLEM-N.in here, N counting up.")
 @click.option("--shrink-time", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="Seconds to spend shrinking a failing input.")
 @click.option("--generator", default=None,
@@ -33,7 +34,7 @@ PROBLEM_NAMES = ("blockgame", "cardgame", "gridgame")
 @click.option("--reference", default=None, help="With --generator: the command whose output is right.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, trials: int, seed: int | None,
-           save: str, force: bool, shrink_time: float, generator: str | None, reference: str | None,
+           save: str | None, shrink_time: float, generator: str | None, reference: str | None,
            as_json: bool) -> None:
     """Run COMMAND (your solution, any language) on random inputs of PROBLEM and compare with gamedp's answers.
 
@@ -41,7 +42,8 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
     `gamedp stress cardgame -- python3 sol.py`. Inputs run from tiny to the largest the problem allows, with
     many cases in shuffled orders (so answers that depend on earlier cases show). On the first failure (wrong
     answer, time or memory limit, crash, output that is not text) the input is shrunk to a small one that still
-    fails, saved, and printed with the expected and received output and an explanation of the failing case.
+    fails, saved (by default to a new file gamedp-stress-PROBLEM-N.in here, the highest N the newest), and
+    printed with the expected and received output and an explanation of the failing case.
     Exit status: 0 all trials passed, 1 a failure was found, 2 a usage error.
 
     With --generator gen.py --reference REF, any problem: `gamedp stress --generator gen.py --reference
@@ -49,6 +51,7 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
     """
     from gamedp.stress.problems import PROBLEMS
     from gamedp.stress.session import GeneratorSource, Limits, ProblemSource
+    from gamedp.stress.saving import Named, Numbered
     from gamedp.stress.session import stress as run_stress
 
     if generator is None:
@@ -74,8 +77,9 @@ def stress(args: tuple[str, ...], time_limit: float | None, memory: int | None, 
     seed = random.randrange(2**31) if seed is None else seed
 
     with _progress(trials) as progress:
-        outcome = run_stress(source, command, trials=trials, seed=seed, limits=limits, save=save,
-                             replace=force, shrink_budget=shrink_time, progress=progress)
+        outcome = run_stress(source, command, trials=trials, seed=seed, limits=limits,
+                             save=Numbered(Path(source.name).stem) if save is None else Named(save),
+                             shrink_budget=shrink_time, progress=progress)
     if as_json:
         click.echo(json.dumps(_as_json(source.name, command, limits, outcome), indent=2))
     else:
@@ -100,14 +104,15 @@ def _report(name: str, command: list[str], limits, outcome) -> str:
              f"shrunk in {failure.runs} runs ({failure.shrink_seconds:.1f} s) to {failure.measure}"
              + (" (the shrinking time ran out: a smaller failing input may exist)" if shrunk.out_of_time else ""),
              failure.verdict.summary()]
-    if failure.saved:
-        lines.append(f"input saved to {failure.saved}")
     flood = failure.verdict.kind is Kind.OUTPUT
     lines += ["--- input ---", _cut(failure.text), "--- expected output ---", _cut(failure.verdict.expected),
               "--- received output" + (" (its beginning)" if flood else "") + " ---",
               _cut(failure.verdict.received, 5 if flood else 60)]
     if failure.explanation:
         lines += ["--- why (the expected answer, explained) ---", failure.explanation]
+    if failure.saved:  # last, where it is seen after the rest has scrolled by
+        where = shlex.quote(str(failure.saved))
+        lines += ["---", f"input saved to {where}; run it again: {shlex.join(command)} < {where}"]
     return "\n".join(lines)
 
 

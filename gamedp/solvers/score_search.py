@@ -36,8 +36,6 @@ from typing import Any, Iterator, Protocol
 
 from gamedp.values import Analysis, Value, analysis_of
 
-#: The table's default bound, in bytes (``--memory``).
-DEFAULT_MEMORY = 1 << 30
 #: Bytes per slot: one 64-bit word holds a key's tag and its two bounds.
 SLOT_BYTES = 8
 #: The fewest slots a table has (below this the tags would not identify a position whole).
@@ -118,8 +116,8 @@ def memory_slots(memory: int) -> int:
 class ScoreSearch:
     """Exact values of a game's positions by its compiled search, sharing one bounded table.
 
-    ``memory`` bounds the table in bytes (it never grows past it; default: 1 GiB, or half the memory available
-    if that is less); ``outcomes_only`` makes :meth:`value` search the outcome alone; ``progress`` shows a
+    ``memory`` bounds the table in bytes (it never grows past it; default: :func:`gamedp.memory.search_table`,
+    1 GiB or half the memory available if that is less); ``outcomes_only`` makes :meth:`value` search the outcome alone; ``progress`` shows a
     progress line on a terminal for long searches; ``book`` is the opening book to answer from first (by
     default the game's, where ``gamedp book`` made one; False for none); ``threads`` is how many threads a long
     search runs in, sharing the table (see :meth:`score`).
@@ -139,9 +137,9 @@ class ScoreSearch:
         self.book = book or None
         self.lib = rules.library()
         if memory is None:
-            from gamedp.memory import available_memory
+            from gamedp.memory import search_table
 
-            memory = min(DEFAULT_MEMORY, available_memory() // 2)
+            memory = search_table()
         self.max_slots = memory_slots(memory)
         #: positions explored per slot before the table doubles: a game whose positions cost much more to search
         #: than a table's cache misses asks for fewer (a bigger table sooner)

@@ -13,16 +13,15 @@ from __future__ import annotations
 import os
 import random
 import stat
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from gamedp.database import kind_of
 from gamedp.errors import GamedpError
 from gamedp.stress.problems import MAX_SIZE, Problem
 from gamedp.stress.run import run_program
+from gamedp.stress.saving import Named, Numbered
 from gamedp.stress.shrink import Shrunk, shrink
 from gamedp.stress.verdict import Kind, Verdict, judge_run
 
@@ -113,6 +112,9 @@ class GeneratorSource:
         except Exception as e:  # the person's generator failed: say where, with their exception
             raise GamedpError(f"the generator {self.path} raised {type(e).__name__}: {e} "
                               f"(size {size}, seed {seed})") from None
+        except SystemExit as e:  # else the run would end there, with the generator's status (0: "passed")
+            raise GamedpError(f"the generator {self.path} called sys.exit({e.code!r}) (size {size}, seed {seed}); "
+                              "generate(rng, size) must return the input text") from None
         if isinstance(text, bytes):
             text = text.decode("utf-8", "replace")
         if not isinstance(text, str):
@@ -202,14 +204,14 @@ def trial_size(trial: int, rng: random.Random) -> int:
 
 
 def stress(source: ProblemSource | GeneratorSource, command: list[str], *, trials: int, seed: int, limits: Limits,
-           save: str | None, replace: bool = False, shrink_budget: float = 60.0,
+           save: Numbered | Named | None, shrink_budget: float = 60.0,
            progress: Callable[[int], None] | None = None) -> Outcome:
     """Run ``command`` on up to ``trials`` inputs; on the first failure, shrink it, save it and explain it.
 
-    The failing input is saved to ``save`` (if given): a new file, or with ``replace`` a regular file there; where
-    it cannot be, the run stops before its first trial (:func:`check_save`)."""
-    if save:
-        check_save(save, replace)
+    The failing input is saved by ``save`` (if given); where it could not be, the run stops before its first
+    trial."""
+    if save is not None:
+        save.check()
     rng = random.Random(seed)
     timing = Timing()
     outcome = Outcome(0, seed, None, timing)
@@ -242,13 +244,13 @@ def stress(source: ProblemSource | GeneratorSource, command: list[str], *, trial
             progress(trial + 1)
         if verdict.failed:
             outcome.failure = _shrink_failure(source, attempt, value, verdict, trial + 1, trial_seed, save,
-                                              replace, shrink_budget)
+                                              shrink_budget)
             break
     return outcome
 
 
-def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: int, save: str | None,
-                    replace: bool, budget: float) -> Failure:
+def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: int, save: Numbered | Named | None,
+                    budget: float) -> Failure:
     failing: dict[str, Verdict] = {}
     known: dict[str, bool] = {}  # input text -> failed the same way: passes may offer an input again
 
@@ -271,69 +273,6 @@ def _shrink_failure(source, attempt, value, first: Verdict, trial: int, seed: in
     explanation = None
     if verdict.kind is Kind.WRONG and verdict.difference:
         explanation = source.explain(shrunk.value, verdict.difference[0])
-    saved = write_text(save, text, replace) if save else None
+    saved = save.save(text) if save is not None else None
     return Failure(trial, first, shrunk, len(known), verdict, text, source.measure(shrunk.value), explanation, saved,
                    seconds)
-
-
-def check_save(path: str, replace: bool) -> None:
-    """Refuse a ``path`` the failing input could not be saved to: anything there but a regular file (a link, a
-    FIFO, a device, a folder: saving would replace it), a regular file unless ``replace``, or a folder where no
-    file can be made."""
-    _check_target(path, replace)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{Path(path).name}.", suffix=".tmp", dir=Path(path).parent)
-    except OSError as e:
-        raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e} (choose another --save)"
-                          ) from None
-    os.close(fd)
-    os.unlink(tmp)
-
-
-def _check_target(path: str, replace: bool) -> None:
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    except OSError as e:
-        raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e}") from None
-    if not stat.S_ISREG(mode):
-        raise GamedpError(f"--save {path} is {kind_of(mode)}, not a regular file: the failing input is saved to "
-                          f"a regular file only; choose another --save")
-    if not replace:
-        raise GamedpError(f"--save {path}: a file is there (from an earlier run?); give --force to replace it, "
-                          f"or choose another --save")
-
-
-def write_text(path: str, text: str, replace: bool = False) -> Path:
-    """Write ``text`` to a new file ``path`` or, with ``replace``, over the regular file there: atomically
-    (temporary file, fsync, then a link that fails if a file is there, or a rename), so an older file is never
-    half-replaced, and nothing else (a link, a device) ever is."""
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as e:
-        raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        if replace:
-            _check_target(path, replace)
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                _check_target(path, replace)
-                raise
-    except OSError as e:
-        raise GamedpError(f"cannot save the failing input to {path}: {e.strerror or e}") from None
-    finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-    return target
