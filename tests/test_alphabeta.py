@@ -40,6 +40,7 @@ class NamedMovesGraph(GraphGame):
 
 @settings(max_examples=400, deadline=None)
 @given(graphs(cyclic=False), st.booleans(), st.booleans())
+@pytest.mark.slow
 def test_acyclic_values_match_minimax(graph, remoteness, misere):
     children, leaf = graph
     game = GraphGame(children, leaf, misere=misere, use_primitive=not misere)
@@ -56,6 +57,7 @@ def test_acyclic_values_match_minimax(graph, remoteness, misere):
 
 @settings(max_examples=300, deadline=None)
 @given(graphs(cyclic=True), st.booleans(), st.booleans())
+@pytest.mark.slow
 def test_cycles_fall_back_to_the_full_engine(graph, remoteness, named_moves):
     children, leaf = graph
     expected = with_draws(children, leaf)
@@ -68,6 +70,7 @@ def test_cycles_fall_back_to_the_full_engine(graph, remoteness, named_moves):
 
 @settings(max_examples=300, deadline=None)
 @given(graphs(cyclic=False, scored=True))
+@pytest.mark.slow
 def test_scored_games_are_valued_by_the_full_engine(graph):
     children, leaf = graph
     solution = PrunedSolution(GraphGame(children, leaf, scored=True), remoteness=True)
@@ -119,6 +122,7 @@ def test_only_value_prunes():
 
 @settings(max_examples=400, deadline=None)
 @given(graphs(cyclic=False), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+@pytest.mark.slow
 def test_games_naming_their_moves_match_minimax(graph, remoteness, misere, primitive_first, hashable):
     children, leaf = graph
     game = NamedMovesGraph(children, leaf, misere=misere, use_primitive=not misere, primitive_first=primitive_first,
@@ -145,6 +149,7 @@ class CountedGraph(NamedMovesGraph):
 
 @settings(max_examples=300, deadline=None)
 @given(graphs(cyclic=False), st.booleans())
+@pytest.mark.slow
 def test_primitive_is_asked_only_where_there_are_no_moves_and_once(graph, remoteness):
     # A game without primitive_first promises that an ended position has no moves, so its primitive (often its
     # most expensive hook, and tested again inside its moves) is needed only there, and a value once known is kept.
@@ -204,6 +209,7 @@ def compiled_kernels():
 
 
 @pytest.mark.parametrize("board", [(4, 3, 4), (3, 4, 3), (4, 4, 4)])
+@pytest.mark.slow
 def test_compiled_random_positions_match_the_full_engine(board):
     from gamedp.solvers.compiled import solve_compiled
     from gamedp.solvers.compiled_alphabeta import CompiledPrunedSolution
@@ -221,6 +227,7 @@ def test_compiled_random_positions_match_the_full_engine(board):
 
 
 @pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.slow
 def test_compiled_subtraction_game(compiled_kernels, misere):
     from gamedp.compiled import CompiledGame
     from gamedp.solvers.compiled import solve_compiled
@@ -231,6 +238,7 @@ def test_compiled_subtraction_game(compiled_kernels, misere):
     assert [pruned.value(n) for n in range(61)] == [full.value(n) for n in range(61)]
 
 
+@pytest.mark.slow
 def test_compiled_cycles_fall_back_to_the_full_engine(compiled_kernels):
     from gamedp.compiled import CompiledGame
     from gamedp.solvers.compiled import solve_compiled
@@ -246,6 +254,7 @@ def test_compiled_cycles_fall_back_to_the_full_engine(compiled_kernels):
 
 
 @pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.slow
 def test_analyze_outcomes_only_uses_the_pruned_engine(compiled):
     from gamedp.analysis import Analyst
 

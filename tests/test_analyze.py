@@ -296,6 +296,7 @@ def plain_take_loses(n: int) -> bool:
     return all(not plain_take_loses(n - k) for k in (1, 3, 4) if k <= n)
 
 
+@pytest.mark.slow
 def test_a_huge_game_is_analysed_only_below_the_shown_position():
     from gamedp.analysis import Analyst
     from gamedp.loader import load_game

@@ -111,6 +111,7 @@ def test_zero_cases_print_nothing():
 
 
 # -- the compiled memo search -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_memo_search_against_brute_force():
     boards = boards_5x5(10_000, seed=1)
     search = MemoSearch(blockgame_rules())
@@ -127,6 +128,7 @@ def test_memo_search_grows_its_table():
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 4), (4, 4), (4, 5), (2, 2), (2, 3), (1, 5)])
+@pytest.mark.slow
 def test_other_sizes_against_brute_force(rows, cols):
     """Boards too small for 6 lanes (2 x 2 has room for one) take the same kernels with fewer boards a word."""
     rules = blockgame_rules(rows, cols)
@@ -155,6 +157,7 @@ def test_sparse_6x6_against_brute_force():
 
 
 # -- the strong solve -----------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_table_against_brute_force(table_5x5):
     spec, bits, rem = table_5x5
     for b in boards_5x5(10_000, seed=5) + [(1 << 25) - 1]:

@@ -81,6 +81,7 @@ def board_sets(rng: random.Random, count: int):
         yield boards
 
 
+@pytest.mark.slow
 def test_native_and_numpy_paths_agree(lib):
     rng = random.Random(17)
     ways = {"search": 0, "table": 0, "search, then table": 0}
@@ -112,6 +113,7 @@ def test_judge_path_imports_neither_numpy_nor_numba(lib, tmp_path):
     assert done.stdout.split() == ["False", "False", *want], done.stderr
 
 
+@pytest.mark.slow
 def test_the_library_is_built_again_when_a_source_its_build_read_changes(tmp_path):
     """The native library lists the gamedp sources its build read outside its own folder: editing one (here: a
     copy of the package whose placement table, which makes the library's constant tables, gains a comment)

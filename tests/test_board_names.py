@@ -74,6 +74,7 @@ def test_the_colon_and_an_option_naming_two_boards_is_refused_in_one_line(tmp_pa
 
 
 @pytest.mark.parametrize("command", ["analyze", "explain", "check"])
+@pytest.mark.slow
 def test_the_commands_that_take_a_game_take_its_options(command):
     extra = ["--json"]
     by_colon = CliRunner().invoke(cli, [command, "connect4:4x3:3", *extra])

@@ -73,6 +73,7 @@ def longest_for(take: int, discard: int) -> int:
 
 # -- the engine against brute force ---------------------------------------------------------------------------
 @pytest.mark.parametrize("take,discard", RULES)
+@pytest.mark.slow
 def test_margins_match_brute_force_on_ten_thousand_rows(take, discard):
     rows = random_rows(10_000, longest_for(take, discard), seed=take * 10 + discard)
     values = np.array([v for row in rows for v in row], dtype=np.int64)
@@ -276,6 +277,7 @@ def test_judge_matches_brute_force_and_cases_are_independent():
     assert mixed == [str(expected[0]), alone[0], str(expected[1])]
 
 
+@pytest.mark.slow
 def test_judge_under_numba_jit_reads_inputs_past_2000_bytes():
     """GAMEDP_JIT=1 takes numba's JIT kernels; the integer reader is compiled from 2000 bytes on, and a
     read-only view of the input must not be refused there."""
@@ -426,6 +428,7 @@ def test_native_reader_accepts_exactly_what_the_checked_reader_accepts():
     assert accepted > 700 and refused > 300
 
 
+@pytest.mark.slow
 def test_without_a_c_compiler_the_judge_answers_by_the_checked_path(tmp_path):
     env = {**os.environ, "GAMEDP_CACHE_DIR": str(tmp_path), "CC": str(tmp_path / "no-such-compiler")}
     for first in (True, False):  # the second run finds the failure remembered: no build, no warning
@@ -438,6 +441,7 @@ def test_without_a_c_compiler_the_judge_answers_by_the_checked_path(tmp_path):
     assert not list(tmp_path.glob("kernels/*/*.so"))
 
 
+@pytest.mark.slow
 def test_a_first_run_on_a_terminal_says_it_is_compiling(tmp_path):
     """A person at a terminal is told why the first run waits, on one line that ends with the time it took,
     before the answer (a pipe gets the same line: see the tests above)."""

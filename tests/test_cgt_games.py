@@ -54,6 +54,7 @@ strips = st.text(alphabet="TF..", min_size=1, max_size=7)
 
 @settings(max_examples=150, deadline=None)
 @given(strips)
+@pytest.mark.slow
 def test_toads_and_frogs_against_the_rules(strip):
     v = value(ToadsAndFrogs(), strip + ":T")
     assert equal(tree_of(v), strip_tree(strip))

@@ -51,6 +51,7 @@ def _graph(g):
 
 @pytest.mark.parametrize("outcomes_only", [False, True])
 @pytest.mark.parametrize("bounded", [True, False], ids=["dense", "hash"])  # outcomes only and dense: packed
+@pytest.mark.slow
 def test_compiled_matches_oracles_on_random_graphs(outcomes_only, bounded):
     checked = 0
     for g in range(GRAPHS):
@@ -70,6 +71,7 @@ def test_compiled_matches_oracles_on_random_graphs(outcomes_only, bounded):
 
 
 @pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.slow
 def test_compiled_normal_and_misere_play(misere):
     for g in range(0, GRAPHS, 3):
         game = CompiledGame("graphs", g * NODES, graph_children, 3, misere=misere)

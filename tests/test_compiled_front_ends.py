@@ -63,6 +63,7 @@ def test_a_file_game_is_imported_under_its_own_module_name():
         assert r.stdout.strip() == "True", r.stderr
 
 
+@pytest.mark.slow
 def test_playing_the_compiled_blockgame_example_by_cell_names():
     # the board with everything filled but a 2x2 square at the bottom right and one cell: a domino to place
     board = "##### ##### ##### ###.. ###.#"
@@ -82,6 +83,7 @@ chain = CompiledGame("compiled-chain", start=3_000_000, children=countdown, max_
     # the pruned search built ahead of time (plain kernels): its own table, the same guard
     (CompiledPrunedSolution, ("WIN", "LOSE"), CompiledGame("compiled-chain", 3_000_000, countdown.py_func, 1)),
 ], ids=["full", "pruned", "pruned-prebuilt"])
+@pytest.mark.slow
 def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(monkeypatch, engine, values, game):
     import gamedp.memory
     import gamedp.solvers.search_status
@@ -96,6 +98,7 @@ def test_a_compiled_search_growing_past_memory_stops_with_the_guards_message(mon
     assert (str(solution.value(21)), str(solution.value(20))) == values
 
 
+@pytest.mark.slow
 def test_a_compiled_search_shows_progress_on_a_terminal_only():
     command = ["-m", "gamedp", "analyze", f"{Path(__file__)}:chain"]
     child = pexpect.spawn(sys.executable, command, encoding="utf-8", timeout=120, dimensions=(30, 150))

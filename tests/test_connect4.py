@@ -24,6 +24,7 @@ def plain_line(grid: list[list[str | None]], width: int, height: int, connect: i
 
 @pytest.mark.parametrize("width,height,connect", [(4, 4, 4), (5, 4, 4), (4, 5, 3), (3, 3, 3), (7, 6, 4), (6, 5, 4),
                                                   (9, 6, 5), (2, 3, 2), (1, 5, 3), (8, 6, 4)])
+@pytest.mark.slow
 def test_random_games_follow_the_rules(width: int, height: int, connect: int) -> None:
     game, rng = Connect4(width, height, connect), random.Random(width * 100 + height * 10 + connect)
     for _ in range(60):

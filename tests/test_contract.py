@@ -40,6 +40,7 @@ def test_every_hook_the_package_looks_up_by_name_is_in_the_contract():
     assert found and found - NOT_GAME_HOOKS <= HOOKS, sorted(found - NOT_GAME_HOOKS - HOOKS)
 
 
+@pytest.mark.slow
 def test_check_reports_the_capabilities_offered_and_what_is_off_without_the_others():
     result = CliRunner().invoke(cli, ["check", str(EXAMPLES / "my_game.py"), "--json"])
     offered = json.loads(result.output)["capabilities"]

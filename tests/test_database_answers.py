@@ -65,6 +65,7 @@ def test_without_remoteness_only_an_outcomes_analysis_uses_the_database(tmp_path
     assert outcomes.value(key).outcome == Solution(game).value(key).outcome
 
 
+@pytest.mark.slow
 def test_command_line_answers_are_the_same_with_and_without_the_database(db_dir, tmp_path):
     for position in ("", "12", "2233"):
         with_db = gamedp("analyze", "connect4:4x4", position, "--json", db_dir=db_dir)

@@ -94,6 +94,7 @@ def example_blocks() -> list:
 
 
 @pytest.mark.parametrize("language, text", example_blocks())
+@pytest.mark.slow
 def test_block_runs_as_shown(language, text, scratch, monkeypatch):
     cwd, env = scratch
     if language == "console":

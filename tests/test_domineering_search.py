@@ -39,6 +39,7 @@ def random_position(rng: random.Random, rows: int, cols: int) -> tuple[int, froz
 
 
 @pytest.mark.parametrize("rows, cols", [(1, 5), (2, 2), (3, 4), (4, 3), (4, 4), (3, 6), (5, 4), (4, 5), (5, 5)])
+@pytest.mark.slow
 def test_random_boards_match_a_plain_search(rows, cols):
     rng = random.Random(rows * 10 + cols)
     game = Domineering(rows, cols)

@@ -58,6 +58,7 @@ def graphs(draw, cyclic: bool, scored: bool = False, max_nodes: int = 9):
 
 @settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=False))
+@pytest.mark.slow
 def test_acyclic_full_values_match_minimax(graph):
     children, leaf = graph
     solution = solve(GraphGame(children, leaf))
@@ -67,6 +68,7 @@ def test_acyclic_full_values_match_minimax(graph):
 
 @settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=False))
+@pytest.mark.slow
 def test_acyclic_outcomes_only_match_minimax(graph):
     children, leaf = graph
     solution = solve(GraphGame(children, leaf), outcomes_only=True)
@@ -76,6 +78,7 @@ def test_acyclic_outcomes_only_match_minimax(graph):
 
 @settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=False, scored=True))
+@pytest.mark.slow
 def test_scored_values_match_minimax(graph):
     children, leaf = graph
     solution = solve(GraphGame(children, leaf, scored=True))
@@ -85,6 +88,7 @@ def test_scored_values_match_minimax(graph):
 
 @settings(max_examples=800, deadline=None)
 @given(graphs(cyclic=True), st.booleans())
+@pytest.mark.slow
 def test_cyclic_values_match_bounded_horizon_definition(graph, outcomes_only):
     children, leaf = graph
     expected = with_draws(children, leaf)
@@ -98,6 +102,7 @@ def test_cyclic_values_match_bounded_horizon_definition(graph, outcomes_only):
 
 @settings(max_examples=500, deadline=None)
 @given(graphs(cyclic=True), st.booleans())
+@pytest.mark.slow
 def test_normal_and_misere_play_without_primitives(graph, misere):
     children, _ = graph
     leaf = ["win" if misere else "lose"] * len(children)  # what "no move" means in each convention
@@ -110,6 +115,7 @@ def test_normal_and_misere_play_without_primitives(graph, misere):
 
 @settings(max_examples=300, deadline=None)
 @given(graphs(cyclic=True))
+@pytest.mark.slow
 def test_retrograde_alone_matches_definition(graph):
     children, leaf = graph
     expected = with_draws(children, leaf)
@@ -120,6 +126,7 @@ def test_retrograde_alone_matches_definition(graph):
 
 @settings(max_examples=300, deadline=None)
 @given(graphs(cyclic=False))
+@pytest.mark.slow
 def test_analysis_ranks_moves_and_line_follows_best(graph):
     children, leaf = graph
     solution = solve(GraphGame(children, leaf))
@@ -160,6 +167,7 @@ class Chain(Game):
 
 
 @pytest.mark.parametrize("outcomes_only", [False, True])
+@pytest.mark.slow
 def test_a_chain_of_300000_moves_has_no_recursion_limit(outcomes_only):
     n = 300_001  # 300 times Python's recursion limit; odd, so the first player wins
     v = solve(Chain(n), outcomes_only=outcomes_only).value(0)
@@ -219,6 +227,7 @@ def test_draw_line_stops_when_a_position_repeats():
     assert len(solution.line(0)) == 2
 
 
+@pytest.mark.slow
 def test_cli_check_builtin_and_bad_specs(tmp_path):
     ok = gamedp("check", "tictactoe")
     assert ok.returncode == 0 and "ok" in ok.stdout

@@ -57,6 +57,7 @@ def test_example_passes_the_self_check_and_reads_back():
     assert check_game(BlockGame((1 << 25) - 1 - 0b1111), max_positions=1000).ok
 
 
+@pytest.mark.slow
 def test_the_command_line_takes_the_example_files_as_they_are(tmp_path):
     """Each example file, named by its path from anywhere: it may import the modules beside it, and the game
     instance it defines is found (an instance's __module__ is its class's, which lives in gamedp)."""

@@ -74,6 +74,7 @@ def check_board(rows: list[str], k: int) -> None:
     assert (g[np.array([[ch == "#" for ch in row] for row in rows])] == -1).all()
 
 
+@pytest.mark.slow
 def test_four_thousand_random_boards():
     rng = random.Random(28218)
     for _ in range(4_000):
@@ -82,6 +83,7 @@ def test_four_thousand_random_boards():
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
+@pytest.mark.slow
 def test_boards_hypothesis(data):
     n = data.draw(st.integers(1, 9), label="n")
     m = data.draw(st.integers(1, 9), label="m")
@@ -97,6 +99,7 @@ def test_longer_boards_and_large_windows():
         check_board(rows, k)
 
 
+@pytest.mark.slow
 def test_nimbers_beyond_4096_by_the_mex_rule():
     # Nimbers above 4096 need the second bitset level's later words; too big for the brute force, so sampled
     # cells are checked against the definition: no child has the nimber, every smaller value is a child's.

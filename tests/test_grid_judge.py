@@ -158,6 +158,7 @@ BAD = [
 
 
 @pytest.mark.parametrize("text, where, words", BAD)
+@pytest.mark.slow
 def test_bad_input_one_line_exit_2(text, where, words):
     result = gamedp("judge", "gridgame", stdin=text.encode())
     err = result.stderr.decode()

@@ -381,6 +381,7 @@ sums = st.lists(component, min_size=1, max_size=3).filter(
 
 @settings(max_examples=80, deadline=None)
 @given(sums)
+@pytest.mark.slow
 def test_xor_rule_against_direct_search_of_the_sum(parts):
     kinds = [k for k, _ in parts]
     components = [(GAMES[k], s) for k, s in parts]
@@ -413,6 +414,7 @@ def test_misere_sum_against_direct_search(parts):
     assert found == want
 
 
+@pytest.mark.slow
 def test_nimbers_of_compiled_game_dense_and_generic():
     import numba
 

@@ -93,6 +93,7 @@ def answers(lib) -> bytes:
     return out.raw[:size]
 
 
+@pytest.mark.slow
 def test_an_honest_build_loads(fresh, good_build):
     folder = copy_build(good_build, fresh)
     lib, why = native._open(stem_in(folder))
@@ -187,6 +188,7 @@ def test_damaged_library_or_metadata_is_refused_not_loaded(fresh, good_build, da
     assert lib is None and why
 
 
+@pytest.mark.slow
 def test_a_flipped_bit_is_built_again_and_answers_right(fresh, good_build, capfd):
     """End to end: the damaged library is never run; the judge rebuilds it once and answers right."""
     folder = copy_build(good_build, fresh)
@@ -405,6 +407,7 @@ def plant_pickle(path: Path, mark: Path) -> None:
     os.replace(tmp, path)
 
 
+@pytest.mark.slow
 def test_a_planted_index_of_this_users_in_a_private_folder_would_run(tmp_path):
     """The control for the tests below: numba runs what it finds in a folder only this user could write."""
     folder, index = numba_files(tmp_path)
@@ -423,6 +426,7 @@ def test_a_planted_index_of_this_users_in_a_private_folder_would_run(tmp_path):
     lambda folder, index: os.replace(index, folder / "elsewhere") or os.symlink(folder / "elsewhere", index),
 ], ids=["folder 777", "folder 770", "file 666", "file 620", "file of another user", "folder of another user",
         "file a symlink"])
+@pytest.mark.slow
 def test_a_planted_numba_pickle_anyone_else_could_have_written_is_never_run(tmp_path, damage):
     folder, index = numba_files(tmp_path)
     plant_pickle(index, tmp_path / "mark")
@@ -433,6 +437,7 @@ def test_a_planted_numba_pickle_anyone_else_could_have_written_is_never_run(tmp_
     assert err == "" or (err.count("\n") == 1 and err.startswith("gamedp: warning: not using numba's cache in "))
 
 
+@pytest.mark.slow
 def test_numba_writes_its_cache_private_whatever_the_umask(tmp_path):
     """With a umask of 000, every folder gamedp or numba makes is 700 and every file 600, so the next run trusts
     and loads them (a cache hit, no warning)."""

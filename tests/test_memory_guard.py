@@ -36,6 +36,7 @@ def test_a_huge_heap_is_valued_through_its_nimber_without_making_its_moves(verb)
 
 
 @pytest.mark.parametrize("args", [["analyze", "subtraction:squares", "100000"], ["analyze", "wythoff", "1000", "1000"]])
+@pytest.mark.slow
 def test_searches_of_hours_of_impartial_games_are_answered_through_their_nimbers(args):
     r = gamedp(*args)
     assert r.returncode == 0, r.stderr
@@ -87,6 +88,7 @@ def test_the_work_estimate_bounds_the_moves_a_search_looks_at(name, position):
                                   ["grundy", "subtraction:allbut:2", "--upto", "1e8"],
                                   ["nimber", "wythoff", "20000", "20000"], ["grundy", "wythoff", "--upto", "10000"],
                                   ["grundy", "octal:0.16", "--upto", "1e8"]])  # no period found: refused midway
+@pytest.mark.slow
 def test_sequences_of_hours_are_refused(args):
     r = gamedp(*args)
     assert r.returncode == 2 and "mex steps" in r.stderr and "keep heaps" in r.stderr, r.stderr
@@ -112,6 +114,7 @@ def search_peak_bytes(heaps: tuple[int, ...]) -> int:
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/time"), reason="needs /usr/bin/time")
+@pytest.mark.slow
 def test_the_estimate_is_within_ten_percent_of_the_measured_peak():
     from gamedp.games.impartial.nim import Nim
 

@@ -106,6 +106,7 @@ def test_symmetries_used_only_where_the_pieces_allow():
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, (1 << 25) - 1))
+@pytest.mark.slow
 def test_symmetry_tables_match_the_cell_maps(board):
     rules = Blockgame().rules
     for s, cells in enumerate(rules.symmetries):

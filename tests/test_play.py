@@ -176,6 +176,7 @@ def test_hints_flag_and_colour_in_a_terminal():
 # -- piped input ---------------------------------------------------------------------------------------------
 @settings(max_examples=8, deadline=None)
 @given(st.lists(st.integers(0, 8), min_size=9, max_size=9))
+@pytest.mark.slow
 def test_piped_games_are_plain_deterministic_and_perfect(choices):
     """Random human moves, piped in: no colour, echoed input, the same transcript twice, a best reply every time.
 
@@ -285,6 +286,7 @@ def plain_margin(cards: tuple[int, ...]) -> int:
 
 @settings(max_examples=6, deadline=None)
 @given(st.lists(st.integers(1, 9), min_size=2, max_size=7).map(tuple))
+@pytest.mark.slow
 def test_scored_game_ends_with_the_real_margin(cards):
     """The person always takes the left card; the computer plays best. The margin printed is what was taken."""
     row, mine, theirs, human = list(cards), 0, 0, True
@@ -321,6 +323,7 @@ def builtin_names() -> list[str]:
 
 
 @pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.slow
 def test_every_builtin_game_plays_to_its_end(name):
     """Near the end of each built-in game (see test_analyze.near_the_end), play the first listed move each turn."""
     from test_analyze import near_the_end

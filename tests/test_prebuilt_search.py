@@ -71,6 +71,7 @@ def values(game, positions, remoteness):
                           misere=True), None),
     lambda: (race(9), None),
 ], ids=["connect4-4x3", "connect3-3x4", "wythoff", "wythoff-misere", "race"])
+@pytest.mark.slow
 def test_the_prebuilt_search_agrees_with_numbas_and_the_python_engine(make, monkeypatch):
     game, rules = make()
     assert prebuilt_search.load_search(game) is not None  # the path under test is taken

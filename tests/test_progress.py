@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 from command import gamedp
 from output import without_compile_notices
 
 HERE = Path(__file__).resolve().parent
 
 
+@pytest.mark.slow
 def test_check_and_a_big_search_show_progress_on_a_terminal_only():
     # Up counts up for ever (check walks it to its limit); Chain counts down from 200000 (a long search).
     for args, shown in ([f"{HERE / 'test_selfcheck_ends.py'}:Up", "--limit", "30000"], "checking up"), \
@@ -26,6 +28,7 @@ def test_check_and_a_big_search_show_progress_on_a_terminal_only():
         assert piped.returncode == 0 and without_compile_notices(piped.stderr) == "", piped.stderr
 
 
+@pytest.mark.slow
 def test_a_long_analysis_by_the_score_search_says_how_long_it_took_on_a_terminal():
     # Domineering 7x7: every move valued in a few seconds, millions of positions
     command = ["analyze", "domineering:7x7", "--outcomes-only"]

@@ -161,6 +161,7 @@ def test_nimbers_the_outcome_search_records_from_lost_positions_equal_the_mex_se
         assert recorded > 20
 
 
+@pytest.mark.slow
 def test_a_solver_moved_to_other_boards_answers_outcomes_in_their_frame():
     """The outcome search caches canonical keys and splits of regions as they lie on the board: a solver moved
     to another board size (for_board) must not read the old board's entries (with either, some of these boards
@@ -270,6 +271,7 @@ def test_one_cell_pieces_split_a_board_into_single_cells():
     assert solver.nimber(1) == 1
 
 
+@pytest.mark.slow
 def test_the_python_grundy_solver_uses_split_and_agrees():
     rng = random.Random(3)
     for shapes, game in ((DOMINOES, Cram(3, 4)), (L_SHAPES + DOMINOES, Blockgame(4, 4)),
@@ -360,6 +362,7 @@ def db_env(tmp_path, monkeypatch):
     return {**os.environ, "GAMEDP_DB_DIR": str(tmp_path)}
 
 
+@pytest.mark.slow
 def test_nimber_and_grundy_commands(db_env):
     out = json.loads(gamedp("nimber", "cram", "3x4", "--json", env=db_env).stdout)
     assert (out["nimber"], out["outcome"]) == (1, "win") and "b1-c1" in out["winning_moves"]

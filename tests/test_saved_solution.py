@@ -157,6 +157,7 @@ def test_random_scored_graphs_keep_their_scores(tmp_path, graph):
     saved.close()
 
 
+@pytest.mark.slow
 def test_a_long_chain_keeps_remoteness_past_one_byte(tmp_path):
     game = Chain(70_000)
     saved = save_and_check(game, tmp_path, Solution(game), sample=200)
@@ -166,6 +167,7 @@ def test_a_long_chain_keeps_remoteness_past_one_byte(tmp_path):
 
 @pytest.mark.parametrize("bounded", [True, False])
 @pytest.mark.parametrize("outcomes_only", [False, True])
+@pytest.mark.slow
 def test_compiled_games_round_trip_from_their_table(tmp_path, bounded, outcomes_only):
     game = CompiledGame("take134", start=200, children=take_134, max_children=3,
                         num_positions=201 if bounded else None)
@@ -192,6 +194,7 @@ def test_a_compiled_game_with_cycles_is_saved_from_its_python_form(tmp_path):
     assert len(saved) == 10 and {saved.value(n).outcome for n in range(10)} == {DRAW}
 
 
+@pytest.mark.slow
 def test_the_compiled_blockgame_example_answers_as_its_compiled_search(tmp_path):
     game = load_game(str(EXAMPLES / "blockgame_compiled.py"))  # the loader lets it import the file beside it
     board = game.parse_position("##### #.... #.... ..#.. .....")
@@ -297,6 +300,7 @@ def test_a_tampered_file_with_good_checksums_is_refused(tmp_path, change, phrase
 # -- the command line ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_solve_query_and_analyze_a_game_file(tmp_path):
     game_file = tmp_path / "toads.py"
     shutil.copy(EXAMPLES / "my_game.py", game_file)
@@ -345,6 +349,7 @@ def test_solve_a_builtin_from_a_position_and_answer_without_numba(tmp_path):
                     "reachable from 3 4 5")
 
 
+@pytest.mark.slow
 def test_solving_the_compiled_example_from_a_board(tmp_path):
     board = "##### ##### ##.## ...#. ....#"
     solved = gamedp("solve", str(EXAMPLES / "blockgame_compiled.py"), board, "--json", db_dir=tmp_path)
@@ -354,6 +359,7 @@ def test_solving_the_compiled_example_from_a_board(tmp_path):
     assert query.stdout.strip() == f"{board}: WIN"
 
 
+@pytest.mark.slow
 def test_command_line_errors_are_one_clear_line(tmp_path):
     one_clear_error(gamedp("query", "nim", "3 4 5", db_dir=tmp_path), "no saved solve of nim", "gamedp solve nim")
     one_clear_error(gamedp("solve", "nim", "-V", "n=3", db_dir=tmp_path), "-V", "indexed games")

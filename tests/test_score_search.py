@@ -53,6 +53,7 @@ def score_of(value: Value, stones: int) -> int:
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
+@pytest.mark.slow
 def test_a_sample_of_every_benchmark_set_is_exact(name):
     game = Connect4()
     search = ScoreSearch(game.score_search(), memory=256 << 20, progress=False)
@@ -64,6 +65,7 @@ def test_a_sample_of_every_benchmark_set_is_exact(name):
 
 
 @pytest.mark.parametrize("kernels", ["native", "numba"])
+@pytest.mark.slow
 def test_the_value_command_answers_the_benchmark_lines_as_the_sets_score_them(kernels):
     """Through the built C library, and through numba's compiled functions where it cannot be built
     (GAMEDP_JIT=1 takes that path)."""
@@ -128,6 +130,7 @@ def random_positions(game: Connect4, count: int, seed: int) -> list[int]:
 @pytest.mark.parametrize("width, height, tiers, option",
                          [(5, 4, (6, 8), option) for option in ("default", "no symmetry", "tiny table", "outcomes only")]
                          + [(6, 4, (4, 6), option) for option in ("default", "tiny table")])
+@pytest.mark.slow
 def test_every_position_of_some_tiers_matches_the_strong_solve(databases, width, height, tiers, option):
     game = Connect4(width, height, symmetry=option != "no symmetry")
     saved = saved_solution(game, game.tiered(), lambda key: key, db=databases(width, height))
@@ -183,6 +186,7 @@ def plain_value(width: int, height: int, columns: tuple[str, ...]) -> tuple[str,
 # 8x7 takes all 64 bits of a word (the last column's marker is the top bit): positions near their end
 @pytest.mark.parametrize("width, height, empty, count", [(4, 4, 9, 60), (5, 4, 10, 60), (4, 5, 10, 60),
                                                          (8, 7, 10, 25)])
+@pytest.mark.slow
 def test_random_positions_match_a_plain_brute_force(width, height, empty, count):
     rng = random.Random(width * 10 + height)
     game = Connect4(width, height)
@@ -214,6 +218,7 @@ def test_a_table_that_grows_keeps_what_it_learnt(monkeypatch):
     assert search.slots > score_search.MIN_SLOTS and search.table_bytes <= 64 << 20
 
 
+@pytest.mark.slow
 def test_the_process_never_holds_more_than_the_bound_even_while_the_table_grows():
     script = """if True:
         import resource
@@ -299,6 +304,7 @@ def test_value_answers_other_games_with_their_own_engine():
 
 
 @pytest.mark.parametrize("options, lines", [((), "4\n"), (("--threads", "2"), "4\n3\n")])
+@pytest.mark.slow
 def test_a_long_search_stops_on_ctrl_c_with_one_line(options, lines):
     """One line searched, or two at once in two threads."""
     # the search's library built first (a first run builds it, saying so on stderr), so that only the search is timed

@@ -109,6 +109,7 @@ def test_analyze_with_two_threads_values_every_move_as_with_one():
 
 
 
+@pytest.mark.slow
 def test_positions_are_read_alike_from_several_threads():
     """Lines are read by the threads answering them, through the game's compiled reader."""
     game = Connect4()

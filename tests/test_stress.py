@@ -146,6 +146,7 @@ def test_every_simplification_stays_a_valid_input(name):
 
 
 # -- the bundled wrong solutions -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_leaky_card_memo_shrinks_to_two_one_card_cases(capsys, tmp_path):
     saved = tmp_path / "fail.in"
     code, report = stress(capsys, "cardgame", "--seed", "1", "--save", str(saved), "--",
@@ -205,6 +206,7 @@ def generate(rng, size):
 """
 
 
+@pytest.mark.slow
 def test_generator_mode_shrinks_through_the_size(capsys, tmp_path):
     gen = tmp_path / "gen.py"
     gen.write_text(GENERATOR)

@@ -241,6 +241,7 @@ def test_subtraction_matches_brute_force(n, moves, misere, remoteness):
 
 @pytest.mark.parametrize("name, variant", [("tictactoe", {}), ("blockgame", {"rows": 3, "cols": 4}),
                                            ("subtraction", {"n": 200, "moves": [2, 3, 5], "misere": True})])
+@pytest.mark.slow
 def test_in_memory_and_sharded_solves_give_the_same_bytes(tmp_path, monkeypatch, name, variant):
     """A tiny index space is solved in memory by the plain functions; the sharded way (the generic kernels, or
     BLOCKGAME's 64 boards per word) must write the very same database."""

@@ -194,6 +194,7 @@ def test_every_position_of_4x4_matches_the_plain_solver(connect, tmp_path) -> No
 
 @pytest.mark.parametrize("width,height,connect,remoteness", [(3, 3, 3, True), (4, 3, 3, False), (4, 3, 4, True),
                                                               (3, 4, 3, False), (4, 4, 4, True), (2, 3, 1, True)])
+@pytest.mark.slow
 def test_connect4s_own_passes_give_the_bytes_of_the_generic_loops_and_the_plain_solve(width, height, connect, remoteness,
                                                                                      tmp_path, monkeypatch) -> None:
     """The game's sweeps (gamedp.kernels.connect4_tiers), in shards of 256 that cut height-vector blocks, against
@@ -214,6 +215,7 @@ def test_connect4s_own_passes_give_the_bytes_of_the_generic_loops_and_the_plain_
 
 
 @pytest.mark.parametrize("width,height,connect", [(3, 3, 3), (4, 4, 4), (5, 4, 4), (6, 5, 4), (7, 6, 4)])
+@pytest.mark.slow
 def test_rank_and_unrank_are_inverse_and_children_land_in_the_next_tier(width, height, connect) -> None:
     report = check_tiers(connect4_table(width, height, connect), limit=4000, compiled=True)
     assert report.ok, report.problem
@@ -376,6 +378,7 @@ def test_check_tiers_names_a_child_outside_the_declared_tiers_and_a_broken_rank(
     assert not report.ok and "rank and unrank are not inverse" in report.problem
 
 
+@pytest.mark.slow
 def test_gamedp_check_checks_the_tiers_of_connect4() -> None:
     out = gamedp("check", "connect4:3x3:3")
     assert out.returncode == 0 and "rank/unrank round trips" in out.stdout, out.stderr
@@ -545,6 +548,7 @@ def test_a_shard_file_damaged_before_a_resume_is_made_again(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("width, height", [(4, 4), (5, 3), (3, 5)])
+@pytest.mark.slow
 def test_connect4s_move_runs_give_every_index_its_open_columns(width, height) -> None:
     """The tier solver weighs a piece's reachable positions by the moves move_runs gives their runs of indices:
     each must be the columns not full of every board in the run."""
@@ -613,6 +617,7 @@ def record_tiers_here(monkeypatch) -> list[tuple[int, int]]:
     return calls
 
 
+@pytest.mark.slow
 def test_a_tier_the_forked_process_was_in_when_the_cluster_came_up_is_finished_on_the_cluster(
         tmp_path, monkeypatch) -> None:
     """The forked process looks at whether the cluster is up every FIRST_STEP indices; told so in the middle of a

@@ -212,6 +212,7 @@ def test_a_long_solve_is_stopped_at_the_time_limit_and_blocks_no_one(bad_client)
     assert client.get("/api/position", params={"game": slow, "position": "3"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_fifty_clients_play_at_once_without_an_error(client):
     """A bounded load test: 50 clients each play a whole game of tic-tac-toe (perfect play) at the same time."""
     errors: list[str] = []
@@ -311,6 +312,7 @@ def stop_server(server: subprocess.Popen) -> str:
     return server.stderr.read()
 
 
+@pytest.mark.slow
 def test_the_board_answers_from_the_save_where_it_holds_the_position(tmp_path):
     """The real server on a loopback port, nim's save restated (remoteness 40: no search says that), once in the
     default place (every game served reads its own) and once named by --db."""
@@ -337,6 +339,7 @@ def test_the_board_answers_from_the_save_where_it_holds_the_position(tmp_path):
             assert "Traceback" not in stop_server(server)
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_damaged_or_foreign_save_at_start_up(tmp_path):
     from test_database import one_clear_error
     from test_play import saved_nim
@@ -455,6 +458,7 @@ def test_the_page_draws_estimates_and_proven_values(tmp_path):
     assert exact["moves"][0] == {"text": "3 WIN in 1", "value": "win", "color": "hsl(130, 65%, 27.5%)"}
 
 
+@pytest.mark.slow
 def test_a_foreign_save_in_the_default_place_is_one_warning_and_the_game_is_searched(tmp_path):
     import os
 

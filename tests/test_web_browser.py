@@ -21,9 +21,11 @@ from gamedp.web.app import create_app
 CHROMIUM = Path("/usr/bin/chromium")
 # A developer without the browser may skip these; CI (which .ci/run gives chromium) must run them, so a missing
 # browser there fails instead of passing silently.
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; "
-                                       ".ci/run installs it)")
+# A real browser takes seconds to start and to draw: none of these is in the quick loop.
+pytestmark = [pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
+                                 reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; "
+                                        ".ci/run installs it)"),
+              pytest.mark.slow]
 
 GAMES = ["tictactoe", "connect4:4x4", "cram", "nim", "toads-and-frogs"]
 BROKEN_GAME = """
