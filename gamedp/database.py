@@ -44,8 +44,9 @@ Version 1 kept a tiered game's reachability apart, one bit per index in a ``reac
 unreachable indices at code 0: 3 bits per index where version 2 needs 2. Such a file is refused with the command
 that solves it again; a version-1 file without that section means what it would in version 2, and is read.
 
-Checking: opening a file checks the magic, the metadata CRC, the version, the game and variant asked for, and
-the file's length (a truncated file is refused at once). A data block's CRC is checked the first time the block
+Checking: opening a file checks that this user owns it and no one else may write it (it is written mode 644 at
+most), the magic, the metadata CRC, the version, the game and variant asked for, and the file's length (a
+truncated file is refused at once). A data block's CRC is checked the first time the block
 is read, so a lookup touches only the blocks it needs; :meth:`Reader.verify` checks them all.
 
 Writing goes to a temporary file in the same directory, which is flushed to disk (fsync) and then renamed over
@@ -73,6 +74,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from gamedp.errors import GamedpError
+from gamedp.trust import refusal, untrusted
 from gamedp.values import Outcome, Value
 
 MAGIC = b"GAMEDPDB"
@@ -234,7 +236,9 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
     except OSError as e:
         raise GamedpError(f"cannot write {path}: {e.strerror or e}") from None
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes the file private; a database is shared like any file
+        # mkstemp makes the file private; a database is read by others like any file, but written by this user
+        # alone, whatever the umask: a reader trusts no other's (see Container)
+        os.fchmod(fd, 0o644 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(head)
             for crcs in crc_tables:
@@ -389,16 +393,25 @@ def _alive(pid: int) -> bool:
 
 # -- reading ---------------------------------------------------------------------------------------------------
 class Container:
-    """A checksummed file opened through a memory map; blocks are verified the first time they are read."""
+    """A checksummed file opened through a memory map; blocks are verified the first time they are read.
 
-    def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again"):
+    Only a file this user owns and no one else may write is read (:func:`gamedp.trust.untrusted`): its checksums
+    say it is whole, not that its answers are true, and in a shared directory (a ``GAMEDP_DB_DIR`` of mode 777)
+    another user could have written one with valid checksums and wrong values. ``elsewhere`` says how to do
+    without such a file."""
+
+    def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again",
+                 elsewhere: str = "remove it, or keep your databases in a directory of your own (GAMEDP_DB_DIR)"):
         self.path = Path(path)
         self._fix = fix
         try:  # without blocking, so that a FIFO is refused rather than waited on
             with open(os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as f:
-                st = os.fstat(f.fileno())
+                st = os.fstat(f.fileno())  # the file opened is the one checked, and then mapped
                 if not stat.S_ISREG(st.st_mode):
                     raise DatabaseError(self._not_regular(st.st_mode))
+                why = untrusted(st)
+                if why is not None:
+                    raise DatabaseError(refusal(self.path, why, elsewhere))
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if st.st_size else b""
         except FileNotFoundError:
             raise DatabaseError(f"no database at {self.path}; {self.fix}") from None

@@ -16,7 +16,6 @@ from pathlib import Path
 from gamedp.cgt import canonical as cf
 from gamedp.cgt import domineering
 from gamedp.cgt.numbers import Dyadic
-from gamedp.errors import GamedpError
 
 TABLE_ID = "cgt-regions"
 VARIANT = {"game": "domineering"}
@@ -60,19 +59,12 @@ def save(path: str | os.PathLike) -> None:
 def load(path: str | os.PathLike) -> int:
     """Add the regions saved in ``path`` to the table; the number read (0 if there is no file)."""
     from gamedp.database import Container, DatabaseError
-    from gamedp.kernel_cache import untrusted
 
     path = Path(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
+    if not path.exists():
         return 0
-    why = untrusted(st)
-    if why is not None:
-        raise GamedpError(f"the region table {path} is not read: {why}; pass --table with a file of your own, or "
-                          "leave --table out")
     fix = f"delete {path} (the regions are valued again) or pass another --table"
-    with Container(path, fix=fix) as c:
+    with Container(path, fix=fix, elsewhere="pass --table with a file of your own, or leave --table out") as c:
         if c.meta.get("game_id") != TABLE_ID or c.meta.get("variant") != VARIANT:
             raise DatabaseError(f"{path} is not a table of Domineering region values; {fix}")
         forms, dims, cells, values = array("q"), array("H"), array("Q"), array("q")

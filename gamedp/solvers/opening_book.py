@@ -16,7 +16,7 @@ signed byte per key.
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.book"
 >>> write_book(path, "tiny-book", {"n": 3}, 2, {5: -1, 2: 3, 9: 0})
 >>> book = OpeningBook(path, "tiny-book", {"n": 3})
->>> book.score(2), book.score(9), book.score(4), len(book), book.depth
+>>> book.score(2, 5), book.score(9, 5), book.score(4, 5), len(book), book.depth
 (3, 0, None, 3, 2)
 """
 
@@ -35,7 +35,7 @@ class OpeningBook:
 
     def __init__(self, path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], game: str = "GAME"):
         self.path = Path(path)
-        remake = f"make it again with: gamedp book {game} --depth N --force"
+        self._remake = remake = f"make it again with: gamedp book {game} --depth N --force"
         container = Container(self.path, fix=remake)
         try:
             meta = container.meta
@@ -56,8 +56,9 @@ class OpeningBook:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def score(self, key: int) -> int | None:
-        """The score kept for ``key``, or None if the book does not hold it."""
+    def score(self, key: int, most: int) -> int | None:
+        """The score kept for ``key``, or None if the book does not hold it. A score past ``most`` either way
+        (the most the position can have) is refused as damage, never answered."""
         keys, lo, hi = self.keys, 0, len(self.keys)
         while lo < hi:
             mid = (lo + hi) // 2
@@ -65,7 +66,14 @@ class OpeningBook:
                 lo = mid + 1
             else:
                 hi = mid
-        return self.scores[lo] if lo < len(keys) and keys[lo] == key else None
+        if lo == len(keys) or keys[lo] != key:
+            return None
+        kept = self.scores[lo]
+        if abs(kept) > most:
+            raise DatabaseError(f"the book {self.path} gives a position the score {kept}, past the most ({most} "
+                                f"either way) a position of its moves can have: it is damaged; {self._remake}",
+                                damaged=True)
+        return kept
 
     def close(self) -> None:
         self.keys.release()
