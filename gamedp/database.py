@@ -398,10 +398,15 @@ class Container:
     Only a file this user owns and no one else may write is read (:func:`gamedp.trust.untrusted`): its checksums
     say it is whole, not that its answers are true, and in a shared directory (a ``GAMEDP_DB_DIR`` of mode 777)
     another user could have written one with valid checksums and wrong values. ``elsewhere`` says how to do
-    without such a file."""
+    without such a file.
+
+    ``mapped=False`` reads the whole file at once instead of mapping it: for a small file kept open long (an
+    opening book), since a map of a file cut short under it kills the process (SIGBUS) at the first byte read
+    past the new end."""
 
     def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again",
-                 elsewhere: str = "remove it, or keep your databases in a directory of your own (GAMEDP_DB_DIR)"):
+                 elsewhere: str = "remove it, or keep your databases in a directory of your own (GAMEDP_DB_DIR)",
+                 mapped: bool = True):
         self.path = Path(path)
         self._fix = fix
         try:  # without blocking, so that a FIFO is refused rather than waited on
@@ -412,7 +417,8 @@ class Container:
                 why = untrusted(st)
                 if why is not None:
                     raise DatabaseError(refusal(self.path, why, elsewhere))
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if st.st_size else b""
+                self._map: mmap.mmap | bytes = \
+                    mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if mapped and st.st_size else f.read()
         except FileNotFoundError:
             raise DatabaseError(f"no database at {self.path}; {self.fix}") from None
         except OSError as e:  # a socket cannot even be opened

@@ -8,9 +8,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from command import gamedp
+from command import GAMEDP, gamedp
 
-from gamedp.database import write_database
+from gamedp.database import write_container, write_database
 from gamedp.games.connect4 import Connect4
 from gamedp.games.indexed import table_spec
 from gamedp.solvers.opening_book import write_book
@@ -97,3 +97,31 @@ def test_a_score_no_position_can_have_is_refused(shared, command):
     path = book_of(shared, 127)
     one_clear_error(gamedp(*command, stdin="33\n", db_dir=shared), str(path), "127", "damaged",
                     "gamedp book connect4:5x4")
+
+
+@pytest.mark.parametrize("sections", [{"scores": b"\0"}, {"keys": bytes(8)}, {"keys": bytes(7), "scores": b"\0"},
+                                      {"keys": bytes(16), "scores": b"\0"}])
+@pytest.mark.parametrize("command", [["value", "connect4:5x4"], ["analyze", "connect4:5x4", "33"]])
+def test_a_book_without_its_sections_whole_is_refused(shared, sections, command):
+    """Checksums right, sections missing or of lengths that do not fit: damage, said in one line."""
+    rules = Connect4(5, 4).score_search()
+    path = shared / BOOK
+    write_container(path, {"game_id": rules.book_id, "variant": rules.variant, "depth": 2, "size": 1},
+                    list(sections.items()))
+    one_clear_error(gamedp(*command, stdin="33\n", db_dir=shared), str(path), "damaged", "gamedp book connect4:5x4")
+
+
+def test_a_book_cut_short_while_it_is_read_from_changes_no_answer(shared):
+    """The book is read whole when opened: cut short (or rewritten) later, it is not read again, and the process
+    is not killed by SIGBUS, as it was when the book was mapped."""
+    book_of(shared, 0)
+    env = {**os.environ, "GAMEDP_DB_DIR": str(shared)}
+    with subprocess.Popen([*GAMEDP, "value", "connect4:5x4"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=env) as process:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("33\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == "33\tTIE\t18\n"  # the book is open
+        os.truncate(shared / BOOK, 0)
+        out, err = process.communicate("33\n", timeout=60)
+    assert (process.returncode, out, err) == (0, "33\tTIE\t18\n", "")

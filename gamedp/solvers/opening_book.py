@@ -36,21 +36,18 @@ class OpeningBook:
     def __init__(self, path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], game: str = "GAME"):
         self.path = Path(path)
         self._remake = remake = f"make it again with: gamedp book {game} --depth N --force"
-        container = Container(self.path, fix=remake)
-        try:
+        # read whole, not mapped: a book is small, and read from for as long as a game is played or served
+        with Container(self.path, fix=remake, mapped=False) as container:
             meta = container.meta
             if meta.get("game_id") != book_id or meta.get("variant") != dict(variant):
                 raise DatabaseError(f"{self.path} is the book of {meta.get('game_id')} {meta.get('variant')}, not "
                                     f"of {book_id} {dict(variant)}")
             container.verify()
-            self.keys = container.section("keys").cast("Q")
-            self.scores = container.section("scores").cast("b")
-            if len(self.keys) != len(self.scores):
-                raise DatabaseError(f"{self.path} is damaged (as many keys as scores expected); {remake}")
-        except BaseException:
-            container.close()
-            raise
-        self._container = container
+            keys, scores = (container.section(name) if container.has(name) else None for name in ("keys", "scores"))
+        if keys is None or scores is None or len(keys) != 8 * len(scores):
+            raise DatabaseError(f"{self.path} is damaged (a section of keys, 8 bytes each, and one of as many scores "
+                                f"expected); {remake}", damaged=True)
+        self.keys, self.scores = keys.cast("Q"), scores.cast("b")
         self.depth: int = meta.get("depth", 0)
 
     def __len__(self) -> int:
@@ -78,7 +75,6 @@ class OpeningBook:
     def close(self) -> None:
         self.keys.release()
         self.scores.release()
-        self._container.close()
 
 
 def write_book(path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], depth: int,
