@@ -344,11 +344,14 @@ def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:
     """The scheduler's address in Dask scheduler file ``path``, waiting until ``deadline`` (time.monotonic) for the
     file to appear (a scheduler that is starting writes it). Only a regular file is read, and at most
     :data:`SCHEDULER_FILE_LIMIT` bytes of it: never a device (``/dev/zero``), never a FIFO (which would wait for a
-    writer)."""
+    writer). Only a file this user owns and no one else may write is read (:func:`gamedp.trust.untrusted`): a
+    cluster is trusted with this process, since what its scheduler and workers send back is unpickled here, so
+    code another user planted there would run as this user."""
     import json
     import stat
 
     from gamedp.database import kind_of
+    from gamedp.trust import refusal, untrusted
 
     where = f"--scheduler-file {path}"
     while True:
@@ -367,6 +370,9 @@ def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:
             if not stat.S_ISREG(st.st_mode):
                 raise GamedpError(f"{where} is {kind_of(st.st_mode)}, not a regular file: give the file a Dask "
                                   "scheduler wrote (dask scheduler --scheduler-file PATH)")
+            why = untrusted(st)
+            if why is not None:  # its scheduler's workers would run code in this process (see the docstring)
+                raise GamedpError(f"--scheduler-file {refusal(path, why, 'give the file of a scheduler you started')}")
             data = os.read(fd, SCHEDULER_FILE_LIMIT + 1) if st.st_size <= SCHEDULER_FILE_LIMIT else b""
             size = max(st.st_size, len(data))
         finally:
