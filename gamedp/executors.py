@@ -44,6 +44,11 @@ QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin
 #: Seconds a cluster may have no worker at all while jobs wait, before the run stops (a local cluster starts a
 #: killed worker again in well under a second; a remote one may be scaling).
 PATIENCE = 30.0
+#: Seconds without a job ending after which the scheduler is asked which of the jobs waited on it has ended. Dask's
+#: client drops the report of a job that ended in a message it cannot read (a failure whose exception is no
+#: exception: its report handler fails an assertion), and the job was waited on for ever; one the scheduler says
+#: ended, at two askings this far apart, was lost so.
+LOST_AFTER = 10.0
 #: The least a local worker takes: memory (what a forked worker holds resident before loading the kernels, and
 #: more once they are loaded) and this process's file descriptors (its connections and pipes); measured figures
 #: in docs/performance.md.
@@ -147,6 +152,7 @@ class DaskExecutor:
         named = [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
         for name in ("distributed", "tornado.application", *named):  # tornado logs what fails in Dask's callbacks
             logging.getLogger(name).setLevel(level)
+        logging.getLogger("distributed.client").addFilter(_unread_report)
         if self._workers is None:
             self._client = self._reach()
             return
@@ -204,6 +210,7 @@ class DaskExecutor:
         self._last = futures
         index = {f.key: i for i, f in enumerate(futures)}
         pending, alone_since = set(futures), None
+        asked, ended = time.monotonic(), set()  # when the scheduler was last asked, and what it said had ended
         try:
             while pending:
                 done, pending = self._cluster(_wait_some, pending)
@@ -217,6 +224,16 @@ class DaskExecutor:
                     alone_since = time.monotonic()
                 elif time.monotonic() - alone_since > PATIENCE:
                     raise self._failed(f"has no workers left (none for {PATIENCE:g} s)")
+                if done:
+                    asked, ended = time.monotonic(), set()
+                elif time.monotonic() - asked > LOST_AFTER:
+                    states = self._cluster(self.client.sync, self.client.scheduler.get_task_status,
+                                           keys=[f.key for f in pending])
+                    over = {key for key, state in states.items() if state in ("memory", "erred")}
+                    if ended & over:
+                        raise self._failed("reported a job's end in a message gamedp could not read (a failure "
+                                           "that was no exception?)")
+                    asked, ended = time.monotonic(), over
         except BaseException:
             try:
                 self.client.cancel(futures)
@@ -304,6 +321,13 @@ def _silence_if_quiet() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_silence_if_quiet)
+
+
+def _unread_report(record: Any) -> bool:
+    """Whether Dask's client logs ``record``: not the traceback of a scheduler message its report handler could not
+    read (say, a job's failure that was no exception), since :meth:`DaskExecutor.run` finds the job that message
+    ended and stops in one line."""
+    return not (record.exc_info and record.funcName == "_handle_report")
 
 
 def _wait_some(futures: set) -> tuple[set, set]:
