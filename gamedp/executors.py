@@ -201,8 +201,9 @@ class DaskExecutor:
 
     def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
         """As the module says. A run whose cluster fails under it (no worker for :data:`PATIENCE` seconds, a job
-        that killed its worker each time Dask tried it, Dask's own machinery broken by killed processes) stops
-        with one line; what the jobs finished is kept."""
+        that killed its worker each time Dask tried it, a job whose end this client never heard of (see
+        :data:`LOST_AFTER`), Dask's own machinery broken by killed processes) stops with one line; what the jobs
+        finished is kept."""
         futures = self.client.map(fn, list(jobs), pure=False)
         # The last batch's futures are released only now: releasing them sends the scheduler a message, and the
         # client sends at most one batch of messages per 10 ms, so a release just before this map held it back
