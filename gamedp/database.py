@@ -400,13 +400,14 @@ class Container:
     another user could have written one with valid checksums and wrong values. ``elsewhere`` says how to do
     without such a file.
 
-    ``mapped=False`` reads the whole file at once instead of mapping it: for a small file kept open long (an
-    opening book), since a map of a file cut short under it kills the process (SIGBUS) at the first byte read
-    past the new end."""
+    A map of a file cut short under it (``cp`` over it, say) kills the process with SIGBUS at the first byte read
+    past the new end. ``mapped=False`` reads the whole file at once instead of mapping it: for a small file kept
+    open long (an opening book). ``watched=True`` checks the file's length before each read (one ``fstat``): for a
+    large one looked up in for long (a database a server answers from), refused as damaged once it is cut short."""
 
     def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again",
                  elsewhere: str = "remove it, or keep your databases in a directory of your own (GAMEDP_DB_DIR)",
-                 mapped: bool = True):
+                 mapped: bool = True, watched: bool = False):
         self.path = Path(path)
         self._fix = fix
         try:  # without blocking, so that a FIFO is refused rather than waited on
@@ -419,6 +420,8 @@ class Container:
                     raise DatabaseError(refusal(self.path, why, elsewhere))
                 self._map: mmap.mmap | bytes = \
                     mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if mapped and st.st_size else f.read()
+                #: the file, kept open to check its length before reading the map (None: not watched)
+                self._fd = os.dup(f.fileno()) if watched and isinstance(self._map, mmap.mmap) else None
         except FileNotFoundError:
             raise DatabaseError(f"no database at {self.path}; {self.fix}") from None
         except OSError as e:  # a socket cannot even be opened
@@ -496,8 +499,14 @@ class Container:
     def has(self, name: str) -> bool:
         return name in self._sections
 
+    def _still_whole(self) -> None:
+        """Refuse a watched file cut short since it was opened, before its map is read past the new end."""
+        if self._fd is not None and os.fstat(self._fd).st_size < len(self._map):
+            self._damaged("was cut short while it was read from")
+
     def byte(self, name: str, at: int) -> int:
         """Byte ``at`` of section ``name``, after checking its block."""
+        self._still_whole()
         s = self._sections[name]
         block = at // self.meta["block_size"]
         if not self._verified[name][block]:
@@ -506,6 +515,7 @@ class Container:
 
     def section(self, name: str) -> memoryview:
         """A whole section, every block checked."""
+        self._still_whole()
         s = self._sections[name]
         for block in range(s["blocks"]):
             if not self._verified[name][block]:
@@ -515,6 +525,7 @@ class Container:
 
     def span(self, name: str, start: int, stop: int) -> memoryview:
         """Bytes ``start:stop`` of section ``name``, after checking the blocks they lie in."""
+        self._still_whole()
         s = self._sections[name]
         size = self.meta["block_size"]
         for block in range(start // size, -(-stop // size)):
@@ -544,6 +555,9 @@ class Container:
             self._verified[name] = bytearray(b"\1" * s["blocks"])
 
     def close(self) -> None:
+        fd, self._fd = getattr(self, "_fd", None), None
+        if fd is not None:
+            os.close(fd)
         if isinstance(self._map, mmap.mmap):
             try:
                 self._map.close()
@@ -565,9 +579,10 @@ class Reader(Container):
     def __init__(self, path: str | os.PathLike, game_id: str | None = None, variant: Mapping[str, Any] | None = None,
                  size: int | None = None, fix: str | None = None, command: str | None = None):
         if fix is None and game_id is not None:
-            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path), command)}")
+            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path), command)}",
+                             watched=True)
         else:
-            super().__init__(path, fix or "solve again")
+            super().__init__(path, fix or "solve again", watched=True)
         meta = self.meta
         if meta.get("kind", "index") != "index":  # a saved solve (gamedp.saved_solution) is keyed by position
             raise DatabaseError(f"{self.path} is a saved solve of {meta.get('game', {}).get('name', 'a game')}, "

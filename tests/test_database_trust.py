@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,25 @@ def test_a_book_cut_short_while_it_is_read_from_changes_no_answer(shared):
         os.truncate(shared / BOOK, 0)
         out, err = process.communicate("33\n", timeout=60)
     assert (process.returncode, out, err) == (0, "33\tTIE\t18\n", "")
+
+
+CUT_SHORT = """
+import os, sys
+from gamedp.database import DatabaseError, open_database
+db = open_database(sys.argv[1])
+db.value(0)
+os.truncate(sys.argv[1], 0)
+try:
+    db.value(1)
+except DatabaseError as e:
+    print(e)
+"""
+
+
+def test_a_database_cut_short_while_it_is_read_from_is_refused_not_a_sigbus(tmp_path):
+    """A database is mapped (it may be larger than memory); cut short under a reader (``cp`` over it while a
+    server answers from it), it is refused as damaged, where reading the map killed the process by SIGBUS."""
+    path = forged_tictactoe(tmp_path)
+    done = subprocess.run([sys.executable, "-c", CUT_SHORT, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", (done.returncode, done.stderr)
+    assert done.stdout.startswith(f"the database {path} was cut short while it was read from: it is damaged")
