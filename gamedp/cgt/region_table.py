@@ -77,6 +77,8 @@ def load(path: str | os.PathLike) -> int:
     if not len(dims) == len(cells) == len(values):
         raise DatabaseError(f"the region table {path} has sections of different lengths: it is damaged; {fix}")
     ids = _forms(forms, path, fix)
+    if not all(0 <= v < len(ids) for v in values):  # a negative index would read another form
+        raise DatabaseError(f"the region table {path} gives a region a form it does not hold: it is damaged; {fix}")
     for d, c_, v in zip(dims, cells, values):
         domineering.table[c_ << 16 | d] = ids[v]
     return len(dims)
@@ -94,7 +96,10 @@ def _forms(records: array, path: Path, fix: str) -> list[int]:
                 at += 3
             else:
                 nl, nr = records[at + 3], records[at + 4]
-                opts = [ids[k] for k in records[at + 5:at + 5 + nl + nr]]
+                given = records[at + 5:at + 5 + nl + nr]
+                if min(nl, nr) < 0 or len(given) < nl + nr or not all(0 <= k < len(ids) for k in given):
+                    raise IndexError  # not options made before: a negative index would read another form
+                opts = [ids[k] for k in given]
                 ids.append(cf.adopt(tuple(sorted(opts[:nl])), tuple(sorted(opts[nl:]))))
                 at += 5 + nl + nr
     except (IndexError, ValueError):
