@@ -46,8 +46,8 @@ that solves it again; a version-1 file without that section means what it would 
 
 Checking: opening a file checks that this user owns it and no one else may write it (it is written mode 644 at
 most), the magic, the metadata CRC, the version, the game and variant asked for, and the file's length (a
-truncated file is refused at once). A data block's CRC is checked the first time the block
-is read, so a lookup touches only the blocks it needs; :meth:`Reader.verify` checks them all.
+truncated file is refused at once). A data block's CRC is checked the first time the block is read, so a lookup
+touches only the blocks it needs; :meth:`Reader.verify` checks them all.
 
 Writing goes to a temporary file in the same directory, which is flushed to disk (fsync) and then renamed over
 the destination: a reader sees the old file or the whole new one, and a solve killed part-way leaves no file

@@ -7,9 +7,9 @@ Both kinds of built kernels — extension modules (:mod:`gamedp.aot`) and plain 
 A built kernel is run code, so the cache is trusted only as far as only this user could have written it: the
 cache directory, each folder and each file loaded must be owned by the current user and writable by no one
 else (:func:`read_trusted`, by :func:`gamedp.trust.untrusted`). A cache directory that is not is left alone with
-one warning, and kernels are built in a private directory for the run instead. Each build also records a CRC-32 of what it wrote, checked
-before loading (:func:`checksum`), so that a damaged file (a flipped bit, a truncated copy) is built again
-rather than run. numba's own cache of ``cache=True`` functions (``NUMBA_CACHE_DIR``) is held to the same rules
+one warning, and kernels are built in a private directory for the run instead. Each build also records a CRC-32
+of what it wrote, checked before loading (:func:`checksum`), so that a damaged file (a flipped bit, a truncated
+copy) is built again rather than run. numba's own cache of ``cache=True`` functions (``NUMBA_CACHE_DIR``) is held to the same rules
 (:func:`trust_numba_cache`, run when gamedp is imported).
 """
 
