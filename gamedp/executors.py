@@ -228,9 +228,7 @@ class DaskExecutor:
                 if done:
                     asked, ended = time.monotonic(), set()
                 elif time.monotonic() - asked > LOST_AFTER:
-                    states = self._cluster(self.client.sync, self.client.scheduler.get_task_status,
-                                           keys=[f.key for f in pending])
-                    over = {key for key, state in states.items() if state in ("memory", "erred")}
+                    over = self._ended(pending)
                     if ended & over:
                         raise self._failed("reported a job's end in a message gamedp could not read (a failure "
                                            "that was no exception?)")
@@ -241,6 +239,16 @@ class DaskExecutor:
             except Exception:  # a cluster in pieces: nothing left to cancel
                 pass
             raise
+
+    def _ended(self, pending: set) -> set:
+        """The keys of ``pending`` that the scheduler holds as ended (finished or failed); none where it cannot say
+        (a scheduler of a Dask release without ``get_task_status``, or a cluster failing, which the next wait
+        says)."""
+        try:
+            states = self.client.sync(self.client.scheduler.get_task_status, keys=[f.key for f in pending])
+        except Exception:
+            return set()
+        return {key for key, state in states.items() if state in ("memory", "erred")}
 
     def _raise_from(self, future: Any) -> None:
         """Raise a job's own error; a job Dask lost or gave up on (its worker died each time) is the cluster's."""
