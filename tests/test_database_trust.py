@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from command import GAMEDP, gamedp
+from command import GAMEDP, gamedp, one_clear_error
 
 from gamedp.database import write_container, write_database
 from gamedp.games.connect4 import Connect4
@@ -19,14 +19,6 @@ from gamedp.solvers.opening_book import write_book
 AS_ROOT = pytest.mark.skipif(os.getuid() != 0, reason="giving a file to another user takes root")
 NOBODY = 65534
 BOOK = "connect4-book_height4_width5.gdb"
-
-
-def one_clear_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
-    assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    assert proc.stderr.startswith("gamedp: error: ") and "Traceback" not in proc.stderr, proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    for phrase in phrases:
-        assert phrase in proc.stderr, proc.stderr
 
 
 @pytest.fixture
@@ -67,8 +59,8 @@ def test_a_database_another_user_owns_is_not_answered_from(shared):
 def test_a_database_others_may_write_is_not_answered_from(shared):
     path = forged_tictactoe(shared)
     path.chmod(0o666)
-    one_clear_error(gamedp("query", "tictactoe", ".........", db_dir=shared), str(path), "writable by its group and others",
-                    "chmod go-w")
+    one_clear_error(gamedp("query", "tictactoe", ".........", db_dir=shared), str(path),
+                    "writable by its group and others", "chmod go-w")
     path.chmod(0o644)  # this user's alone: answered (from the forged file: its checksums are right)
     assert gamedp("query", "tictactoe", ".........", db_dir=shared).stdout == ".........: WIN\n"
 
