@@ -44,9 +44,10 @@ Version 1 kept a tiered game's reachability apart, one bit per index in a ``reac
 unreachable indices at code 0: 3 bits per index where version 2 needs 2. Such a file is refused with the command
 that solves it again; a version-1 file without that section means what it would in version 2, and is read.
 
-Checking: opening a file checks the magic, the metadata CRC, the version, the game and variant asked for, and
-the file's length (a truncated file is refused at once). A data block's CRC is checked the first time the block
-is read, so a lookup touches only the blocks it needs; :meth:`Reader.verify` checks them all.
+Checking: opening a file checks that this user owns it and no one else may write it (it is written mode 644 at
+most), the magic, the metadata CRC, the version, the game and variant asked for, and the file's length (a
+truncated file is refused at once). A data block's CRC is checked the first time the block is read, so a lookup
+touches only the blocks it needs; :meth:`Reader.verify` checks them all.
 
 Writing goes to a temporary file in the same directory, which is flushed to disk (fsync) and then renamed over
 the destination: a reader sees the old file or the whole new one, and a solve killed part-way leaves no file
@@ -73,6 +74,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from gamedp.errors import GamedpError
+from gamedp.trust import refusal, untrusted
 from gamedp.values import Outcome, Value
 
 MAGIC = b"GAMEDPDB"
@@ -234,7 +236,9 @@ def write_container(path: str | os.PathLike, meta: dict, sections: Iterable[tupl
     except OSError as e:
         raise GamedpError(f"cannot write {path}: {e.strerror or e}") from None
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes the file private; a database is shared like any file
+        # mkstemp makes the file private; a database is read by others like any file, but written by this user
+        # alone, whatever the umask: a reader trusts no other's (see Container)
+        os.fchmod(fd, 0o644 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(head)
             for crcs in crc_tables:
@@ -389,17 +393,35 @@ def _alive(pid: int) -> bool:
 
 # -- reading ---------------------------------------------------------------------------------------------------
 class Container:
-    """A checksummed file opened through a memory map; blocks are verified the first time they are read."""
+    """A checksummed file opened through a memory map; blocks are verified the first time they are read.
 
-    def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again"):
+    Only a file this user owns and no one else may write is read (:func:`gamedp.trust.untrusted`): its checksums
+    say it is whole, not that its answers are true, and in a shared directory (a ``GAMEDP_DB_DIR`` of mode 777)
+    another user could have written one with valid checksums and wrong values. ``elsewhere`` says how to do
+    without such a file.
+
+    A map of a file cut short under it (``cp`` over it, say) kills the process with SIGBUS at the first byte read
+    past the new end. ``mapped=False`` reads the whole file at once instead of mapping it: for a small file kept
+    open long (an opening book). ``watched=True`` checks the file's length before each read (one ``fstat``): for a
+    large one looked up in for long (a database a server answers from), refused as damaged once it is cut short."""
+
+    def __init__(self, path: str | os.PathLike, fix: str | Callable[[], str] = "solve again",
+                 elsewhere: str = "remove it, or keep your databases in a directory of your own (GAMEDP_DB_DIR)",
+                 mapped: bool = True, watched: bool = False):
         self.path = Path(path)
         self._fix = fix
         try:  # without blocking, so that a FIFO is refused rather than waited on
             with open(os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as f:
-                st = os.fstat(f.fileno())
+                st = os.fstat(f.fileno())  # the file opened is the one checked, and then mapped
                 if not stat.S_ISREG(st.st_mode):
                     raise DatabaseError(self._not_regular(st.st_mode))
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if st.st_size else b""
+                why = untrusted(st)
+                if why is not None:
+                    raise DatabaseError(refusal(self.path, why, elsewhere))
+                self._map: mmap.mmap | bytes = \
+                    mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if mapped and st.st_size else f.read()
+                #: the file, kept open to check its length before reading the map (None: not watched)
+                self._fd = os.dup(f.fileno()) if watched and isinstance(self._map, mmap.mmap) else None
         except FileNotFoundError:
             raise DatabaseError(f"no database at {self.path}; {self.fix}") from None
         except OSError as e:  # a socket cannot even be opened
@@ -477,8 +499,14 @@ class Container:
     def has(self, name: str) -> bool:
         return name in self._sections
 
+    def _still_whole(self) -> None:
+        """Refuse a watched file cut short since it was opened, before its map is read past the new end."""
+        if self._fd is not None and os.fstat(self._fd).st_size < len(self._map):
+            self._damaged("was cut short while it was read from")
+
     def byte(self, name: str, at: int) -> int:
         """Byte ``at`` of section ``name``, after checking its block."""
+        self._still_whole()
         s = self._sections[name]
         block = at // self.meta["block_size"]
         if not self._verified[name][block]:
@@ -487,6 +515,7 @@ class Container:
 
     def section(self, name: str) -> memoryview:
         """A whole section, every block checked."""
+        self._still_whole()
         s = self._sections[name]
         for block in range(s["blocks"]):
             if not self._verified[name][block]:
@@ -496,6 +525,7 @@ class Container:
 
     def span(self, name: str, start: int, stop: int) -> memoryview:
         """Bytes ``start:stop`` of section ``name``, after checking the blocks they lie in."""
+        self._still_whole()
         s = self._sections[name]
         size = self.meta["block_size"]
         for block in range(start // size, -(-stop // size)):
@@ -525,6 +555,9 @@ class Container:
             self._verified[name] = bytearray(b"\1" * s["blocks"])
 
     def close(self) -> None:
+        fd, self._fd = getattr(self, "_fd", None), None
+        if fd is not None:
+            os.close(fd)
         if isinstance(self._map, mmap.mmap):
             try:
                 self._map.close()
@@ -546,9 +579,10 @@ class Reader(Container):
     def __init__(self, path: str | os.PathLike, game_id: str | None = None, variant: Mapping[str, Any] | None = None,
                  size: int | None = None, fix: str | None = None, command: str | None = None):
         if fix is None and game_id is not None:
-            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path), command)}")
+            super().__init__(path, lambda: f"solve again: {solve_command(game_id, variant or {}, Path(path), command)}",
+                             watched=True)
         else:
-            super().__init__(path, fix or "solve again")
+            super().__init__(path, fix or "solve again", watched=True)
         meta = self.meta
         if meta.get("kind", "index") != "index":  # a saved solve (gamedp.saved_solution) is keyed by position
             raise DatabaseError(f"{self.path} is a saved solve of {meta.get('game', {}).get('name', 'a game')}, "

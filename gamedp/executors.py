@@ -44,6 +44,11 @@ QUIET_CLUSTER = {"distributed.worker.profile.enabled": False, "distributed.admin
 #: Seconds a cluster may have no worker at all while jobs wait, before the run stops (a local cluster starts a
 #: killed worker again in well under a second; a remote one may be scaling).
 PATIENCE = 30.0
+#: Seconds without a job ending after which the scheduler is asked which of the jobs waited on it has ended. Dask's
+#: client drops the report of a job that ended in a message it cannot read (a failure whose exception is no
+#: exception: its report handler fails an assertion), and the job was waited on for ever; one the scheduler says
+#: ended, at two askings this far apart, was lost so.
+LOST_AFTER = 10.0
 #: The least a local worker takes: memory (what a forked worker holds resident before loading the kernels, and
 #: more once they are loaded) and this process's file descriptors (its connections and pipes); measured figures
 #: in docs/performance.md.
@@ -147,6 +152,7 @@ class DaskExecutor:
         named = [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
         for name in ("distributed", "tornado.application", *named):  # tornado logs what fails in Dask's callbacks
             logging.getLogger(name).setLevel(level)
+        logging.getLogger("distributed.client").addFilter(_unread_report)
         if self._workers is None:
             self._client = self._reach()
             return
@@ -195,8 +201,9 @@ class DaskExecutor:
 
     def run(self, fn: Callable, jobs: Sequence, on_done: Callable[[Any], None]) -> None:
         """As the module says. A run whose cluster fails under it (no worker for :data:`PATIENCE` seconds, a job
-        that killed its worker each time Dask tried it, Dask's own machinery broken by killed processes) stops
-        with one line; what the jobs finished is kept."""
+        that killed its worker each time Dask tried it, a job whose end this client never heard of (see
+        :data:`LOST_AFTER`), Dask's own machinery broken by killed processes) stops with one line; what the jobs
+        finished is kept."""
         futures = self.client.map(fn, list(jobs), pure=False)
         # The last batch's futures are released only now: releasing them sends the scheduler a message, and the
         # client sends at most one batch of messages per 10 ms, so a release just before this map held it back
@@ -204,6 +211,7 @@ class DaskExecutor:
         self._last = futures
         index = {f.key: i for i, f in enumerate(futures)}
         pending, alone_since = set(futures), None
+        asked, ended = time.monotonic(), set()  # when the scheduler was last asked, and what it said had ended
         try:
             while pending:
                 done, pending = self._cluster(_wait_some, pending)
@@ -217,12 +225,30 @@ class DaskExecutor:
                     alone_since = time.monotonic()
                 elif time.monotonic() - alone_since > PATIENCE:
                     raise self._failed(f"has no workers left (none for {PATIENCE:g} s)")
+                if done:
+                    asked, ended = time.monotonic(), set()
+                elif time.monotonic() - asked > LOST_AFTER:
+                    over = self._ended(pending)
+                    if ended & over:
+                        raise self._failed("reported a job's end in a message gamedp could not read (a failure "
+                                           "that was no exception?)")
+                    asked, ended = time.monotonic(), over
         except BaseException:
             try:
                 self.client.cancel(futures)
             except Exception:  # a cluster in pieces: nothing left to cancel
                 pass
             raise
+
+    def _ended(self, pending: set) -> set:
+        """The keys of ``pending`` that the scheduler holds as ended (finished or failed); none where it cannot say
+        (a scheduler of a Dask release without ``get_task_status``, or a cluster failing, which the next wait
+        says)."""
+        try:
+            states = self.client.sync(self.client.scheduler.get_task_status, keys=[f.key for f in pending])
+        except Exception:
+            return set()
+        return {key for key, state in states.items() if state in ("memory", "erred")}
 
     def _raise_from(self, future: Any) -> None:
         """Raise a job's own error; a job Dask lost or gave up on (its worker died each time) is the cluster's."""
@@ -306,6 +332,13 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_silence_if_quiet)
 
 
+def _unread_report(record: Any) -> bool:
+    """Whether Dask's client logs ``record``: not the traceback of a scheduler message its report handler could not
+    read (say, a job's failure that was no exception), since :meth:`DaskExecutor.run` finds the job that message
+    ended and stops in one line."""
+    return not (record.exc_info and record.funcName == "_handle_report")
+
+
 def _wait_some(futures: set) -> tuple[set, set]:
     """Those of ``futures`` done within a second (none, if none is), and the others."""
     from distributed import wait
@@ -344,11 +377,14 @@ def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:
     """The scheduler's address in Dask scheduler file ``path``, waiting until ``deadline`` (time.monotonic) for the
     file to appear (a scheduler that is starting writes it). Only a regular file is read, and at most
     :data:`SCHEDULER_FILE_LIMIT` bytes of it: never a device (``/dev/zero``), never a FIFO (which would wait for a
-    writer)."""
+    writer). Only a file this user owns and no one else may write is read (:func:`gamedp.trust.untrusted`): a
+    cluster is trusted with this process, since what its scheduler and workers send back is unpickled here, so
+    code another user planted there would run as this user."""
     import json
     import stat
 
     from gamedp.database import kind_of
+    from gamedp.trust import refusal, untrusted
 
     where = f"--scheduler-file {path}"
     while True:
@@ -367,6 +403,9 @@ def read_scheduler_file(path: str, deadline: float, timeout: float) -> str:
             if not stat.S_ISREG(st.st_mode):
                 raise GamedpError(f"{where} is {kind_of(st.st_mode)}, not a regular file: give the file a Dask "
                                   "scheduler wrote (dask scheduler --scheduler-file PATH)")
+            why = untrusted(st)
+            if why is not None:  # its scheduler's workers would run code in this process (see the docstring)
+                raise GamedpError(f"--scheduler-file {refusal(path, why, 'give the file of a scheduler you started')}")
             data = os.read(fd, SCHEDULER_FILE_LIMIT + 1) if st.st_size <= SCHEDULER_FILE_LIMIT else b""
             size = max(st.st_size, len(data))
         finally:

@@ -6,10 +6,10 @@ Both kinds of built kernels — extension modules (:mod:`gamedp.aot`) and plain 
 
 A built kernel is run code, so the cache is trusted only as far as only this user could have written it: the
 cache directory, each folder and each file loaded must be owned by the current user and writable by no one
-else (:func:`read_trusted`). A cache directory that is not is left alone with one warning, and kernels are
-built in a private directory for the run instead. Each build also records a CRC-32 of what it wrote, checked
-before loading (:func:`checksum`), so that a damaged file (a flipped bit, a truncated copy) is built again
-rather than run. numba's own cache of ``cache=True`` functions (``NUMBA_CACHE_DIR``) is held to the same rules
+else (:func:`read_trusted`, by :func:`gamedp.trust.untrusted`). A cache directory that is not is left alone with
+one warning, and kernels are built in a private directory for the run instead. Each build also records a CRC-32
+of what it wrote, checked before loading (:func:`checksum`), so that a damaged file (a flipped bit, a truncated
+copy) is built again rather than run. numba's own cache of ``cache=True`` functions (``NUMBA_CACHE_DIR``) is held to the same rules
 (:func:`trust_numba_cache`, run when gamedp is imported).
 """
 
@@ -19,6 +19,8 @@ import os
 import stat
 import sys
 import zlib
+
+from gamedp.trust import untrusted
 
 
 def configured_dir() -> str:
@@ -54,17 +56,6 @@ def kernel_folder(tag: str) -> str:
         return path
     why = untrusted(st) if stat.S_ISDIR(st.st_mode) else "it is not a directory"
     return path if why is None else os.path.join(_private_dir(path, why), tag)
-
-
-def untrusted(st: os.stat_result) -> str | None:
-    """Why a file or folder with status ``st`` must not be trusted to hold code, or None if it may be."""
-    if st.st_uid != os.getuid():
-        return f"it is owned by uid {st.st_uid}, not by this user ({os.getuid()})"
-    writable = st.st_mode & 0o022
-    if writable:
-        who = {0o020: "its group", 0o002: "others"}.get(writable, "its group and others")
-        return f"it is writable by {who} (mode {stat.S_IMODE(st.st_mode):o})"
-    return None
 
 
 def read_trusted(path: str) -> bytes | None:

@@ -146,6 +146,7 @@ def _open(stem: str) -> tuple[ctypes.CDLL | None, str]:
     crc, _, signatures = sig.partition(b"\n")
     if crc != b"crc32 " + checksum(code, deps, signatures).encode():
         return None, f"{library} or its metadata is damaged (checksum)"
+    lib = None
     try:
         if not _sources_unchanged(deps.decode()):
             return None, f"{library} was built from other sources"
@@ -156,6 +157,10 @@ def _open(stem: str) -> tuple[ctypes.CDLL | None, str]:
             entry.restype = ctypes.c_int64
             entry.argtypes = [_CTYPES[a] for a in args]
     except (OSError, AttributeError, KeyError, ValueError) as e:
+        if lib is not None:  # unloaded: the loader keeps one library a path, and would give it for the rebuilt one
+            import _ctypes
+
+            _ctypes.dlclose(lib._handle)
         return None, str(e)
     return lib, ""
 

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 
 from numba.core import caching, config
 
-from gamedp.kernel_cache import make_private_dir, private_numba_dir, untrusted
+from gamedp.kernel_cache import make_private_dir, private_numba_dir
+from gamedp.trust import untrusted
 
 _checked: dict[str, str] = {}
 

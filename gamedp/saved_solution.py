@@ -76,7 +76,7 @@ class SavedSolution(Container):
     """
 
     def __init__(self, path: str | Path, game: Any = None, fix: str = "save the solve again"):
-        super().__init__(path, fix)
+        super().__init__(path, fix, watched=True)
         try:
             self._load_meta(game)
         except BaseException:

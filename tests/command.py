@@ -22,3 +22,12 @@ def gamedp(*args: str, stdin: str | bytes = "", env: dict[str, str] | None = Non
         environment["GAMEDP_DB_DIR"] = str(db_dir)
     return subprocess.run([*GAMEDP, *args], input=stdin, capture_output=True, text=not isinstance(stdin, bytes),
                           env=environment, timeout=timeout, **kw)
+
+
+def one_clear_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
+    """``proc`` ended with exit status 2 and one line ``gamedp: error: ...`` holding each of ``phrases``."""
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.startswith("gamedp: error: ") and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    for phrase in phrases:
+        assert phrase in proc.stderr, proc.stderr

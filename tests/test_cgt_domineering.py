@@ -212,6 +212,25 @@ def test_a_damaged_or_foreign_table_is_refused(tmp_path):
     assert done.returncode == 2 and "damaged" in done.stderr and done.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("forms, values", [
+    ([1, 0, 1, 1, 1, 1], [-1]),            # the region's form: index -1, read as the last form
+    ([1, 0, 1, 0, 0, 0, 1, 0, -1], [1]),   # an option: index -1, read as the form before
+    ([1, 0, 1, 0, 0, 0, 2, 0, 0], [1]),    # two left options, one given
+], ids=["negative value", "negative option", "options missing"])
+def test_a_table_whose_checksums_hold_but_whose_indices_do_not_is_refused(tmp_path, forms, values):
+    from array import array
+
+    from gamedp.cgt import region_table
+    from gamedp.database import DatabaseError, write_container
+
+    path = tmp_path / "t.gdb"
+    meta = {"game_id": region_table.TABLE_ID, "variant": region_table.VARIANT, "size": 1, "forms": 2}
+    write_container(path, meta, [("forms", array("q", forms)), ("dims", array("H", [1 << 8 | 1])),
+                                 ("cells", array("Q", [1])), ("values", array("q", values))])
+    with pytest.raises(DatabaseError, match="it is damaged"):
+        region_table.load(path)
+
+
 def images_by_cells(h: int, w: int, cells: int) -> list[tuple[tuple[int, int, int], bool]]:
     """The 8 images of a board, each cell moved one at a time, and whether each swaps the players."""
     out = []

@@ -89,6 +89,27 @@ def test_a_file_that_is_not_a_scheduler_file_says_why(capsys, tmp_path, text, wh
     assert f"--scheduler-file {path} is not a Dask scheduler file: {why}" in err
 
 
+@pytest.mark.parametrize("owner, mode, why", [
+    (65534, 0o644, "it is owned by uid 65534, not by this user"),
+    (None, 0o666, "it is writable by its group and others (mode 666)"),
+    (None, 0o602, "it is writable by others (mode 602)"),
+])
+def test_a_scheduler_file_another_user_could_have_written_is_not_read(capsys, tmp_path, owner, mode, why):
+    """Another user's scheduler would run code in this process (what its workers send back is unpickled here):
+    refused before anything connects to it."""
+    if owner is not None and os.getuid() != 0:
+        pytest.skip("giving a file to another user takes root")
+    path = tmp_path / "planted.json"
+    path.write_text(json.dumps({"type": "Scheduler", "address": "tcp://127.0.0.1:9"}))
+    path.chmod(mode)
+    if owner is not None:
+        os.chown(path, owner, owner)
+    clock = time.monotonic()
+    err = solve_refused(capsys, tmp_path, "--scheduler-file", str(path))
+    assert f"--scheduler-file {path} is not read: {why}" in err and "chmod go-w" in err, err
+    assert time.monotonic() - clock < TIMEOUT
+
+
 # -- addresses that are no Dask scheduler -------------------------------------------------------------------------
 @pytest.fixture
 def silent_listener():

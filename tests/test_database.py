@@ -12,7 +12,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from command import gamedp
+from command import gamedp, one_clear_error
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -256,14 +256,6 @@ def test_code_3_marks_unreachable_when_the_encoding_says_so(tmp_path):
 
 
 # -- through the command line ----------------------------------------------------------------------------------
-
-
-def one_clear_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("gamedp: error: ") and "Traceback" not in proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    for phrase in phrases:
-        assert phrase in proc.stderr, proc.stderr
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,14 @@ mid-tier has its shards run again."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+import types
 
 import pytest
 from command import gamedp
@@ -79,6 +81,51 @@ def test_a_cluster_left_without_workers_stops_with_one_line(monkeypatch) -> None
         with pytest.raises(GamedpError, match="no workers left") as e:
             executor.run(abs, [-1, -2], lambda job: None)
         assert time.monotonic() - clock < 10 and "\n" not in str(e.value)
+
+
+class Forged(Exception):
+    """A failure that arrives as no exception at all: unpickled, it is a plain object (a worker may send anything;
+    this one gets past Dask's own check on the worker, which unpickles it once)."""
+
+    def __reduce__(self):
+        return types.SimpleNamespace, ()
+
+
+def fail_forged(job: int) -> None:
+    raise Forged(job)
+
+
+def test_a_failure_report_dask_cannot_read_stops_the_run_with_one_line(monkeypatch) -> None:
+    """Dask's client drops a job's failure whose exception is no exception (its report handler fails an assertion
+    and logs it), and the job was waited on for ever: the scheduler is asked, and the run stops in one line."""
+    from distributed import LocalCluster
+
+    from gamedp import executors
+    from gamedp.errors import GamedpError
+
+    monkeypatch.setattr(executors, "LOST_AFTER", 0.5, raising=False)
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = logged.append  # type: ignore[method-assign]
+    monkeypatch.setattr(logging.getLogger("distributed.client"), "handlers", [handler])
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                      dashboard_address=None) as cluster, DaskExecutor(address=cluster.scheduler_address) as executor:
+        raised: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                executor.run(fail_forged, [1], lambda job: None)
+            except BaseException as e:  # checked by the test's thread
+                raised.append(e)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(timeout=20)
+        assert not thread.is_alive(), "the run waited on a job whose report was lost"
+    [error] = raised
+    assert isinstance(error, GamedpError) and "\n" not in str(error)
+    assert "reported a job's end in a message gamedp could not read" in str(error), error
+    assert not [record for record in logged if record.exc_info], "Dask's traceback was printed too"
 
 
 def descendants(pid: int) -> list[int]:

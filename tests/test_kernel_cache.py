@@ -201,6 +201,29 @@ def test_a_flipped_bit_is_built_again_and_answers_right(fresh, good_build, capfd
     assert err.startswith("gamedp: compiling the native kernels") and err.count("\n") == 1, err
 
 
+def test_a_library_missing_an_entry_point_is_built_again_and_the_new_one_loaded(fresh, good_build, capfd):
+    """This user's library, whole by its checksum, lacks the entry point its metadata names (a build of other
+    sources, say): it is built again, and the new library is the one loaded. The loader keeps one library per
+    path, so the refused one, still loaded, was taken for the new one, which then failed the same way and was
+    remembered as a failed build for good."""
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    folder = copy_build(good_build, fresh)
+    (fresh / "other.c").write_text("long long other(void) { return 0; }\n")
+    library = folder / "libgridgame_judge.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(fresh / "other.c")], check=True)
+    sig = folder / "libgridgame_judge.sig"
+    entry_points = sig.read_bytes().partition(b"\n")[2]
+    crc = kernel_cache.checksum(library.read_bytes(), (folder / "libgridgame_judge.deps").read_bytes(), entry_points)
+    sig.write_bytes(b"crc32 " + crc.encode() + b"\n" + entry_points)
+    lib = native.load_native(GRID)
+    assert lib is not None and answers(lib) == b"Second\nFirst\n"
+    assert not (folder / "libgridgame_judge.failed").exists()
+    err = capfd.readouterr().err
+    assert err.startswith("gamedp: compiling the native kernels") and err.count("\n") == 1, err
+
+
 def test_a_planted_failure_marker_is_ignored(fresh, good_build):
     """A .failed marker someone else wrote would turn the native kernels off; it is not believed."""
     folder = copy_build(good_build, fresh)

@@ -27,9 +27,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                 "gamedp.cgt.notation", "gamedp.cgt.thermograph", "gamedp.cgt.values")),
     # numba hot loops on integers and arrays: they know no game, engine or front end
     ("kernels", ("gamedp.kernels", "gamedp.kernels.")),
-    # the process's services: the memory guard, progress lines, building, caching and loading kernels
+    # the process's services: the memory guard, progress lines, building, caching and loading kernels, which
+    # files may be trusted
     ("support", ("gamedp.memory", "gamedp.progress", "gamedp.fingerprint", "gamedp.kernel_cache",
-                 "gamedp.numba_cache", "gamedp.aot", "gamedp.native")),
+                 "gamedp.numba_cache", "gamedp.aot", "gamedp.native", "gamedp.trust")),
     # how a game is described, and the registries that name the built-in games' modules and the judge problems'
     # games (gamedp.judge itself is that table; its adapters are front ends)
     ("game", ("gamedp.game", "gamedp.contract", "gamedp.compiled", "gamedp.notation", "gamedp.square",

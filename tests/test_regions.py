@@ -393,3 +393,20 @@ def test_nimber_and_grundy_commands(db_env):
 def test_bad_input_is_one_line_and_exit_2(args, message, db_env):
     p = gamedp(*args, env=db_env)
     assert p.returncode == 2 and message in p.stderr and p.stderr.count("\n") == 1, p.stderr
+
+
+@pytest.mark.parametrize("sections", [
+    {"cells": b"", "nimbers": b""},                                   # no dims
+    {"dims": bytes(2), "cells": bytes(8)},                            # no nimbers
+    {"dims": bytes(3), "cells": bytes(8), "nimbers": bytes(2)},       # half a region
+    {"dims": bytes(2), "cells": bytes(8), "nimbers": b"\xff\xff"},    # a nimber of -1
+], ids=["no dims", "no nimbers", "odd length", "negative nimber"])
+def test_a_region_table_whose_checksums_hold_but_not_its_sections_is_refused(tmp_path, sections):
+    from gamedp.database import write_container
+    from gamedp.solvers.regions import TABLE_ID, table_variant
+
+    rules = Cram(4, 5).rules
+    path = tmp_path / "cram.gdb"
+    write_container(path, {"game_id": TABLE_ID, "variant": table_variant(rules), "size": 1}, list(sections.items()))
+    with pytest.raises(DatabaseError, match="it is damaged"):
+        RegionSolver(rules, table=path)

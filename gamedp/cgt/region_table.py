@@ -16,7 +16,6 @@ from pathlib import Path
 from gamedp.cgt import canonical as cf
 from gamedp.cgt import domineering
 from gamedp.cgt.numbers import Dyadic
-from gamedp.errors import GamedpError
 
 TABLE_ID = "cgt-regions"
 VARIANT = {"game": "domineering"}
@@ -60,19 +59,12 @@ def save(path: str | os.PathLike) -> None:
 def load(path: str | os.PathLike) -> int:
     """Add the regions saved in ``path`` to the table; the number read (0 if there is no file)."""
     from gamedp.database import Container, DatabaseError
-    from gamedp.kernel_cache import untrusted
 
     path = Path(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
+    if not path.exists():
         return 0
-    why = untrusted(st)
-    if why is not None:
-        raise GamedpError(f"the region table {path} is not read: {why}; pass --table with a file of your own, or "
-                          "leave --table out")
     fix = f"delete {path} (the regions are valued again) or pass another --table"
-    with Container(path, fix=fix) as c:
+    with Container(path, fix=fix, elsewhere="pass --table with a file of your own, or leave --table out") as c:
         if c.meta.get("game_id") != TABLE_ID or c.meta.get("variant") != VARIANT:
             raise DatabaseError(f"{path} is not a table of Domineering region values; {fix}")
         forms, dims, cells, values = array("q"), array("H"), array("Q"), array("q")
@@ -85,6 +77,8 @@ def load(path: str | os.PathLike) -> int:
     if not len(dims) == len(cells) == len(values):
         raise DatabaseError(f"the region table {path} has sections of different lengths: it is damaged; {fix}")
     ids = _forms(forms, path, fix)
+    if not all(0 <= v < len(ids) for v in values):  # a negative index would read another form
+        raise DatabaseError(f"the region table {path} gives a region a form it does not hold: it is damaged; {fix}")
     for d, c_, v in zip(dims, cells, values):
         domineering.table[c_ << 16 | d] = ids[v]
     return len(dims)
@@ -102,7 +96,10 @@ def _forms(records: array, path: Path, fix: str) -> list[int]:
                 at += 3
             else:
                 nl, nr = records[at + 3], records[at + 4]
-                opts = [ids[k] for k in records[at + 5:at + 5 + nl + nr]]
+                given = records[at + 5:at + 5 + nl + nr]
+                if min(nl, nr) < 0 or len(given) < nl + nr or not all(0 <= k < len(ids) for k in given):
+                    raise IndexError  # not options made before: a negative index would read another form
+                opts = [ids[k] for k in given]
                 ids.append(cf.adopt(tuple(sorted(opts[:nl])), tuple(sorted(opts[nl:]))))
                 at += 5 + nl + nr
     except (IndexError, ValueError):

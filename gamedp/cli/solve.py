@@ -27,7 +27,8 @@ from gamedp.errors import GamedpError
 @click.option("--cluster", "address", default=None, metavar="ADDRESS",
               help="Run the shards on the Dask scheduler at ADDRESS (workers must see --db's directory).")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
-              help="Like --cluster, with the scheduler's address read from this Dask scheduler file.")
+              help="Like --cluster, with the scheduler's address read from this Dask scheduler file (yours, "
+                   "writable by you alone: the cluster runs code in this process).")
 def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remoteness: bool, db: str | None,
           force: bool, as_json: bool, workers: int | None, address: str | None, scheduler_file: str | None) -> None:
     """Solve every position GAME can index, in tiers, on every core, and store the values.

@@ -11,6 +11,8 @@ LOSE after an even d likewise; a TIE when the board is full, after ``W*H - n`` p
 >>> start = Connect4().start()
 >>> rules.value(start, 1)                  # the published result: X wins with its 21st stone, ply 41
 Value(outcome=Outcome.WIN, remoteness=41, score=None)
+>>> rules.score_bound(start)               # a win with X's first stone would score 21 (an opening book's bound)
+21
 >>> rules.value(Connect4().parse_position("4444"), -3)
 Value(outcome=Outcome.LOSE, remoteness=34, score=None)
 """
@@ -73,6 +75,10 @@ class Connect4Scores:
 
     def moves_made(self, position: int) -> int:
         return self._boards(position)[1].bit_count()
+
+    def score_bound(self, position: int) -> int:
+        """The largest score of a position, either way: the mover's win with its next stone (the start's: 21)."""
+        return (self.cells + 1 - self.moves_made(position)) // 2
 
     def library(self) -> Any:
         return library()

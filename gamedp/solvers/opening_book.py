@@ -16,7 +16,7 @@ signed byte per key.
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.book"
 >>> write_book(path, "tiny-book", {"n": 3}, 2, {5: -1, 2: 3, 9: 0})
 >>> book = OpeningBook(path, "tiny-book", {"n": 3})
->>> book.score(2), book.score(9), book.score(4), len(book), book.depth
+>>> book.score(2, 5), book.score(9, 5), book.score(4, 5), len(book), book.depth
 (3, 0, None, 3, 2)
 """
 
@@ -35,29 +35,27 @@ class OpeningBook:
 
     def __init__(self, path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], game: str = "GAME"):
         self.path = Path(path)
-        remake = f"make it again with: gamedp book {game} --depth N --force"
-        container = Container(self.path, fix=remake)
-        try:
+        self._remake = remake = f"make it again with: gamedp book {game} --depth N --force"
+        # read whole, not mapped: a book is small, and read from for as long as a game is played or served
+        with Container(self.path, fix=remake, mapped=False) as container:
             meta = container.meta
             if meta.get("game_id") != book_id or meta.get("variant") != dict(variant):
                 raise DatabaseError(f"{self.path} is the book of {meta.get('game_id')} {meta.get('variant')}, not "
                                     f"of {book_id} {dict(variant)}")
             container.verify()
-            self.keys = container.section("keys").cast("Q")
-            self.scores = container.section("scores").cast("b")
-            if len(self.keys) != len(self.scores):
-                raise DatabaseError(f"{self.path} is damaged (as many keys as scores expected); {remake}")
-        except BaseException:
-            container.close()
-            raise
-        self._container = container
+            keys, scores = (container.section(name) if container.has(name) else None for name in ("keys", "scores"))
+        if keys is None or scores is None or len(keys) != 8 * len(scores):
+            raise DatabaseError(f"{self.path} is damaged (a section of keys, 8 bytes each, and one of as many scores "
+                                f"expected); {remake}", damaged=True)
+        self.keys, self.scores = keys.cast("Q"), scores.cast("b")
         self.depth: int = meta.get("depth", 0)
 
     def __len__(self) -> int:
         return len(self.keys)
 
-    def score(self, key: int) -> int | None:
-        """The score kept for ``key``, or None if the book does not hold it."""
+    def score(self, key: int, most: int) -> int | None:
+        """The score kept for ``key``, or None if the book does not hold it. A score past ``most`` either way
+        (the most the position can have) is refused as damage, never answered."""
         keys, lo, hi = self.keys, 0, len(self.keys)
         while lo < hi:
             mid = (lo + hi) // 2
@@ -65,12 +63,18 @@ class OpeningBook:
                 lo = mid + 1
             else:
                 hi = mid
-        return self.scores[lo] if lo < len(keys) and keys[lo] == key else None
+        if lo == len(keys) or keys[lo] != key:
+            return None
+        kept = self.scores[lo]
+        if abs(kept) > most:
+            raise DatabaseError(f"the book {self.path} gives a position the score {kept}, past the most ({most} "
+                                f"either way) a position of its moves can have: it is damaged; {self._remake}",
+                                damaged=True)
+        return kept
 
     def close(self) -> None:
         self.keys.release()
         self.scores.release()
-        self._container.close()
 
 
 def write_book(path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], depth: int,

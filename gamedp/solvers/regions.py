@@ -261,13 +261,18 @@ class RegionSolver:
             meta = c.meta
             if meta.get("game_id") != TABLE_ID or meta.get("variant") != table_variant(self.rules):
                 raise DatabaseError(f"{self.path} is not a region table of {self.rules.name} with these pieces; {fix}")
+            widths = {"dims": 2, "cells": 8, "nimbers": 2}
+            count = len(c.section("dims")) // 2 if c.has("dims") else 0
+            if any(not c.has(name) or len(c.section(name)) != width * count for name, width in widths.items()):
+                raise DatabaseError(f"the region table {self.path} lacks a section, or has sections of different "
+                                    f"lengths: it is damaged; {fix}", damaged=True)
             np = self.np
             d = np.frombuffer(c.section("dims"), np.uint16).astype(np.uint64)
             cells = np.frombuffer(c.section("cells"), np.uint64).copy()
             vals = np.frombuffer(c.section("nimbers"), np.int16).copy()
-        if not len(d) == len(cells) == len(vals):
-            raise DatabaseError(f"the region table {self.path} has sections of different lengths: it is damaged; "
-                                f"{fix}", damaged=True)
+        if (vals < 0).any():
+            raise DatabaseError(f"the region table {self.path} holds a negative nimber: it is damaged; {fix}",
+                                damaged=True)
         self._reserve(len(d))
         self.state[1] += self.k.insert_all(d, cells, vals, self.k0, self.k1, self.vals)
         self.filter_stale = True

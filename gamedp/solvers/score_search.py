@@ -92,7 +92,8 @@ class ScoreRules(Protocol):
     # Optional: ``grow_after``, the positions explored per slot before the table doubles (GROW_AFTER).
     # Optional, for an opening book (gamedp.solvers.opening_book): ``book_id`` (None: no book), ``variant``,
     # ``game``, ``book_game`` (its name on the command line), ``book_key(position)`` (one key for a position and
-    # its symmetric images) and ``moves_made(position)``.
+    # its symmetric images), ``moves_made(position)`` and ``score_bound(position)`` (the largest score, either
+    # way, that the position can have: what the book says is checked against it).
 
 
 def score_rules(game: Any) -> ScoreRules | None:
@@ -197,7 +198,7 @@ class ScoreSearch:
         exact score (the table holds only proven bounds, whoever wrote them).
         """
         if self.book is not None:
-            kept = self.book.score(self.rules.book_key(position))
+            kept = self.book.score(self.rules.book_key(position), self.rules.score_bound(position))
             if kept is not None:
                 self._local.explored = 0
                 return max(low, min(high, kept))
