@@ -120,3 +120,19 @@ def test_a_board_past_the_memory_bound_is_one_line():
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert f"memory are left (address space limited to {room:,} bytes by ulimit -v)" in done.stderr
     assert run("domineering", "2x3", "--memory", "64M").stdout.startswith("value: {2|-1/2}")
+
+
+def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
+    """{0|{0|...}} 1000 deep: reading it looked for bars at every depth of every level, and writing its text
+    copied the text once a level (both cubic: past a minute); now about a second. Its value: the braces keep
+    every level (the canonical form's text, one bar more a level, is n ups = {0|(n-1)↑*} written out)."""
+    depth = 1000
+    expr = "{0|" * depth + "0" + "}" * depth
+    try:
+        done = gamedp("cgt", "--expr", expr, "--json", timeout=40)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{depth} levels of braces took more than 40 s")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["braces"] == expr and doc["outcome"] == "L"
+    assert doc["canonical"].startswith("{0" + "|" * (depth - 9) + "0" + "|" * (depth - 10))  # ↑n = {0|(n-1)↑*}

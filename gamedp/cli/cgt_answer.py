@@ -24,7 +24,7 @@ def answer_expression(expr: str) -> dict[str, object]:
     """The fields of ``gamedp cgt --expr EXPR``."""
     from gamedp.cgt.values import parse
 
-    return {"expression": expr, **describe(_guarded(lambda: parse(expr)))}
+    return {"expression": expr, **_guarded(lambda: describe(parse(expr)))}
 
 
 def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: str | None = None,
@@ -33,15 +33,18 @@ def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: s
     from gamedp.cgt.values import GameValue
 
     name = ALIASES.get(game.lower(), game.lower())
-    values = _guarded(lambda: _values(name, game, tuple(positions), table, memory))
-    total = GameValue.number(0)
-    for v in values:
-        total = total + v
-    answer: dict[str, object] = {"game": name, "positions": list(positions)}
-    if len(values) > 1:
-        answer["parts"] = [str(v) for v in values]
-    answer.update(describe(total))
-    return answer
+    def whole() -> dict[str, object]:
+        values = _values(name, game, tuple(positions), table, memory)
+        total = GameValue.number(0)
+        for v in values:
+            total = total + v
+        answer: dict[str, object] = {"game": name, "positions": list(positions)}
+        if len(values) > 1:
+            answer["parts"] = [str(v) for v in values]
+        answer.update(describe(total))
+        return answer
+
+    return _guarded(whole)  # the value's name and temperature recurse as deep as its form does
 
 
 def show(answer: dict[str, object], as_json: bool = False) -> str:
