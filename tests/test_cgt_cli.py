@@ -10,8 +10,8 @@ import pytest
 from command import gamedp
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return gamedp("cgt", *args)
+def run(*args: str, **kw) -> subprocess.CompletedProcess:
+    return gamedp("cgt", *args, **kw)
 
 
 def test_domineering_2x3_as_published():
@@ -136,3 +136,39 @@ def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
     doc = json.loads(done.stdout)
     assert doc["braces"] == expr and doc["outcome"] == "L"
     assert doc["canonical"].startswith("{0" + "|" * (depth - 9) + "0" + "|" * (depth - 10))  # ↑n = {0|(n-1)↑*}
+
+
+@pytest.mark.parametrize("args, stopped", [
+    (("--expr", " + ".join(f"{{{k}|-{k}}}" for k in range(1, 200))), "valuing this stopped after "),
+    (("hackenbush", "BR" * 2500), "valuing hackenbush stopped after "),
+])
+def test_memory_bounds_expressions_and_every_game(args, stopped):
+    """--memory bounds an expression (it was ignored: 6 GB in 90 s) and any game's search (it was refused but for
+    Domineering; a long Hackenbush string took 8 GB in 6 s, each position on the line holding all its options)."""
+    try:
+        done = run(*args, "--memory", "96M", timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("not stopped by --memory 96M within a minute")
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("gamedp: error: " + stopped) and "more than --memory 96M allows" in done.stderr
+
+
+def test_an_interrupt_is_seen_at_once_while_values_are_worked_out():
+    import signal
+    import time
+
+    from command import GAMEDP
+
+    switches = " + ".join(f"{{{k}|-{k}}}" for k in range(1, 200))  # a minute and gigabytes, unbounded
+    with subprocess.Popen([*GAMEDP, "cgt", "--expr", switches, "--memory", "1G"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as p:
+        time.sleep(1.5)
+        assert p.poll() is None, p.stderr.read()
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise
+        assert p.returncode == 130 and time.monotonic() - sent < 2, err

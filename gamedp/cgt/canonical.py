@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from gamedp.cgt import budget
 from gamedp.cgt.numbers import Dyadic, simplest_between
 
 TYPE_CHECKING = False  # typing's flag would import typing: this module loads on the way to a value, and is quick
@@ -36,10 +37,20 @@ _leq: dict[int, bool] = {}
 _sum: dict[int, int] = {}
 #: pairs of ids are memo keys g * _PAIR + h (an int hashes faster than a tuple)
 _PAIR = 1 << 40
+#: the memory held is looked at each time this many more forms (a mask), or 16 times as many comparisons, are kept
+LOOK_EVERY = (1 << 10) - 1
+
+
+def _look() -> None:
+    """Stop past ``--memory``, or before the machine runs out (the tables here only grow)."""
+    budget.check(f"valuing this stopped after {len(left):,} forms and {len(_leq):,} comparisons", "expression or "
+                 "position")
 
 
 def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Dyadic | None) -> int:
     g = len(left)
+    if g & LOOK_EVERY == LOOK_EVERY:  # before the tables change: a form is in all of them or in none
+        _look()
     left.append(lefts)
     right.append(rights)
     value_of_number.append(x)
@@ -103,6 +114,8 @@ def leq(g: int, h: int) -> bool:
                 answer = False
                 break
     _leq[key] = answer
+    if len(_leq) & (LOOK_EVERY << 4 | 15) == 0:
+        _look()
     return answer
 
 

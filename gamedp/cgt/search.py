@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamedp.cgt import budget
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.values import GameValue
 from gamedp.errors import GamedpError, ResourceError
@@ -63,6 +64,9 @@ class Values:
                                           "(a loop), so the game is not short and has no canonical form here")
                     on_line.add(ck)
                     stack.append(self._frame(ck, child))
+                    if budget.due():  # a frame holds every option of its position: a long line takes much
+                        budget.check(f"valuing {game.name} stopped after {len(memo):,} positions, {len(stack):,} "
+                                     "deep", "position")
                 continue
             stack.pop()
             on_line.discard(key)

@@ -20,18 +20,23 @@ from gamedp.errors import GamedpError, InputError
 ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hackenbush": "hackenbush"}
 
 
-def answer_expression(expr: str) -> dict[str, object]:
-    """The fields of ``gamedp cgt --expr EXPR``."""
+def answer_expression(expr: str, memory: int | None = None) -> dict[str, object]:
+    """The fields of ``gamedp cgt --expr EXPR``; ``memory``: the most bytes the process may hold meanwhile."""
+    from gamedp.cgt import budget
     from gamedp.cgt.values import parse
 
+    budget.bound = memory
     return {"expression": expr, **_guarded(lambda: describe(parse(expr)))}
 
 
 def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: str | None = None,
                      memory: int | None = None) -> dict[str, object]:
-    """The fields of ``gamedp cgt GAME POSITION...``: the sum's value, and each part's when there are several."""
+    """The fields of ``gamedp cgt GAME POSITION...``: the sum's value, and each part's when there are several;
+    ``memory``: the most bytes the process may hold meanwhile."""
+    from gamedp.cgt import budget
     from gamedp.cgt.values import GameValue
 
+    budget.bound = memory
     name = ALIASES.get(game.lower(), game.lower())
     def whole() -> dict[str, object]:
         values = _values(name, game, tuple(positions), table, memory)
@@ -82,7 +87,6 @@ def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None
         from gamedp.cgt import domineering
 
         boards = [domineering.parse_board(p, where(k)) for k, p in enumerate(positions, 1)]
-        domineering.memory_bound = memory
         if table is None:
             return [domineering.value(b) for b in boards]
         from gamedp.cgt import region_table
