@@ -124,7 +124,8 @@ def test_a_board_past_the_memory_bound_is_one_line():
 
 def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
     """{0|{0|...}} 1000 deep: reading it looked for bars at every depth of every level, and writing its text
-    copied the text once a level (both cubic: past a minute); now about a second. Its value: the braces keep
+    copied the text once a level (both cubic: past a minute); reading its canonical form, written with runs of
+    bars, looked for them again in each side (five minutes); now about a second each. Its value: the braces keep
     every level (the canonical form's text, one bar more a level, is n ups = {0|(n-1)↑*} written out)."""
     depth = 1000
     expr = "{0|" * depth + "0" + "}" * depth
@@ -136,6 +137,15 @@ def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
     doc = json.loads(done.stdout)
     assert doc["braces"] == expr and doc["outcome"] == "L"
     assert doc["canonical"].startswith("{0" + "|" * (depth - 9) + "0" + "|" * (depth - 10))  # ↑n = {0|(n-1)↑*}
+    # read back: half a million characters, runs of up to 991 bars (too long for a command line: through stdin)
+    code = ("import json, sys; from gamedp.cli.cgt_answer import answer_expression; "
+            "print(json.dumps(answer_expression(sys.stdin.read())))")
+    try:
+        again = subprocess.run([sys.executable, "-c", code], input=doc["canonical"], capture_output=True, text=True,
+                               timeout=40)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"reading back the canonical form {depth} levels deep took more than 40 s")
+    assert json.loads(again.stdout)["braces"] == expr, again.stderr[-500:]
 
 
 @pytest.mark.parametrize("args, stopped", [

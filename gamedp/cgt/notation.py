@@ -341,7 +341,7 @@ class _Parser:
             if self.peek() == "{" and not self._has_bar():
                 self.take()
                 close = self._closing()
-                lefts = self.side(self.k, close)
+                lefts = self.side(self.k, close, [])  # no bars of its own: a set of Left's options
                 self.k = close + 1
             else:
                 lefts = [self.atom()]
@@ -372,23 +372,16 @@ class _Parser:
             self.fail("'}' expected, found the end")
         return j
 
-    def _top_bars(self, start: int, end: int) -> tuple[int, int | None]:
-        """(longest run, where it starts) of the bars between tokens start and end outside any inner braces; a
-        run as long as the longest before it is an error."""
-        runs: list[list[int]] = []  # [where, length]
+    def _runs(self, start: int, end: int) -> list[tuple[int, int]]:
+        """(where, length) of each run of bars between tokens start and end outside any inner braces."""
+        runs: list[tuple[int, int]] = []
         for j in self._top_level(start, end):
             if self.tokens[j][0] == "|":
                 if runs and sum(runs[-1]) == j:
-                    runs[-1][1] += 1
+                    runs[-1] = (runs[-1][0], runs[-1][1] + 1)
                 else:
-                    runs.append([j, 1])
-        longest, where = 0, None
-        for j, run in runs:
-            if run == longest:
-                self.fail(f"two runs of {run} bars in one pair of braces", self.tokens[j][1])
-            if run > longest:
-                longest, where = run, j
-        return longest, where
+                    runs.append((j, 1))
+        return runs
 
     def _has_bar(self) -> bool:
         """Whether the braces opening at the next token hold a '|' of their own (a game, not a set: ±{1,1*})."""
@@ -423,25 +416,32 @@ class _Parser:
     def braces(self, col: int) -> int:
         """After '{': options up to the matching '}'; a run of k bars splits sides when it is the longest."""
         end = self._closing()
-        g = self._game(self.k, end)
+        g = self._game(self.k, end, self._runs(self.k, end))
         self.k = end + 1
         return g
 
-    def _game(self, start: int, end: int) -> int:
-        """The game written between tokens start and end, its braces left out: sides split by the longest run
-        of bars."""
-        longest, where = self._top_bars(start, end)
-        if where is None:
+    def _game(self, start: int, end: int, runs: list[tuple[int, int]]) -> int:
+        """The game written between tokens start and end, its braces left out, with these runs of bars: sides
+        split by the longest (the runs are found once a pair of braces, and shared out to the sides: a deep form
+        written with runs of bars is read in time near its length)."""
+        longest, split = 0, None
+        for k, (j, run) in enumerate(runs):
+            if run == longest:
+                self.fail(f"two runs of {run} bars in one pair of braces", self.tokens[j][1])
+            if run > longest:
+                longest, split = run, k
+        if split is None:
             self.fail("a '|' expected between Left's and Right's options", self.tokens[end][1])
-        return cf.make(self.side(start, where), self.side(where + longest, end))
+        where = runs[split][0]
+        return cf.make(self.side(start, where, runs[:split]), self.side(where + longest, end, runs[split + 1:]))
 
-    def side(self, start: int, end: int) -> list[int]:
+    def side(self, start: int, end: int, runs: list[tuple[int, int]]) -> list[int]:
         """Options between token start and end: a comma list, or one game written without braces when bars
         remain (``2|0`` inside ``{2|0||0}``)."""
         if start == end:
             return []
-        if any(self.tokens[j][0] == "|" for j in self._top_level(start, end)):
-            return [self._game(start, end)]
+        if runs:
+            return [self._game(start, end, runs)]
         saved = self.k, self.stop, self.end
         self.k, self.stop, self.end = start, end, self.tokens[end][1]
         try:
