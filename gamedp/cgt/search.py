@@ -77,7 +77,11 @@ class Values:
 
     def _frame(self, key, position) -> tuple:
         left, right = self.game.options(position)
-        todo = [(0, c) for c in left] + [(1, c) for c in right]
+        # popped from the end: the options in the game's order, Left's first. A game lists its smaller options
+        # first as a rule, and these are valued first: then the larger ones find their own options known, and the
+        # line stays short (Hackenbush's longest option first, the top edge cut, made a line as long as the string,
+        # each position on it holding all of its options: n^3 / 6 characters)
+        todo = [(1, c) for c in reversed(right)] + [(0, c) for c in reversed(left)]
         return key, todo, [], []
 
 
