@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 from command import gamedp
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return gamedp("cgt", *args)
+def run(*args: str, **kw) -> subprocess.CompletedProcess:
+    return gamedp("cgt", *args, **kw)
 
 
 def test_domineering_2x3_as_published():
@@ -129,3 +130,75 @@ def test_an_expression_may_start_with_a_minus(option):
     assert json.loads(run("--json", option, "-{1|2}").stdout)["canonical"] == "-3/2"
     bogus = run(option, "-1/2", "--bogus")
     assert bogus.returncode == 2 and bogus.stderr.startswith("gamedp: error: no such option '--bogus'")
+
+
+def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
+    """{0|{0|...}} 1000 deep: reading it looked for bars at every depth of every level, and writing its text
+    copied the text once a level (both cubic: past a minute); reading its canonical form, written with runs of
+    bars, looked for them again in each side (five minutes); now about a second each. Its value: the braces keep
+    every level (the canonical form's text, one bar more a level, is n ups = {0|(n-1)↑*} written out)."""
+    depth = 1000
+    expr = "{0|" * depth + "0" + "}" * depth
+    try:
+        done = gamedp("cgt", "--expr", expr, "--json", timeout=40)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{depth} levels of braces took more than 40 s")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["braces"] == expr and doc["outcome"] == "L"
+    assert doc["canonical"].startswith("{0" + "|" * (depth - 9) + "0" + "|" * (depth - 10))  # ↑n = {0|(n-1)↑*}
+    # read back: half a million characters, runs of up to 991 bars (too long for a command line: through stdin)
+    code = ("import json, sys; from gamedp.cli.cgt_answer import answer_expression; "
+            "print(json.dumps(answer_expression(sys.stdin.read())))")
+    try:
+        again = subprocess.run([sys.executable, "-c", code], input=doc["canonical"], capture_output=True, text=True,
+                               timeout=40)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"reading back the canonical form {depth} levels deep took more than 40 s")
+    assert json.loads(again.stdout)["braces"] == expr, again.stderr[-500:]
+
+
+@pytest.mark.parametrize("args, memory, stopped", [
+    (("--expr", " + ".join(f"{{{k}|-{k}}}" for k in range(1, 200))), "96M", "valuing this stopped after "),
+    (("toads", "T" * 9 + "." * 6 + "F" * 9), "40M", "valuing toads-and-frogs stopped after "),
+])
+def test_memory_bounds_expressions_and_every_game(args, memory, stopped):
+    """--memory bounds an expression (it was ignored: 6 GB in 90 s) and any game's search (it was refused but for
+    Domineering)."""
+    try:
+        done = run(*args, "--memory", memory, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"not stopped by --memory {memory} within a minute")
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("gamedp: error: " + stopped)
+    assert f"more than --memory {memory} allows" in done.stderr
+
+
+def test_a_long_hackenbush_string_is_valued_in_little_memory():
+    """Each position on the search's line held all its options, and the longest was searched first: a line as
+    long as the string, n^3 / 6 characters (8 GB for 5,000 edges in 6 s). The shortest first, the line is two
+    deep."""
+    done = run("hackenbush", "BR" * 500, "--memory", "48M", "--json", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["canonical"] == str(Fraction(4 ** 500 - 1, 3 * 2 ** 999))  # 2/3 (1 - 4^-500)
+
+
+def test_an_interrupt_is_seen_at_once_while_values_are_worked_out():
+    import signal
+    import time
+
+    from command import GAMEDP
+
+    switches = " + ".join(f"{{{k}|-{k}}}" for k in range(1, 200))  # a minute and gigabytes, unbounded
+    with subprocess.Popen([*GAMEDP, "cgt", "--expr", switches, "--memory", "1G"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as p:
+        time.sleep(1.5)
+        assert p.poll() is None, p.stderr.read()
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise
+        assert p.returncode == 130 and time.monotonic() - sent < 2, err

@@ -380,7 +380,41 @@ def test_nimber_and_grundy_commands(db_env):
     assert [(b["nimber"], b["outcome"]) for b in searched["boards"]] == [(3, "win"), (5, "win")]
 
 
+def misere_wins(placements, board: int) -> bool:
+    """Misère play from the rules, by plain recursion over whole boards: no move left is a win."""
+    children = [board | p for p in placements if not board & p]
+    return not children or any(not misere_wins(placements, c) for c in children)
+
+
+@pytest.mark.parametrize("family,shapes,boards", [
+    ("cram", DOMINOES, ["1x2", "2x2", "1x5", "2x3", "3x3", "3x4", "..#/.../#..", "...#/..../.#.."]),
+    ("blockgame", L_SHAPES + DOMINOES, ["1x2", "2x2", "2x3", "3x3", "..../.#../...."]),
+])
+def test_misere_boards_are_answered_by_misere_play(family, shapes, boards, db_env):
+    """--misere on a board gives its misère outcome and winning moves (it was answered by normal play)."""
+    from gamedp.cli.regions import parse_drawing
+
+    for text in boards:
+        if "x" in text:
+            rows, cols, board = *map(int, text.split("x")), 0
+        else:
+            rows, cols, board = parse_drawing(text)
+        placements = Brute(shapes, rows, cols).placements
+        rules = (Cram if family == "cram" else Blockgame)(rows, cols).rules
+        winning = sorted(rules.move_name(p) for p in placements
+                         if not board & p and not misere_wins(placements, board | p))
+        out = json.loads(gamedp("nimber", family, text, "--misere", "--json", env=db_env).stdout)
+        assert out["misere"] is True and "nimber" not in out, out
+        assert (out["outcome"], sorted(out["winning_moves"])) == \
+            ("win" if misere_wins(placements, board) else "lose", winning), (family, text)
+    normal = json.loads(gamedp("nimber", family, "1x2", "--json", env=db_env).stdout)
+    assert (normal["misere"], normal["outcome"]) == (False, "win")
+    shown = gamedp("nimber", family, "1x2", "--misere", env=db_env).stdout
+    assert "LOSE for the player to move (misère play)" in shown
+
+
 @pytest.mark.parametrize("args,message", [
+    (("nimber", "cram", "3x3", "--misere", "--memory", "1"), "leave them out with --misere"),
     (("nimber", "cram", "5x7x"), "a board is ROWSxCOLS"),
     (("nimber", "cram", "..#/.a."), "line 2, column 2"),
     (("nimber", "cram", "9x9"), "at most 64 cells"),

@@ -3,6 +3,7 @@ closed at once (said once, not a traceback each), and the server answers again w
 
 from __future__ import annotations
 
+import asyncio
 import resource
 import socket
 import subprocess
@@ -20,6 +21,8 @@ TIMEOUT = 1.0
 async def hello(scope, receive, send):
     if scope["type"] != "http":
         return
+    if scope["path"] == "/slow":  # a request under way for a while
+        await asyncio.sleep(2)
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
     await send({"type": "http.response.body", "body": b"hi"})
 
@@ -89,16 +92,65 @@ def test_a_request_that_never_ends_is_closed_though_it_trickles(server):
         assert closed
 
 
-def test_connections_past_the_cap_are_closed_at_once_and_said_once(server, capfd):
+def test_past_the_cap_the_connections_waiting_longest_are_closed_and_said_once(server, capfd):
     held = [socket.create_connection(("127.0.0.1", server)) for _ in range(5)]
+    time.sleep(0.1)
     extra = [socket.create_connection(("127.0.0.1", server)) for _ in range(5)]
-    assert [closed_within(conn, 0.5) for conn in extra] == [True] * 5
+    assert [closed_within(conn, 0.5) for conn in held] == [True] * 5
+    assert [closed_within(conn, 0.1) for conn in extra] == [False] * 5
+    assert get(server).endswith(b"hi")  # it closes the first of the extra ones
     for conn in held + extra:
         conn.close()
-    time.sleep(0.2)
-    assert get(server).endswith(b"hi")
     err = capfd.readouterr().err
     assert err.count("gamedp serve: ") == 1 and "Traceback" not in err
+
+
+def test_while_every_connection_has_a_request_under_way_new_ones_are_closed(server):
+    busy = [socket.create_connection(("127.0.0.1", server)) for _ in range(5)]
+    for conn in busy:
+        conn.sendall(b"GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    time.sleep(0.3)
+    with socket.create_connection(("127.0.0.1", server)) as extra:
+        assert closed_within(extra, 0.5)
+    assert [closed_within(conn, 5) for conn in busy] == [True] * 5  # each answered, then closed
+    for conn in busy:
+        conn.close()
+
+
+def test_one_client_holding_every_connection_half_open_starves_no_one(server):
+    """Slow-loris: half-sent requests on every connection, the next opened as soon as one closes. Refusing the new
+    connections answered none of the others' requests; closing the one that waited longest answers them all."""
+    flood: list[socket.socket] = []
+    stop = threading.Event()
+
+    def hold() -> None:
+        while not stop.is_set():
+            for conn in [c for c in flood if closed_within(c, 0.001)]:
+                flood.remove(conn)
+                conn.close()
+            while len(flood) < 8:
+                conn = socket.create_connection(("127.0.0.1", server))
+                conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                flood.append(conn)
+            time.sleep(0.01)
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    try:
+        time.sleep(0.3)
+        answered = 0
+        for _ in range(10):
+            try:
+                answered += get(server).endswith(b"hi")
+            except OSError:
+                pass
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        holder.join(5)
+        for conn in flood:
+            conn.close()
+    assert answered == 10
 
 
 def test_a_flood_under_a_low_open_files_limit_is_survived_quietly(tmp_path):

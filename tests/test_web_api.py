@@ -212,6 +212,29 @@ def test_a_long_solve_is_stopped_at_the_time_limit_and_blocks_no_one(bad_client)
     assert client.get("/api/position", params={"game": slow, "position": "3"}).status_code == 200
 
 
+def test_an_idle_worker_ends_and_gives_its_memory_back(monkeypatch):
+    """A worker kept its finished search's tables for as long as the server ran (one idle worker held 813 MB); now
+    it ends after IDLE_SECONDS without a request, and the next request starts a fresh one."""
+    from gamedp.web import worker
+
+    monkeypatch.setattr(worker, "IDLE_SECONDS", 1.0)
+    game = worker.GameWorker("tictactoe", time_limit=60)
+    try:
+        assert game.ask({"position": "XX.OO....", "move": None})["positionValue"] == "win"
+        first = game._process
+        time.sleep(0.5)
+        game.ask({"position": None, "move": None})  # a request puts the end off
+        assert first.is_alive()
+        deadline = time.monotonic() + 10
+        while first.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not first.is_alive() and game._process is None
+        assert game.ask({"position": "XX.OO....", "move": None})["positionValue"] == "win"
+        assert game._process is not first and game._process.is_alive()
+    finally:
+        game.close()
+
+
 @pytest.mark.slow
 def test_fifty_clients_play_at_once_without_an_error(client):
     """A bounded load test: 50 clients each play a whole game of tic-tac-toe (perfect play) at the same time."""

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from gamedp.cgt import budget
 from gamedp.cgt.numbers import Dyadic, simplest_between
 
 TYPE_CHECKING = False  # typing's flag would import typing: this module loads on the way to a value, and is quick
@@ -36,10 +37,24 @@ _leq: dict[int, bool] = {}
 _sum: dict[int, int] = {}
 #: pairs of ids are memo keys g * _PAIR + h (an int hashes faster than a tuple)
 _PAIR = 1 << 40
+#: the memory held is looked at each time this many more forms (a mask) are kept, and, as a form is simplified,
+#: once 16 times as many more comparisons are (not in leq itself: the test there cost 5% of a sum's time)
+LOOK_EVERY = (1 << 10) - 1
+_look_at_comparisons = 0
+
+
+def _look() -> None:
+    """Stop past ``--memory``, or before the machine runs out (the tables here only grow)."""
+    global _look_at_comparisons
+    _look_at_comparisons = len(_leq) + (LOOK_EVERY + 1) * 16
+    budget.check(f"valuing this stopped after {len(left):,} forms and {len(_leq):,} comparisons", "expression or "
+                 "position")
 
 
 def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Dyadic | None) -> int:
     g = len(left)
+    if g & LOOK_EVERY == LOOK_EVERY:  # before the tables change: a form is in all of them or in none
+        _look()
     left.append(lefts)
     right.append(rights)
     value_of_number.append(x)
@@ -176,6 +191,8 @@ def make(lefts: Iterable[int], rights: Iterable[int]) -> int:
 
 def _simplify(ls: set[int], rs: set[int]) -> int:
     """Remove dominated options and bypass reversible ones until neither is left."""
+    if len(_leq) >= _look_at_comparisons:
+        _look()
     ls, rs = _extremes(ls, True), _extremes(rs, False)
     g_left, g_right = tuple(ls), tuple(rs)  # G's value never changes, so any of its forms answers comparisons
     below: dict[int, bool] = {}  # Y <= G

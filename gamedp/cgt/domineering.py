@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from gamedp.cgt import budget
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.values import GameValue
 from gamedp.errors import InputError, ResourceError
@@ -25,9 +26,6 @@ _memo: dict[int, int] = {}
 table: dict[int, int] = {}
 #: the most cells a board may have
 MAX_CELLS = 64
-#: the most bytes this process may hold while regions are valued (``gamedp cgt --memory``); None: until the
-#: machine's available memory (or ``ulimit -v``) runs low
-memory_bound: int | None = None
 #: the most cells of a board valued in Python while the compiled kernels are not built: Python values any board
 #: of 20 cells in well under a second, less than the kernels take to build
 BUILD_CELLS = 20
@@ -43,7 +41,7 @@ def value(board: Board, compiled: bool | None = None) -> GameValue:
     if compiled is not False:
         from gamedp.cgt.domineering_compiled import form
 
-        g = form(*board, memory_bound=memory_bound, build=compiled or board[0] * board[1] > BUILD_CELLS)
+        g = form(*board, memory_bound=budget.bound, build=compiled or board[0] * board[1] > BUILD_CELLS)
         if g is not None:
             return GameValue(g)
     return GameValue(board_id(*board))
@@ -63,7 +61,7 @@ def value_within(board: Board, most: int) -> GameValue:
     """
     from gamedp.cgt.domineering_compiled import form
 
-    g = form(*board, most=most, memory_bound=memory_bound, build=False)  # no minute's wait for an answer
+    g = form(*board, most=most, memory_bound=budget.bound, build=False)  # no minute's wait for an answer
     if g is not None:
         return GameValue(g)
     global _region_limit
@@ -132,19 +130,9 @@ def _region_id(h: int, w: int, cells: int) -> int:
 
 
 def check_memory() -> None:
-    """Stop with a :class:`ResourceError` when the process holds more than :data:`memory_bound`, or when less
-    than :data:`gamedp.memory.RESERVE` is left, before the machine runs out."""
-    from gamedp.memory import RESERVE, available_memory, limit_note, resident_memory
-
-    held = resident_memory()
-    if memory_bound is not None and held > memory_bound:
-        raise ResourceError(f"valuing the board's regions stopped after {len(table):,} regions: this process "
-                            f"holds {held >> 20:,} MiB, more than --memory {memory_bound >> 20:,}M allows; give "
-                            "more memory or a smaller board")
-    left = available_memory()
-    if left < RESERVE:
-        raise ResourceError(f"valuing the board's regions stopped after {len(table):,} regions: only "
-                            f"{left >> 20:,} MiB of memory are left{limit_note()}; try a smaller board")
+    """Stop with a :class:`ResourceError` past ``--memory`` (:data:`gamedp.cgt.budget.bound`), or before the machine
+    runs out."""
+    budget.check(f"valuing the board's regions stopped after {len(table):,} regions", "board")
 
 
 #: (h, w) -> (column masks, all but the first column, all but the last, the first row's mask)

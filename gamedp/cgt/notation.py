@@ -138,7 +138,7 @@ def _number_up_star(g: int) -> tuple[str, bool] | None:
 
 def _full(g: int) -> str:
     """``g`` by its short name, else in braces with the outer pair kept."""
-    return short_name(g) or _braced(g, short_name)[0]
+    return short_name(g) or _braced(g)
 
 
 def _switch(g: int) -> str | None:
@@ -152,7 +152,7 @@ def _switch(g: int) -> str | None:
     if named is not None:
         return "±" + (named[0] if named[1] else f"({named[0]})")
     tiny = _tiny(ls[0])
-    return "±" + (f"({tiny})" if tiny else _braced(ls[0], short_name)[0])
+    return "±" + (f"({tiny})" if tiny else _braced(ls[0]))
 
 
 def _tiny(g: int) -> str | None:
@@ -185,7 +185,7 @@ def short_name(g: int) -> str | None:
 
 def format_value(g: int) -> str:
     """``g`` in CGSuite's notation."""
-    return short_name(g) or _braced(g, short_name)[0]
+    return short_name(g) or _braced(g)
 
 
 def braces(g: int) -> str:
@@ -196,24 +196,37 @@ def braces(g: int) -> str:
     return "{" + ",".join(braces(o) for o in cf.left[g]) + "|" + ",".join(braces(o) for o in cf.right[g]) + "}"
 
 
-def _braced(g: int, name) -> tuple[str, int]:
-    """(text, bars): {..|..} with a side's lone braced option unbraced (bars = its separator's length)."""
-    sides = []
-    inner = 0
-    for opts in (cf.left[g], cf.right[g]):
-        texts = []
-        for o in opts:
-            short = name(o)
+def _braced(g: int) -> str:
+    """{..|..} with a side's lone braced option unbraced, one bar more than the deepest bars inside it."""
+    out: list[str] = []
+    _braced_into(g, out, True)
+    return "".join(out)
+
+
+def _braced_into(g: int, out: list[str], outer: bool) -> int:
+    """Append ``g``'s pieces of text to ``out`` (its braces when ``outer``); the length of its bars. Written into
+    one list, not joined at each level: a deep form's text is long, and copying it once per level was cubic."""
+    if outer:
+        out.append("{")
+    inner, bar = 0, 0
+    for side, opts in enumerate((cf.left[g], cf.right[g])):
+        if side:
+            bar = len(out)
+            out.append("")  # the bars, once the right side's are known too
+        for k, o in enumerate(opts):
+            if k:
+                out.append(",")
+            short = short_name(o)
             if short is not None:
-                texts.append(short)
+                out.append(short)
+            elif len(opts) == 1:
+                inner = max(inner, _braced_into(o, out, False))
             else:
-                text, bars = _braced(o, name)
-                if len(opts) == 1:
-                    text, inner = text[1:-1], max(inner, bars)
-                texts.append(text)
-        sides.append(",".join(texts))
-    bars = inner + 1
-    return "{" + sides[0] + "|" * bars + sides[1] + "}", bars
+                _braced_into(o, out, True)
+    out[bar] = "|" * (inner + 1)
+    if outer:
+        out.append("}")
+    return inner + 1
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -226,6 +239,9 @@ def read(text: str, source: str = "expression") -> int:
 
 
 class _Parser:
+    """Reads tokens ``k`` up to ``stop``: a side of a pair of braces is read in place, with ``stop`` (and the column
+    said for "the end") set to it for the while, so a deep nesting is read in time linear in its length."""
+
     def __init__(self, text: str, source: str):
         import re  # here, not at the top: writing a value, which every run does, needs no regular expression
 
@@ -234,25 +250,33 @@ class _Parser:
         self.tokens: list[tuple[str, int]] = []
         pos = 0
         while pos < len(text):
-            if text[pos:].strip() == "":
-                break
             m = token.match(text, pos)
             if not m:
+                if text[pos:].strip() == "":  # only spaces left (looked at once: the rest is long in a deep form)
+                    break
                 col = pos + len(text[pos:]) - len(text[pos:].lstrip()) + 1
                 self.fail(f"unexpected character {text[col - 1]!r}", col)
             tok = m.group("num") or m.group("sym")
             self.tokens.append((tok, m.start(m.lastindex) + 1))
             pos = m.end()
-        self.k = 0
+        self.k, self.stop = 0, len(self.tokens)
         self.end = len(text.rstrip()) + 1  # the column reported for "the end" (a side's end: its bar)
+        #: the index of the '}' matching each '{' that has one
+        self.closing: dict[int, int] = {}
+        opened: list[int] = []
+        for j, (tok, _) in enumerate(self.tokens):
+            if tok == "{":
+                opened.append(j)
+            elif tok == "}" and opened:
+                self.closing[opened.pop()] = j
 
     def fail(self, message: str, column: int | None = None):
         if column is None:
-            column = self.tokens[self.k][1] if self.k < len(self.tokens) else self.end
+            column = self.tokens[self.k][1] if self.k < self.stop else self.end
         raise InputError(message, source=f"{self.source}, column {column}")
 
     def peek(self) -> str | None:
-        return self.tokens[self.k][0] if self.k < len(self.tokens) else None
+        return self.tokens[self.k][0] if self.k < self.stop else None
 
     def take(self, want: str | None = None) -> str:
         tok = self.peek()
@@ -295,7 +319,7 @@ class _Parser:
         return g
 
     def atom(self) -> int:
-        col = self.tokens[self.k][1] if self.k < len(self.tokens) else len(self.text) + 1
+        col = self.tokens[self.k][1] if self.k < self.stop else len(self.text) + 1
         tok = self.take()
         if tok == "(":
             g = self.sum()
@@ -316,8 +340,9 @@ class _Parser:
         if tok in ("±", "+-"):
             if self.peek() == "{" and not self._has_bar():
                 self.take()
-                lefts = self.side(self.k, self._closing())
-                self.k = self._closing() + 1
+                close = self._closing()
+                lefts = self.side(self.k, close, [])  # no bars of its own: a set of Left's options
+                self.k = close + 1
             else:
                 lefts = [self.atom()]
             return cf.make(lefts, [cf.negate(o) for o in lefts])
@@ -341,26 +366,36 @@ class _Parser:
 
     def _closing(self) -> int:
         """The index of the '}' matching the '{' just taken."""
-        depth = 0
-        for j in range(self.k, len(self.tokens)):
-            tok = self.tokens[j][0]
-            if tok == "}" and depth == 0:
-                return j
-            depth += {"{": 1, "}": -1}.get(tok, 0)
-        self.k = len(self.tokens)
-        self.fail("'}' expected, found the end")
+        j = self.closing.get(self.k - 1, self.stop)
+        if j >= self.stop:
+            self.k = self.stop
+            self.fail("'}' expected, found the end")
+        return j
+
+    def _runs(self, start: int, end: int) -> list[tuple[int, int]]:
+        """(where, length) of each run of bars between tokens start and end outside any inner braces."""
+        runs: list[tuple[int, int]] = []
+        for j in self._top_level(start, end):
+            if self.tokens[j][0] == "|":
+                if runs and sum(runs[-1]) == j:
+                    runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+                else:
+                    runs.append((j, 1))
+        return runs
 
     def _has_bar(self) -> bool:
         """Whether the braces opening at the next token hold a '|' of their own (a game, not a set: ±{1,1*})."""
-        depth = 0
-        for j in range(self.k, len(self.tokens)):
-            tok = self.tokens[j][0]
-            depth += {"{": 1, "}": -1}.get(tok, 0)
-            if depth == 0:
-                return False
-            if tok == "|" and depth == 1:
-                return True
-        return True  # unbalanced: let the braces' parser say where
+        close = self.closing.get(self.k)
+        if close is None or close >= self.stop:
+            return True  # unbalanced: let the braces' parser say where
+        return any(self.tokens[j][0] == "|" for j in self._top_level(self.k + 1, close))
+
+    def _top_level(self, start: int, end: int):
+        """The indices of the tokens between start and end outside any inner braces."""
+        j = start
+        while j < end:
+            yield j
+            j = self.closing.get(j, j) + 1 if self.tokens[j][0] == "{" else j + 1
 
     def count(self, tok: str, col: int) -> int:
         if not tok.isdigit() or len(tok) > 4:
@@ -380,64 +415,43 @@ class _Parser:
 
     def braces(self, col: int) -> int:
         """After '{': options up to the matching '}'; a run of k bars splits sides when it is the longest."""
-        start = self.k
-        depth, longest, where = 0, 0, None
-        j = self.k
-        while j < len(self.tokens):
-            tok = self.tokens[j][0]
-            if tok == "{":
-                depth += 1
-            elif tok == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif tok == "|" and depth == 0:
-                run = 1
-                while j + run < len(self.tokens) and self.tokens[j + run][0] == "|":
-                    run += 1
-                if run > longest:
-                    longest, where = run, j
-                elif run == longest:
-                    self.fail(f"two runs of {run} bars in one pair of braces", self.tokens[j][1])
-                j += run
-                continue
-            j += 1
-        if j >= len(self.tokens):
-            self.k = len(self.tokens)
-            self.fail("'}' expected, found the end")
-        if where is None:
-            self.fail("a '|' expected between Left's and Right's options", self.tokens[j][1])
-        end = j
-        lefts = self.side(start, where)
-        rights = self.side(where + longest, end)
+        end = self._closing()
+        g = self._game(self.k, end, self._runs(self.k, end))
         self.k = end + 1
-        return cf.make(lefts, rights)
+        return g
 
-    def side(self, start: int, end: int) -> list[int]:
+    def _game(self, start: int, end: int, runs: list[tuple[int, int]]) -> int:
+        """The game written between tokens start and end, its braces left out, with these runs of bars: sides
+        split by the longest (the runs are found once a pair of braces, and shared out to the sides: a deep form
+        written with runs of bars is read in time near its length)."""
+        longest, split = 0, None
+        for k, (j, run) in enumerate(runs):
+            if run == longest:
+                self.fail(f"two runs of {run} bars in one pair of braces", self.tokens[j][1])
+            if run > longest:
+                longest, split = run, k
+        if split is None:
+            self.fail("a '|' expected between Left's and Right's options", self.tokens[end][1])
+        where = runs[split][0]
+        return cf.make(self.side(start, where, runs[:split]), self.side(where + longest, end, runs[split + 1:]))
+
+    def side(self, start: int, end: int, runs: list[tuple[int, int]]) -> list[int]:
         """Options between token start and end: a comma list, or one game written without braces when bars
         remain (``2|0`` inside ``{2|0||0}``)."""
         if start == end:
             return []
-        if any(self.tokens[i][0] == "|" for i in range(start, end) if self._depth(start, i) == 0):
-            sub = _Parser.__new__(_Parser)
-            sub.text, sub.source = self.text, self.source
-            sub.tokens = [("{", self.tokens[start][1])] + self.tokens[start:end] + [("}", self.tokens[end][1])]
-            sub.k, sub.end = 1, self.tokens[end][1]
-            return [sub.braces(self.tokens[start][1])]
-        out = []
-        sub = _Parser.__new__(_Parser)
-        sub.text, sub.source, sub.tokens, sub.k = self.text, self.source, self.tokens[start:end], 0
-        sub.end = self.tokens[end][1]
-        while True:
-            out.append(sub.sum())
-            if sub.peek() is None:
-                return out
-            if sub.peek() != ",":
-                sub.fail(f"',' or '|' expected, found {sub.peek()!r}")
-            sub.take()
-
-    def _depth(self, start: int, i: int) -> int:
-        d = 0
-        for j in range(start, i):
-            d += {"{": 1, "}": -1}.get(self.tokens[j][0], 0)
-        return d
+        if runs:
+            return [self._game(start, end, runs)]
+        saved = self.k, self.stop, self.end
+        self.k, self.stop, self.end = start, end, self.tokens[end][1]
+        try:
+            out = []
+            while True:
+                out.append(self.sum())
+                if self.peek() is None:
+                    return out
+                if self.peek() != ",":
+                    self.fail(f"',' or '|' expected, found {self.peek()!r}")
+                self.take()
+        finally:
+            self.k, self.stop, self.end = saved

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamedp.cgt import budget
 from gamedp.cgt import canonical as cf
 from gamedp.cgt.values import GameValue
 from gamedp.errors import GamedpError, ResourceError
@@ -63,6 +64,9 @@ class Values:
                                           "(a loop), so the game is not short and has no canonical form here")
                     on_line.add(ck)
                     stack.append(self._frame(ck, child))
+                    if budget.due():  # a frame holds every option of its position: a long line takes much
+                        budget.check(f"valuing {game.name} stopped after {len(memo):,} positions, {len(stack):,} "
+                                     "deep", "position")
                 continue
             stack.pop()
             on_line.discard(key)
@@ -73,7 +77,11 @@ class Values:
 
     def _frame(self, key, position) -> tuple:
         left, right = self.game.options(position)
-        todo = [(0, c) for c in left] + [(1, c) for c in right]
+        # popped from the end: the options in the game's order, Left's first. A game lists its smaller options
+        # first as a rule, and these are valued first: then the larger ones find their own options known, and the
+        # line stays short (Hackenbush's longest option first, the top edge cut, made a line as long as the string,
+        # each position on it holding all of its options: n^3 / 6 characters)
+        todo = [(1, c) for c in reversed(right)] + [(0, c) for c in reversed(left)]
         return key, todo, [], []
 
 

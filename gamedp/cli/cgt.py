@@ -19,9 +19,9 @@ from gamedp.cli.arguments import MemorySize, NumbersCommand
               "temperature (numbers as \"3/4\").")
 @click.option("--table", metavar="PATH", help="Domineering: read region values from this file and write the "
               "new ones back (gamedp's database format; \"default\": the file in the database directory).")
-@click.option("--memory", type=MemorySize(least=1 << 20), metavar="SIZE", help="Domineering: stop with an error "
-              "when valuing takes more than SIZE of memory (e.g. 512M, 2G); by default, when the machine's "
-              "available memory runs low.")
+@click.option("--memory", type=MemorySize(least=1 << 20), metavar="SIZE", help="Stop with an error when valuing "
+              "takes more than SIZE of memory (e.g. 512M, 2G); by default, when the machine's available memory "
+              "runs low.")
 def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: bool, table: str | None,
         memory: int | None) -> None:
     """The partizan value of POSITION in GAME, or of the sum of several POSITIONs.
@@ -40,13 +40,14 @@ def cgt(game: str | None, position: tuple[str, ...], expr: str | None, as_json: 
     if expr is not None:
         if game is not None:
             raise click.UsageError("give either --expr EXPR or GAME POSITION..., not both")
-        answer = answer_expression(expr)
+        if table is not None:
+            raise click.UsageError("--table is for Domineering's region values; an expression has none")
+        answer = answer_expression(expr, memory)
     else:
         if game is None or not position:
             raise click.UsageError("give GAME and at least one POSITION (e.g. gamedp cgt domineering 2x3), or "
                                    "--expr EXPR")
-        if (table is not None or memory is not None) and ALIASES.get(game.lower(), game.lower()) != "domineering":
-            raise click.UsageError("--table and --memory are for Domineering's region values; other games have "
-                                   "none")
+        if table is not None and ALIASES.get(game.lower(), game.lower()) != "domineering":
+            raise click.UsageError("--table is for Domineering's region values; other games have none")
         answer = answer_positions(game, position, table, memory)
     click.echo(show(answer, as_json), nl=False)

@@ -20,28 +20,36 @@ from gamedp.errors import GamedpError, InputError
 ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hackenbush": "hackenbush"}
 
 
-def answer_expression(expr: str) -> dict[str, object]:
-    """The fields of ``gamedp cgt --expr EXPR``."""
+def answer_expression(expr: str, memory: int | None = None) -> dict[str, object]:
+    """The fields of ``gamedp cgt --expr EXPR``; ``memory``: the most bytes the process may hold meanwhile."""
+    from gamedp.cgt import budget
     from gamedp.cgt.values import parse
 
-    return {"expression": expr, **describe(_guarded(lambda: parse(expr)))}
+    budget.bound = memory
+    return {"expression": expr, **_guarded(lambda: describe(parse(expr)))}
 
 
 def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: str | None = None,
                      memory: int | None = None) -> dict[str, object]:
-    """The fields of ``gamedp cgt GAME POSITION...``: the sum's value, and each part's when there are several."""
+    """The fields of ``gamedp cgt GAME POSITION...``: the sum's value, and each part's when there are several;
+    ``memory``: the most bytes the process may hold meanwhile."""
+    from gamedp.cgt import budget
     from gamedp.cgt.values import GameValue
 
+    budget.bound = memory
     name = ALIASES.get(game.lower(), game.lower())
-    values = _guarded(lambda: _values(name, game, tuple(positions), table, memory))
-    total = GameValue.number(0)
-    for v in values:
-        total = total + v
-    answer: dict[str, object] = {"game": name, "positions": list(positions)}
-    if len(values) > 1:
-        answer["parts"] = [str(v) for v in values]
-    answer.update(describe(total))
-    return answer
+    def whole() -> dict[str, object]:
+        values = _values(name, game, tuple(positions), table, memory)
+        total = GameValue.number(0)
+        for v in values:
+            total = total + v
+        answer: dict[str, object] = {"game": name, "positions": list(positions)}
+        if len(values) > 1:
+            answer["parts"] = [str(v) for v in values]
+        answer.update(describe(total))
+        return answer
+
+    return _guarded(whole)  # the value's name and temperature recurse as deep as its form does
 
 
 def show(answer: dict[str, object], as_json: bool = False) -> str:
@@ -79,7 +87,6 @@ def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None
         from gamedp.cgt import domineering
 
         boards = [domineering.parse_board(p, where(k)) for k, p in enumerate(positions, 1)]
-        domineering.memory_bound = memory
         if table is None:
             return [domineering.value(b) for b in boards]
         from gamedp.cgt import region_table

@@ -32,7 +32,8 @@ def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool, 
     the answer is who wins, by the misère Nim rule for Nim and by searching the position otherwise.
 
     Placement games (cram, blockgame): POSITION is ROWSxCOLS (the empty board) or a drawn board, rows of "."
-    and "#" separated by "/" ("-" reads them from standard input); the nimber is the XOR of its regions'.
+    and "#" separated by "/" ("-" reads them from standard input); the nimber is the XOR of its regions'. Under
+    --misere, regions do not add up: the whole board is searched for who wins.
 
     Examples: gamedp nimber nim 3 4 5; gamedp nimber kayles 7 10 --misere; gamedp nimber subtraction:1,3,4 21;
     gamedp nimber cram 5x7
@@ -40,7 +41,7 @@ def nimber(family: str, position: tuple[str, ...], misere: bool, as_json: bool, 
     from gamedp.cli import regions
 
     if regions.handles(family):
-        regions.nimber_command(family, position, as_json, table, memory)
+        regions.nimber_command(family, position, as_json, table, memory, misere)
         return
     from gamedp.games.impartial import family as load_family
 

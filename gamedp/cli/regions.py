@@ -129,14 +129,21 @@ def _solver(rules: Any, table: str | None, memory: float | None, status: _Status
 
 
 def nimber_command(family: str, position: tuple[str, ...], as_json: bool, table: str | None,
-                   memory: float | None) -> None:
-    """``gamedp nimber cram 5x7``: the nimber, outcome and winning moves of one placement board."""
+                   memory: float | None, misere: bool = False) -> None:
+    """``gamedp nimber cram 5x7``: the nimber, outcome and winning moves of one placement board (with ``misere``,
+    its misère outcome and winning moves)."""
     text = " ".join(position)
     if text.strip() == "-":
         text = sys.stdin.read()
     size = re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", text)
     rows, cols, board = (*parse_size(text), 0) if size else parse_drawing(text)
     rules = rules_for(family, rows, cols)
+    if misere:
+        if table is not None or memory is not None:
+            raise GamedpError("--table and --memory are the region table's, which misère play has none of (its "
+                              "boards are searched whole); leave them out with --misere")
+        _misere_board(rules, board, as_json)
+        return
     status = _Status(sys.stderr.isatty() and not as_json)
     t0 = time.perf_counter()
     solver = _solver(rules, table, memory, status)
@@ -150,7 +157,7 @@ def nimber_command(family: str, position: tuple[str, ...], as_json: bool, table:
     seconds = time.perf_counter() - t0
     parts = solver.parts(board)
     answer = {"family": rules.name, "rows": rows, "cols": cols, "position": rules.draw(board).splitlines()[1:],
-              "nimber": value, "outcome": "win" if value else "lose", "regions": len(parts),
+              "misere": False, "nimber": value, "outcome": "win" if value else "lose", "regions": len(parts),
               "winning_moves": [rules.move_name(m) for m in wins], "regions_solved": solver.solved,
               "table_size": len(solver), "table": str(solver.path), "seconds": round(seconds, 3)}
     if as_json:
@@ -162,6 +169,28 @@ def nimber_command(family: str, position: tuple[str, ...], as_json: bool, table:
     click.echo(f"winning moves: {', '.join(answer['winning_moves']) or 'none'}")
     click.echo(f"{solver.solved:,} regions solved in {seconds:.2f} s; region table: {solver.path} "
                f"({len(solver):,} regions)")
+
+
+def _misere_board(rules: Any, board: int, as_json: bool) -> None:
+    """``gamedp nimber cram 3x4 --misere``: who wins one board under misère play, and by which placements."""
+    from gamedp.games.placement import misere_play
+
+    t0 = time.perf_counter()
+    wins, moves, searched = misere_play(rules, board)
+    seconds = time.perf_counter() - t0
+    answer = {"family": rules.name, "rows": rules.rows, "cols": rules.cols,
+              "position": rules.draw(board).splitlines()[1:], "misere": True, "outcome": "win" if wins else "lose",
+              "winning_moves": [rules.move_name(m) for m in moves], "positions_searched": searched,
+              "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(answer))
+        return
+    click.echo(rules.draw(board))
+    click.echo(f"{rules.name} {rules.rows} x {rules.cols}: no nimber under misère play (misère values do not add "
+               "over regions); the whole board searched")
+    click.echo(f"outcome: {answer['outcome'].upper()} for the player to move (misère play)")
+    click.echo(f"winning moves: {', '.join(answer['winning_moves']) or 'none'}")
+    click.echo(f"{searched:,} positions searched in {seconds:.2f} s")
 
 
 def grundy_command(family: str, boards_text: str | None, as_json: bool, table: str | None,

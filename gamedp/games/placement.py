@@ -460,6 +460,25 @@ def domineering(rows: int = 4, cols: int = 4) -> Domineering:
     return Domineering(rows, cols)
 
 
+def misere_play(rules: Rules, board: int) -> tuple[bool, list[int], int]:
+    """Misère play (the player who cannot move wins) on ``board`` of an impartial ruleset: whether the player to
+    move wins, the placements that win, and the positions searched. Misère outcomes do not add over regions as
+    nimbers do, so the whole board is searched, by the memoised search (symmetries and dead cells still fold
+    positions together: they keep the moves, which is all misère play looks at).
+
+    >>> misere_play(Cram(1, 2).rules, 0)    # the only domino leaves the other player without a move: they win
+    (False, [], 2)
+    """
+    from gamedp.solvers.memo import Solution
+    from gamedp.values import LOSE, WIN
+
+    game = PlacementGame(rules)
+    game.misere = True
+    solution = Solution(game, outcomes_only=True)
+    wins = solution.value(board).outcome is WIN
+    return wins, [m for m in game.moves(board) if solution.value(board | m).outcome is LOSE], len(solution)
+
+
 def blockgame_rules(rows: int = 5, cols: int = 5) -> Rules:
     return Rules("blockgame", rows, cols, [[L_TROMINO, DOMINO]])
 

@@ -4,7 +4,9 @@ A solve can take long (a big board) or never finish; it must not hold up the oth
 code may raise or crash. So every game gets a worker process (started on its first request, spawned afresh
 rather than forked from the threaded server) that loads the game once, keeps its solution between requests,
 and answers one request at a time over a pipe. A request that takes longer than the time limit ends the worker
-(and the memory it held) and is answered with a clear message; the next request starts a fresh one.
+(and the memory it held) and is answered with a clear message; the next request starts a fresh one. So does a
+worker left idle for :data:`IDLE_SECONDS`: a finished search keeps its tables (one held 813 MB for as long as the
+server ran), and the memory is given back once no one is asking.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 #: the errors the worker reports: GamedpError (what a person typed) -> 400; the game's own code failing -> 422
 BAD_INPUT, GAME_FAILED = 400, 422
+#: seconds a worker is kept with no request before it ends, and its memory with it
+IDLE_SECONDS = 120.0
 
 
 class ServeError(Exception):
@@ -86,15 +90,36 @@ class GameWorker:
         self._process: Any = None
         self._conn: Any = None
         self._guard = threading.Lock()  # close() may come from another thread than ask()
+        self._busy = threading.Lock()  # held while a request is under way: the idle timer leaves it alone
+        self._asked = 0  # requests so far: the idle timer ends the worker only if none came since it was set
+        self._idle: threading.Timer | None = None
 
     def ask(self, request: dict) -> dict:
         """The worker's answer to ``request``; :class:`ServeError` for bad input, a failing game or the time limit."""
-        started = time.monotonic()
-        if self._process is None or not self._process.is_alive():
-            self._start()
-            self._receive(started)  # the game loaded, or why not
-        self._conn.send(request)
-        return self._receive(started)
+        with self._busy:
+            self._asked += 1
+            try:
+                started = time.monotonic()
+                if self._process is None or not self._process.is_alive():
+                    self._start()
+                    self._receive(started)  # the game loaded, or why not
+                self._conn.send(request)
+                return self._receive(started)
+            finally:
+                if self._idle is not None:
+                    self._idle.cancel()
+                if self._process is not None:
+                    self._idle = threading.Timer(IDLE_SECONDS, self._end_if_idle, args=(self._asked,))
+                    self._idle.daemon = True
+                    self._idle.start()
+
+    def _end_if_idle(self, asked: int) -> None:
+        if self._busy.acquire(blocking=False):  # else a request is under way: it sets the timer again
+            try:
+                if asked == self._asked:
+                    self.close()
+            finally:
+                self._busy.release()
 
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -125,6 +150,8 @@ class GameWorker:
 
     def close(self) -> None:
         """End the worker process (its solution and memory with it)."""
+        if self._idle is not None:
+            self._idle.cancel()
         with self._guard:
             process, conn, self._process, self._conn = self._process, self._conn, None, None
         if process is not None:
