@@ -132,6 +132,7 @@ def test_an_expression_may_start_with_a_minus(option):
     assert bogus.returncode == 2 and bogus.stderr.startswith("gamedp: error: no such option '--bogus'")
 
 
+@pytest.mark.slow
 def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
     """{0|{0|...}} 1000 deep: reading it looked for bars at every depth of every level, and writing its text
     copied the text once a level (both cubic: past a minute); reading its canonical form, written with runs of
@@ -162,6 +163,7 @@ def test_a_deep_nesting_is_read_and_written_in_time_near_its_length():
     (("--expr", " + ".join(f"{{{k}|-{k}}}" for k in range(1, 200))), "96M", "valuing this stopped after "),
     (("toads", "T" * 9 + "." * 6 + "F" * 9), "40M", "valuing toads-and-frogs stopped after "),
 ])
+@pytest.mark.slow
 def test_memory_bounds_expressions_and_every_game(args, memory, stopped):
     """--memory bounds an expression (it was ignored: 6 GB in 90 s) and any game's search (it was refused but for
     Domineering)."""
@@ -174,6 +176,7 @@ def test_memory_bounds_expressions_and_every_game(args, memory, stopped):
     assert f"more than --memory {memory} allows" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_long_hackenbush_string_is_valued_in_little_memory():
     """Each position on the search's line held all its options, and the longest was searched first: a line as
     long as the string, n^3 / 6 characters (8 GB for 5,000 edges in 6 s). The shortest first, the line is two

@@ -390,6 +390,7 @@ def misere_wins(placements, board: int) -> bool:
     ("cram", DOMINOES, ["1x2", "2x2", "1x5", "2x3", "3x3", "3x4", "..#/.../#..", "...#/..../.#.."]),
     ("blockgame", L_SHAPES + DOMINOES, ["1x2", "2x2", "2x3", "3x3", "..../.#../...."]),
 ])
+@pytest.mark.slow
 def test_misere_boards_are_answered_by_misere_play(family, shapes, boards, db_env):
     """--misere on a board gives its misère outcome and winning moves (it was answered by normal play)."""
     from gamedp.cli.regions import parse_drawing
