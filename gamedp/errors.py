@@ -68,7 +68,7 @@ def require_text(text: str | bytes, expected: str, source: str = "input") -> Non
     ...
     gamedp.errors.InputError: input, line 1: the input is empty; expected T, the number of cases
     """
-    if not text.strip():
+    if not text or text.isspace():  # strip() would copy the input: 9 MB of page faults on a big one
         raise InputError(f"the input is empty; expected {expected}", 1, source=source)
 
 

@@ -79,3 +79,22 @@ def test_a_judge_run_spares_the_last_collection():
     out = subprocess.run([sys.executable, "-c", code], input=b"1\n2\n1 2\n", capture_output=True, timeout=300)
     assert out.stdout.decode().split()[0] == "2", out.stderr
     assert int(out.stdout.decode().split()[-1]) > 1000
+
+
+def test_the_empty_input_check_copies_nothing():
+    """A judge refuses an input of whitespace alone before anything else; on any other input that check looks at
+    its first characters, without a copy of the whole (bytes.strip copied 9 MB of a big grid input)."""
+    import tracemalloc
+
+    from gamedp.errors import require_text
+
+    data = b"3000 3000 2999\n" + b"." * 10_000_000 + b"\n"
+    text = data.decode()
+    tracemalloc.start()
+    try:
+        require_text(data, "'N M K' on the first line")
+        require_text(text, "'N M K' on the first line")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
