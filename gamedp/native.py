@@ -78,6 +78,16 @@ def entry_points(module_name: str) -> Any:
     return entries
 
 
+def scratch(size: int) -> tuple[memoryview, int]:
+    """``size`` bytes of zeros for a native kernel, and their address. They are an anonymous memory map, whose
+    pages the system hands out only as they are first written: a ctypes array is zeroed at once, every page of
+    it touched (a kernel sized for the worst input paid for all of it on every input)."""
+    import mmap
+
+    view = memoryview(mmap.mmap(-1, max(size, 1)))
+    return view, ctypes.addressof(ctypes.c_char.from_buffer(view))
+
+
 def _jitted(module_name: str) -> Any:
     """The entry points as numba C callbacks, typed as the built library's: pointers as void *, the rest int64
     (compiled in each process that needs them)."""

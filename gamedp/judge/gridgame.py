@@ -19,8 +19,6 @@ First
 
 from __future__ import annotations
 
-import ctypes
-
 from gamedp.errors import MAX_DIGITS, InputError, parse_count, require_text
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~3 ms to every judge run
@@ -77,18 +75,22 @@ def _native_run(data: bytes) -> str | None:
     # Nothing is allocated for a board the input does not hold: the rows come before any buffer sized by N * M.
     if n < 1 or m < 1 or k > min(n - 1, m - 1) or off + n * (m + 1) > len(data):
         return None
-    from gamedp.native import load_native
+    from gamedp.native import load_native, scratch
 
     lib = load_native("gamedp.kernels.gridgame_judge")
     if lib is None:
         return None
     stride = m + 1 if data[off + m:off + m + 1] == b"\n" else m + 2  # "\n" or "\r\n" after each row
-    room = max(len(data) - off - n * stride, 0) // 2 + 1
-    work = room + room // 2 + 1 + 2 * (n + m - 1)
-    out = ctypes.create_string_buffer(7 * (room // 2 + 1))
-    size = lib.judge(data, len(data), off, stride, n, m, k, (ctypes.c_int64 * work)(), work,
-                     ctypes.create_string_buffer(n * m), out)
-    return out.raw[:size].decode("ascii") if size >= 0 else None
+    room = max(len(data) - off - n * stride, 0) // 2 + 1  # the most numbers the rest of the input can hold
+    half = room // 2 + 1
+    work = room + 2 * half + n + 2 * (n + m - 1)
+    # One scratch, sized for the most queries the input could hold: only what the kernel writes is ever made.
+    at_bytes = 8 * work
+    at_out = at_bytes + 2 * m + half
+    buffer, address = scratch(at_out + 7 * half)
+    size = lib.judge(data, len(data), off, stride, n, m, k, address, work, address + at_bytes, 2 * m + half,
+                     address + at_out)
+    return str(buffer[at_out:at_out + size], "ascii") if size >= 0 else None
 
 
 def read(data: bytes) -> Problem:
