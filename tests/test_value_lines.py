@@ -194,10 +194,12 @@ def test_chunks_of_slow_lines_are_a_line_each_so_that_each_answer_is_printed_whe
     assert numbers[0] == 1 and numbers[1] == 1 + quick[0] // 5
 
 
-def test_a_short_value_run_loads_no_database_module_and_leaves_its_objects_to_the_exit(tmp_path):
-    """Short batches of `gamedp value connect4` are mostly start-up: without an opening book the run imports
-    neither the database module nor json, and once answered it freezes what its imports made (the interpreter's
-    last garbage collection walked it all)."""
+def test_a_short_value_run_loads_neither_dataclasses_nor_the_database_and_leaves_its_objects_to_the_exit(
+        tmp_path):
+    """Short batches of `gamedp value connect4` are mostly start-up: the run imports no dataclasses (nor inspect,
+    which it imports: the values are records of gamedp's own), and without an opening book neither the database
+    module nor json; once answered it freezes what its imports made (the interpreter's last garbage collection
+    walked it all)."""
     code = ("import gc, sys\nfrom gamedp.cli.entry import main\n"
             "try:\n    main(['value', 'connect4'])\nexcept SystemExit:\n    pass\n"
             "sys.stderr.write(' '.join(sys.modules) + ' frozen=%d' % gc.get_freeze_count())\n")
@@ -205,5 +207,5 @@ def test_a_short_value_run_loads_no_database_module_and_leaves_its_objects_to_th
                           text=True, timeout=300, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})  # no book
     assert done.stdout == "5554224333234511764415115\tWIN\t11\n", done.stderr
     *modules, frozen = done.stderr.split()
-    assert not {"json", "gamedp.database", "click", "numpy", "numba"} & set(modules)
+    assert not {"dataclasses", "inspect", "json", "gamedp.database", "click", "numpy", "numba"} & set(modules)
     assert int(frozen.partition("=")[2]) > 1000
