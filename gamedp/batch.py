@@ -24,7 +24,6 @@ gamedp: error: line 3: connect4 4x4: column 5 at move 5 is not a column of this 
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
@@ -192,6 +191,8 @@ def _answer(read: Reader, number: int, line: str, as_json: bool) -> tuple[bool, 
     except GamedpError as e:
         return True, f"gamedp: error: line {number}: {e}\n"
     if as_json:
+        import json
+
         return False, json.dumps({"line": number, "position": text, "value": value.outcome.name,
                                   "remoteness": value.remoteness, "explored": explored,
                                   "seconds": round(time.perf_counter() - started, 6)}) + "\n"

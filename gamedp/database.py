@@ -73,6 +73,8 @@ import zlib
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+# where databases live: imported from here by many callers
+from gamedp.database_location import canonical, db_dir, default_path, file_name  # noqa: F401
 from gamedp.errors import GamedpError
 from gamedp.trust import refusal, untrusted
 from gamedp.values import Outcome, Value
@@ -83,7 +85,6 @@ FORMAT_VERSION = 2
 UNREACHABLE_CODE_SINCE = 2
 BLOCK_SIZE = 1 << 16
 ALIGN = 64
-SUFFIX = ".gdb"
 #: 2-bit outcome codes, as the table solvers pack them.
 CODES = (Outcome.LOSE, Outcome.WIN, Outcome.TIE, Outcome.DRAW)
 _FIXED = struct.Struct("<8sII")
@@ -126,41 +127,6 @@ class DatabaseError(GamedpError):
         self.why = why
 
 
-# -- where databases live ------------------------------------------------------------------------------------
-def db_dir() -> Path:
-    """The database directory: $GAMEDP_DB_DIR, else $XDG_CACHE_HOME/gamedp/db, else ~/.cache/gamedp/db."""
-    env = os.environ.get("GAMEDP_DB_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gamedp" / "db"
-
-
-def file_name(game_id: str, variant: Mapping[str, Any]) -> str:
-    """The file name of a game's database: its id, then its parameters in key order.
-
-    >>> file_name("blockgame", {"rows": 5, "cols": 5})
-    'blockgame_cols5_rows5.gdb'
-    >>> file_name("subtraction", {"n": 100, "moves": [1, 3, 4]})
-    'subtraction_moves1.3.4_n100.gdb'
-    """
-    def text(v: Any) -> str:
-        return ".".join(map(text, v)) if isinstance(v, (list, tuple)) else str(v)
-
-    name = game_id + "".join(f"_{k}{text(v)}" for k, v in sorted(variant.items()))
-    if len(name) > 120 or not all(c.isalnum() or c in "_.-" for c in name):
-        name = f"{game_id}_{zlib.crc32(_canonical(variant).encode()):08x}"
-    return name + SUFFIX
-
-
-def default_path(game_id: str, variant: Mapping[str, Any], db: str | os.PathLike | None = None) -> Path:
-    """Where the database of ``game_id``/``variant`` lives; ``db`` (a file or an existing directory) overrides."""
-    if db is not None:
-        db = Path(db).expanduser()
-        return db / file_name(game_id, variant) if db.is_dir() else db
-    return db_dir() / file_name(game_id, variant)
-
-
 def describe(game_id: str, variant: Mapping[str, Any]) -> str:
     """A game and its parameters, for messages.
 
@@ -169,7 +135,7 @@ def describe(game_id: str, variant: Mapping[str, Any]) -> str:
     """
     if not variant:
         return game_id
-    return f"{game_id} ({', '.join(f'{k}={_canonical(v)}' for k, v in sorted(variant.items()))})"
+    return f"{game_id} ({', '.join(f'{k}={canonical(v)}' for k, v in sorted(variant.items()))})"
 
 
 def solve_command(game_id: str, variant: Mapping[str, Any], path: Path | None = None,
@@ -191,10 +157,6 @@ def solve_command(game_id: str, variant: Mapping[str, Any], path: Path | None = 
         command = f"gamedp solve {game_id}" + "".join(f" -V {k}={text(v)}" for k, v in sorted(variant.items()))
     where = "" if path is None or path == default_path(game_id, variant) else f" --db {path}"
     return command + where
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 # -- writing ---------------------------------------------------------------------------------------------------
@@ -598,7 +560,7 @@ class Reader(Container):
             self.stats: dict = meta.get("stats") or {}
         except (KeyError, TypeError, ValueError):
             self._damaged("has unreadable metadata")
-        if game_id is not None and (self.game_id != game_id or _canonical(self.variant) != _canonical(variant or {})):
+        if game_id is not None and (self.game_id != game_id or canonical(self.variant) != canonical(variant or {})):
             raise DatabaseError(f"{self.path} is the database of {describe(self.game_id, self.variant)}, not of "
                                 f"{describe(game_id, variant or {})}; {self.fix}")
         if size is not None and self.size != size:  # same game and variant, yet another size: not to be trusted

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 import sys
 import zlib
 from pathlib import Path
@@ -137,7 +136,7 @@ def _is_game(obj: Any) -> bool:
     from gamedp.compiled import CompiledGame
     from gamedp.game import Game
 
-    if inspect.isclass(obj):
+    if isinstance(obj, type):
         return issubclass(obj, Game) and obj is not Game and obj.__module__ not in ("gamedp.game",)
     return isinstance(obj, (Game, CompiledGame))
 
@@ -145,8 +144,8 @@ def _is_game(obj: Any) -> bool:
 def _only_game_in(module: Any, spec: str) -> Any:
     # Classes count where they are defined, not where they are imported; an instance's __module__ is its class's.
     found = {name: obj for name, obj in vars(module).items()
-             if _is_game(obj) and (not inspect.isclass(obj) or obj.__module__ == module.__name__)}
-    instances = {n: o for n, o in found.items() if not inspect.isclass(o)}
+             if _is_game(obj) and (not isinstance(obj, type) or obj.__module__ == module.__name__)}
+    instances = {n: o for n, o in found.items() if not isinstance(o, type)}
     candidates = instances or found
     if len(candidates) != 1:
         listed = ", ".join(sorted(candidates)) or "none"
@@ -155,7 +154,7 @@ def _only_game_in(module: Any, spec: str) -> Any:
 
 
 def _instantiate(obj: Any, spec: str) -> Any:
-    if inspect.isclass(obj):
+    if isinstance(obj, type):
         try:
             obj = obj()
         except TypeError as e:

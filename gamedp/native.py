@@ -32,6 +32,7 @@ from gamedp.kernel_cache import BuildLock, CompilingNotice, checksum, kernel_fol
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~10 ms to every judge run that loads a library
 if TYPE_CHECKING:
+    from mmap import mmap
     from typing import Any, Callable
 
 # The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
@@ -76,6 +77,22 @@ def entry_points(module_name: str) -> Any:
     if entries is None:
         entries = _entries[module_name] = load_native(module_name) or _jitted(module_name)
     return entries
+
+
+def scratch(size: int) -> tuple[memoryview, int]:
+    """``size`` bytes of zeros for a native kernel, and their address. They are an anonymous memory map, whose
+    pages the system hands out only as they are first written: a ctypes array is zeroed at once, every page of
+    it touched (a kernel sized for the worst input paid for all of it on every input)."""
+    import mmap
+
+    view = memoryview(mmap.mmap(-1, max(size, 1)))
+    return view, ctypes.addressof(ctypes.c_char.from_buffer(view))
+
+
+def pointer(data: bytes | mmap) -> bytes | int:
+    """``data`` as a native entry point's pointer argument: bytes as they are, a writable map (the judges' input,
+    mapped by ``gamedp judge``) by its address."""
+    return data if isinstance(data, bytes) else ctypes.addressof(ctypes.c_char.from_buffer(data))
 
 
 def _jitted(module_name: str) -> Any:

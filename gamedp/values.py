@@ -6,13 +6,17 @@ Every value is seen from the side of the player *to move*.
 Value(outcome=Outcome.WIN, remoteness=1, score=None)
 >>> best_first([Value(Outcome.WIN, 5), Value(Outcome.WIN, 1), Value(Outcome.LOSE, 2)])[0]
 Value(outcome=Outcome.WIN, remoteness=1, score=None)
+>>> import pickle
+>>> pickle.loads(pickle.dumps(Value(Outcome.WIN, 5))) == Value(Outcome.WIN, 5)
+True
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Sequence
+
+from gamedp.records import Record, init
 
 
 class Outcome(enum.Enum):
@@ -44,8 +48,7 @@ _FLIPPED = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}
 _PREFERENCE = {WIN: 3, TIE: 2, DRAW: 1, LOSE: 0}
 
 
-@dataclass(frozen=True, slots=True)
-class Value:
+class Value(Record):
     """A position's game-theoretic value for the player to move.
 
     ``remoteness`` counts moves to the end under perfect play: the winner hurries, the loser stalls; a tie
@@ -53,9 +56,13 @@ class Value:
     ``score`` is the mover's best guaranteed margin in scored games, else ``None``.
     """
 
+    __slots__ = __match_args__ = ("outcome", "remoteness", "score")
     outcome: Outcome
-    remoteness: int | None = None
-    score: Any = None
+    remoteness: int | None
+    score: Any
+
+    def __init__(self, outcome: Outcome, remoteness: int | None = None, score: Any = None):
+        init(self, outcome=outcome, remoteness=remoteness, score=score)
 
     def for_parent(self) -> Value:
         """The value of the move that leads here, seen by the player who makes it."""
@@ -97,22 +104,28 @@ def best_first(values: Iterable[Value]) -> list[Value]:
     return sorted(values, key=Value.rank, reverse=True)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveValue:
+class MoveValue(Record):
     """One legal move, the position it leads to, and its value for the player making it."""
 
+    __slots__ = __match_args__ = ("move", "child", "value")
     move: Any
     child: Hashable
     value: Value
 
+    def __init__(self, move: Any, child: Hashable, value: Value):
+        init(self, move=move, child=child, value=value)
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+
+class Analysis(Record):
     """A position, its value, and every legal move with its value, best first."""
 
+    __slots__ = __match_args__ = ("position", "value", "moves")
     position: Hashable
     value: Value
-    moves: Sequence[MoveValue] = field(default_factory=tuple)
+    moves: Sequence[MoveValue]
+
+    def __init__(self, position: Hashable, value: Value, moves: Sequence[MoveValue] = ()):
+        init(self, position=position, value=value, moves=moves)
 
     @property
     def best(self) -> MoveValue | None:

@@ -113,6 +113,14 @@ def test_judge_path_imports_neither_numpy_nor_numba(lib, tmp_path):
     assert done.stdout.split() == ["False", "False", *want], done.stderr
 
 
+def test_the_judge_looks_for_the_table_gamedp_solve_saves():
+    """The judge looks for the saved table by its id and variant before it builds the tiers that read it."""
+    from gamedp.games.placement_tiers import blockgame_table
+
+    table = blockgame_table()
+    assert (table.game_id, table.variant) == blockgame.SAVED
+
+
 @pytest.mark.slow
 def test_the_library_is_built_again_when_a_source_its_build_read_changes(tmp_path):
     """The native library lists the gamedp sources its build read outside its own folder: editing one (here: a

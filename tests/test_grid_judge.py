@@ -175,6 +175,29 @@ def test_bad_input_in_process(text, where, words):
     assert str(caught.value).startswith(f"input, {where}") and words in str(caught.value)
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the peak memory is read from Linux's /proc")
+def test_a_big_board_costs_little_more_memory_than_its_input(tmp_path):
+    """The native judge solves the board a row at a time and answers each query with its row: beside the input it
+    makes nothing the size of the board (a table of N * M bytes was 9 MB of page faults on 3000 x 3000)."""
+    # The peak of this process's memory (VmHWM: ru_maxrss would count the memory of the test's process too, which
+    # a child inherits across exec on Linux).
+    code = ("import sys\n"
+            "from gamedp.cli.entry import main\n"
+            "main(['judge', 'gridgame'])\n"
+            "sys.stderr.write(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n")
+
+    def peak_kib(n: int) -> int:
+        board = tmp_path / f"{n}.in"  # a file, read at once (a pipe is read in growing pieces)
+        board.write_bytes(f"{n} {n} {n - 1}\n".encode() + (b"." * n + b"\n") * n + f"2\n1 1\n{n} {n - 1}\n".encode())
+        with board.open("rb") as given:
+            result = subprocess.run([sys.executable, "-c", code], stdin=given, capture_output=True, timeout=120)
+        assert result.stdout == b"First\nFirst\n", result.stderr  # a jump to the goal; a step to it
+        return int(result.stderr)
+
+    small, big = peak_kib(3), peak_kib(3000)
+    assert (big - small) * 1024 < 1.5 * 3000 * 3000, (small, big)
+
+
 @pytest.mark.parametrize("head", [b"1000000000 1 0\n", b"3000000000 3 0\n...\n", b"100000 100000 0\n" + b"." * 5000])
 def test_a_header_the_input_does_not_back_allocates_nothing(head):
     """N * M comes from the header; a board the input does not hold must be refused before any buffer that

@@ -89,7 +89,7 @@ def answers(lib) -> bytes:
     work = 64
     out = ctypes.create_string_buffer(14)
     size = lib.judge(SAMPLE, len(SAMPLE), 6, 3, 2, 2, 0, (ctypes.c_int64 * work)(), work,
-                     ctypes.create_string_buffer(4), out)
+                     ctypes.create_string_buffer(16), 16, out)
     return out.raw[:size]
 
 

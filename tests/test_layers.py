@@ -23,7 +23,7 @@ PACKAGE = Path(gamedp.__file__).parent
 #: under it; the longest name that matches a module decides its layer.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the vocabulary: outcomes, values, errors; partizan values and their notation
-    ("values", ("gamedp.values", "gamedp.errors", "gamedp.cgt", "gamedp.cgt.numbers", "gamedp.cgt.canonical",
+    ("values", ("gamedp.values", "gamedp.records", "gamedp.errors", "gamedp.cgt", "gamedp.cgt.numbers", "gamedp.cgt.canonical",
                 "gamedp.cgt.notation", "gamedp.cgt.thermograph", "gamedp.cgt.values")),
     # numba hot loops on integers and arrays: they know no game, engine or front end
     ("kernels", ("gamedp.kernels", "gamedp.kernels.")),
@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
               "gamedp.games", "gamedp.games.registry", "gamedp.games.indexed", "gamedp.games.impartial",
               "gamedp.judge")),
     # bytes on disk: the database container, tiered index spaces (which it numbers), saved solves
-    ("formats", ("gamedp.database", "gamedp.tiers", "gamedp.saved_identity", "gamedp.saved_keys",
+    ("formats", ("gamedp.database", "gamedp.database_location", "gamedp.tiers", "gamedp.saved_identity", "gamedp.saved_keys",
                  "gamedp.saved_writer", "gamedp.saved_solution", "gamedp.gamesman")),
     # engines, one a module, and where their shards run; partizan values of positions
     ("solvers", ("gamedp.solvers", "gamedp.solvers.", "gamedp.executors", "gamedp.cgt.search",

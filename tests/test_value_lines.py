@@ -7,7 +7,9 @@ from __future__ import annotations
 import io
 import random
 import queue
+import os
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -190,3 +192,20 @@ def test_chunks_of_slow_lines_are_a_line_each_so_that_each_answer_is_printed_whe
     assert min(quick[:-1]) >= CHUNK_SECONDS / 1e-6 * 5 - 5  # a line less, for the rounding
     numbers = [number for number, *_ in _chunks([block], 2, [1e-6 / 5])]
     assert numbers[0] == 1 and numbers[1] == 1 + quick[0] // 5
+
+
+def test_a_short_value_run_loads_neither_dataclasses_nor_the_database_and_leaves_its_objects_to_the_exit(
+        tmp_path):
+    """Short batches of `gamedp value connect4` are mostly start-up: the run imports no dataclasses (nor inspect,
+    which it imports: the values are records of gamedp's own), and without an opening book neither the database
+    module nor json; once answered it freezes what its imports made (the interpreter's last garbage collection
+    walked it all)."""
+    code = ("import gc, sys\nfrom gamedp.cli.entry import main\n"
+            "try:\n    main(['value', 'connect4'])\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write(' '.join(sys.modules) + ' frozen=%d' % gc.get_freeze_count())\n")
+    done = subprocess.run([sys.executable, "-c", code], input="5554224333234511764415115\n", capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})  # no book
+    assert done.stdout == "5554224333234511764415115\tWIN\t11\n", done.stderr
+    *modules, frozen = done.stderr.split()
+    assert not {"dataclasses", "inspect", "json", "gamedp.database", "click", "numpy", "numba"} & set(modules)
+    assert int(frozen.partition("=")[2]) > 1000

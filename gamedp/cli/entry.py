@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mmap import mmap
+
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
@@ -24,10 +28,12 @@ def main(argv: list[str] | None = None) -> None:
                                   and args[3] in THREAD_COUNTS):
         status = _answered(lambda: _value(args[1], int(args[3]) if len(args) == 4 else 1))
         if status >= 0:
+            _leave_to_exit()
             sys.exit(status)
     if len(args) >= 3 and args[0] == "cgt" and args[1].lower() == "domineering":
         status = _answered(lambda: _cgt(args[2:]))
         if status >= 0:
+            _leave_to_exit()
             sys.exit(status)
     from gamedp.cli.main import main as full_cli
 
@@ -73,13 +79,45 @@ def _answered(compute) -> int:
         return 130
 
 
+def _leave_to_exit() -> None:
+    """Spare the interpreter's last garbage collection, which walks every object the imports made (3-5 ms of a
+    short run): what is left now is freed with the process. Streams are flushed and exit handlers run as ever."""
+    import gc
+
+    gc.freeze()
+
+
+#: a regular file given as standard input from this size on is mapped rather than read
+MAPPED = 1 << 20
+
+
+def _whole_input() -> bytes | mmap:
+    """Standard input, whole. A big regular file is mapped, not read: a read copies it into new pages, each
+    zeroed first (~4 ms of a 9 MB grid input). It is left consumed, as a read leaves it."""
+    import os
+    import stat
+
+    try:
+        st = os.fstat(0)
+        if stat.S_ISREG(st.st_mode) and st.st_size >= MAPPED and os.lseek(0, 0, os.SEEK_CUR) == 0:
+            import mmap
+
+            whole = mmap.mmap(0, 0, access=mmap.ACCESS_COPY)  # writable, so that ctypes takes its address
+            os.lseek(0, 0, os.SEEK_END)
+            return whole
+    except (OSError, ValueError):  # no descriptor 0, a file that cannot be mapped: read as any stream
+        pass
+    return sys.stdin.buffer.read()
+
+
 def _judge(problem: str) -> None:
     from gamedp.errors import GamedpError
     from gamedp.judge import answer
 
     try:
-        sys.stdout.write(answer(problem, sys.stdin.buffer.read()))
+        sys.stdout.write(answer(problem, _whole_input()))
         sys.stdout.flush()
+        _leave_to_exit()
     except GamedpError as e:
         sys.stderr.write(f"gamedp: error: {e}\n")
         sys.exit(e.exit_status)

@@ -74,7 +74,7 @@ def parse_drawing(text: str) -> tuple[int, int, int]:
     >>> parse_drawing("..#/...")
     (2, 3, 4)
     """
-    from gamedp.games.placement import parse_row
+    from gamedp.games.placement_rows import parse_row
 
     rows = [r for r in re.split(r"[/\s]+", text.strip()) if r]
     if not rows or any(ch.isdigit() for ch in text):

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 from gamedp.errors import GameDefinitionError, GamedpError, InputError
 from gamedp.game import Game
+from gamedp.games.placement_rows import parse_row
 from gamedp.games.placement_table import SolvedTable, TableSpec, byte_table_lists, counts, format_counts, lookup
 from gamedp.games.registry import GAMES
 from gamedp.square import MAPS
@@ -243,20 +244,6 @@ class Rules:
         for r, (no, line) in enumerate(lines):
             board |= parse_row(line, self.cols, no, source) << (r * self.cols)
         return board
-
-
-def parse_row(line: str, cols: int, line_no: int, source: str = "input") -> int:
-    """One board row of ``.``/``#`` as bits (bit c = column c filled), with a located error otherwise."""
-    bits = 0
-    for c, ch in enumerate(line):
-        if ch == "#":
-            bits |= 1 << c
-        elif ch != ".":
-            raise InputError(f"unexpected character {ch!r}: a board row has only '.' (empty) and '#' (filled)",
-                             line_no, c + 1, source)
-    if len(line) != cols:
-        raise InputError(f"a board row has {cols} characters, this one has {len(line)}", line_no, None, source)
-    return bits
 
 
 # -- the games ---------------------------------------------------------------------------------------------

@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
-
 from gamedp.errors import GamedpError
-from gamedp.games.placement_table import MAX_TABLE_CELLS, TableSpec
 
-if TYPE_CHECKING:  # the game's ruleset: imported for its type only
+# The BLOCKGAME judge asks search_first and SEARCH_BUDGET: typing, the table and the ruleset (values,
+# dataclasses: ~15 ms) are imported where they are needed.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
+
     from gamedp.games.placement import Rules
 
 
@@ -68,6 +70,8 @@ def search_first(boards: Sequence[int]) -> bool:
 def wins(rules: Rules, boards: Sequence[int]):
     """Win/lose of each board (numpy bool array): a memo search for easy inputs, else the whole table."""
     import numpy as np
+
+    from gamedp.games.placement_table import MAX_TABLE_CELLS, TableSpec
 
     if rules.n > MAX_TABLE_CELLS:
         return MemoSearch(rules).wins(boards)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from gamedp.errors import GamedpError
+from gamedp.records import Record, init
 
 #: How parameters are written after the colon: (pattern, parameters in order, their placeholders, examples,
 #: whether a board with its default parameters is named without them).
@@ -24,8 +24,7 @@ _FORMS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], str, bool]] = {
 }
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Record):
     """One built-in game.
 
     ``python`` is the ``module:factory`` of its Python form, called with the board's parameters as keywords;
@@ -37,15 +36,24 @@ class Entry:
     ``gamedp nimber`` knows (their factories take ``misere=``).
     """
 
+    __slots__ = __match_args__ = ("name", "description", "python", "parameters", "form", "tiered", "same_board",
+                                  "compiled", "family")
     name: str
     description: str
     python: str
-    parameters: Mapping[str, Any] = field(default_factory=dict)
-    form: str | None = None
-    tiered: str | None = None
-    same_board: bool = False
-    compiled: str | None = None
-    family: bool = False
+    parameters: Mapping[str, Any]
+    form: str | None
+    tiered: str | None
+    same_board: bool
+    compiled: str | None
+    family: bool
+
+    def __init__(self, name: str, description: str, python: str, parameters: Mapping[str, Any] | None = None,
+                 form: str | None = None, tiered: str | None = None, same_board: bool = False,
+                 compiled: str | None = None, family: bool = False):
+        init(self, name=name, description=description, python=python,
+             parameters={} if parameters is None else parameters, form=form, tiered=tiered, same_board=same_board,
+             compiled=compiled, family=family)
 
     def read(self, text: str) -> dict[str, Any]:
         """The parameters written after the colon (``5x4``), or a one-line error showing how to write them."""

@@ -17,16 +17,24 @@ import ctypes
 
 from gamedp.errors import InputError, parse_count, require_text
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mmap import mmap
+
 #: the native kernels' code of a won board (1: lost)
 WIN_CODE = 2
 
 SOURCE = "blockgame input"
 
+#: the game id and variant of the table ``gamedp solve blockgame`` saves (those of
+#: :func:`gamedp.games.placement_tiers.blockgame_table`)
+SAVED = ("blockgame", {"rows": 5, "cols": 5})
+
 
 def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
     """The boards of a BLOCKGAME input, as bitboards (bit r * cols + c set = filled)."""
     require_text(text, f"the number of cases, then {rows} lines of {cols} characters per case", SOURCE)
-    from gamedp.games.placement import parse_row
+    from gamedp.games.placement_rows import parse_row
 
     lines = [(no, line.strip()) for no, line in enumerate(text.splitlines(), 1) if line.strip()]
     no, first = lines[0]
@@ -48,18 +56,21 @@ def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
     return boards
 
 
-def run(text: str | bytes) -> str:
-    boards = parse(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+def run(text: str | bytes | mmap) -> str:
+    boards = parse(text if isinstance(text, str) else str(text, "utf-8", "replace"))
     if not boards:
         return ""
-    from gamedp.database import find
-    from gamedp.games.placement_tiers import blockgame_table
+    from gamedp.database_location import default_path
 
-    spec = blockgame_table()
-    # A damaged database raises with the fix rather than answering.
-    db = find(spec.game_id, spec.variant, command="gamedp solve blockgame")
-    if db is not None:
-        return "".join("WINNING\n" if db.code(spec.index(spec.key(b))) == 1 else "LOSING\n" for b in boards)
+    if default_path(*SAVED).exists():  # the database's modules and the table's tiers (~20 ms) only for it
+        from gamedp.database import find
+        from gamedp.games.placement_tiers import blockgame_table
+
+        spec = blockgame_table()
+        # A damaged database raises with the fix rather than answering.
+        db = find(spec.game_id, spec.variant, command="gamedp solve blockgame")
+        if db is not None:
+            return "".join("WINNING\n" if db.code(spec.index(spec.key(b))) == 1 else "LOSING\n" for b in boards)
     won = _native_wins(boards)
     if won is None:
         won = checked_wins(boards)

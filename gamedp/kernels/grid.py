@@ -46,41 +46,57 @@ def solve_outcomes(cells, off, stride, n, m, k, misere, lose):
 
 
 def solve_outcomes_into(cells, off, stride, n, m, k, misere, lose, work):
-    """:func:`solve_outcomes` in the scratch ``work`` (2 (n + m - 1) numbers), allocating nothing: this is what
-    the native grid-game judge calls."""
+    """:func:`solve_outcomes` in the scratch ``work`` (2 (n + m - 1) numbers), allocating nothing."""
+    near_lose, near_open = diagonals(work, n, m)
+    strange = 0
+    for r in range(n - 1, -1, -1):
+        strange += solve_row(cells, off, stride, n, m, k, misere, r, lose, r * m, (r + 1) * m, near_lose, near_open)
+    return strange
+
+
+def diagonals(work, n, m):
+    """Per diagonal, the row of the nearest losing cell and of the nearest open cell below the rows solved so
+    far (none yet): :func:`solve_row`'s memory between rows, in ``work`` (2 (n + m - 1) numbers)."""
     near_lose = work[:n + m - 1]
     near_open = work[n + m - 1:2 * (n + m - 1)]
     near_lose[:] = FAR
     near_open[:] = FAR
+    return near_lose, near_open
+
+
+def solve_row(cells, off, stride, n, m, k, misere, r, lose, here, below, near_lose, near_open):
+    """Row ``r`` of :func:`solve_outcomes`, the rows below it solved: its cells into ``lose[here:here + m]``,
+    with row r + 1 at ``lose[below:below + m]`` (the whole table keeps every row; the native judge only two).
+    Returns how many of its cells are neither '#' nor '.'."""
     strange = 0
     # One pass, the likeliest test first: most cells of a typical board win by a diagonal jump, so the branches
     # predict well. Indices are unsigned: signed ones cost wraparound checks (3x slower here).
-    one, width, step = np.uint64(1), np.uint64(m), np.uint64(stride)
-    for r in range(n - 1, -1, -1):
-        row = np.uint64(off + r * stride)
-        out = np.uint64(r * m)
-        diag = np.uint64(n - 1 - r)  # the diagonal of (r, c) is diag + c
-        reach = r + k  # a losing cell at row <= reach on the diagonal is one jump away
-        not_last_row = r + 1 < n
-        for back in range(m):
-            c = np.uint64(m - 1 - back)
-            i = out + c
-            ch = cells[row + c]
-            if ch == BLOCKED:
-                lose[i] = 0
-                continue
-            strange += ch != OPEN
-            d = diag + c
-            if near_lose[d] <= reach or (not_last_row and lose[i + width] != 0) or (back > 0 and lose[i + one] != 0):
-                lose[i] = 0
-            elif misere and not (near_open[d] <= reach or (not_last_row and cells[row + step + c] != BLOCKED)
-                                 or (back > 0 and cells[row + c + one] != BLOCKED)):
-                lose[i] = 0  # no move at all: under misere play the mover wins
-            else:
-                lose[i] = 1
-                near_lose[d] = r
-            if misere:
-                near_open[d] = r
+    one, step = np.uint64(1), np.uint64(stride)
+    row = np.uint64(off + r * stride)
+    out = np.uint64(here)
+    under = np.uint64(below)
+    diag = np.uint64(n - 1 - r)  # the diagonal of (r, c) is diag + c
+    reach = r + k  # a losing cell at row <= reach on the diagonal is one jump away
+    not_last_row = r + 1 < n
+    for back in range(m):
+        c = np.uint64(m - 1 - back)
+        i = out + c
+        ch = cells[row + c]
+        if ch == BLOCKED:
+            lose[i] = 0
+            continue
+        strange += ch != OPEN
+        d = diag + c
+        if near_lose[d] <= reach or (not_last_row and lose[under + c] != 0) or (back > 0 and lose[i + one] != 0):
+            lose[i] = 0
+        elif misere and not (near_open[d] <= reach or (not_last_row and cells[row + step + c] != BLOCKED)
+                             or (back > 0 and cells[row + c + one] != BLOCKED)):
+            lose[i] = 0  # no move at all: under misere play the mover wins
+        else:
+            lose[i] = 1
+            near_lose[d] = r
+        if misere:
+            near_open[d] = r
     return strange
 
 
@@ -245,16 +261,20 @@ def query_cells(cells, off, stride, n, m, pairs, out):
 
 def write_answers(lose, cells, out):
     """Write ``First\\n`` (mover wins) or ``Second\\n`` (mover loses) for each cell index; return the length."""
-    first = (70, 105, 114, 115, 116, 10)
-    second = (83, 101, 99, 111, 110, 100, 10)
     j = 0
     for q in range(len(cells)):
-        if lose[cells[q]] != 0:
-            for ch in second:
-                out[j] = ch
-                j += 1
-        else:
-            for ch in first:
-                out[j] = ch
-                j += 1
+        j = write_answer(lose[cells[q]] != 0, out, j)
+    return j
+
+
+def write_answer(lost, out, j):
+    """Write ``Second\\n`` if ``lost`` else ``First\\n`` into ``out`` at ``j``; return where it ends."""
+    if lost:
+        for ch in (83, 101, 99, 111, 110, 100, 10):
+            out[j] = ch
+            j += 1
+    else:
+        for ch in (70, 105, 114, 115, 116, 10):
+            out[j] = ch
+            j += 1
     return j

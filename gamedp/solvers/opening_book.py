@@ -27,13 +27,16 @@ import struct
 from pathlib import Path
 from typing import Any, Mapping
 
-from gamedp.database import Container, DatabaseError, default_path, write_container
+# A value run looks for a book at each start and rarely finds one: the database module is read only for one.
+from gamedp.database_location import default_path
 
 
 class OpeningBook:
     """A book read from ``path``, checked whole (its checksums, its game and variant) when opened."""
 
     def __init__(self, path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], game: str = "GAME"):
+        from gamedp.database import Container, DatabaseError
+
         self.path = Path(path)
         self._remake = remake = f"make it again with: gamedp book {game} --depth N --force"
         # read whole, not mapped: a book is small, and read from for as long as a game is played or served
@@ -80,6 +83,8 @@ class OpeningBook:
 def write_book(path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], depth: int,
                scores: Mapping[int, int], stats: dict | None = None) -> None:
     """Write ``scores`` (key -> score) as a book of positions up to ``depth`` moves, atomically."""
+    from gamedp.database import write_container
+
     keys = sorted(scores)
     meta = {"game_id": book_id, "variant": dict(variant), "depth": depth, "size": len(keys), "stats": stats or {}}
     write_container(path, meta, [("keys", struct.pack(f"<{len(keys)}Q", *keys)),
