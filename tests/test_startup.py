@@ -126,7 +126,7 @@ def test_every_judge_answers_a_mapped_input_as_it_answers_bytes(problem, tmp_pat
     from gamedp.errors import InputError
     from gamedp.judge import answer
 
-    sample = sorted(EXAMPLES.glob(f"{problem}-sample*.in"))[0].read_bytes()
+    sample = sorted(SAMPLES.glob(f"{problem}-sample*.in"))[0].read_bytes()
     for data in (sample, sample.replace(b"\n", b"\n\nx ", 2)):
         path = tmp_path / "input"
         path.write_bytes(data)

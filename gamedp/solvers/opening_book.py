@@ -70,6 +70,8 @@ class OpeningBook:
             return None
         kept = self.scores[lo]
         if abs(kept) > most:
+            from gamedp.database import DatabaseError
+
             raise DatabaseError(f"the book {self.path} gives a position the score {kept}, past the most ({most} "
                                 f"either way) a position of its moves can have: it is damaged; {self._remake}",
                                 damaged=True)
