@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from gamedp.cgt import canonical
 from gamedp.errors import ResourceError
 
 #: the most bytes this process may hold while values are worked out (``--memory``); None: until the machine's
@@ -43,3 +44,7 @@ def check(what: str, smaller: str) -> None:
     if left < RESERVE:
         raise ResourceError(f"{what}: only {left >> 20:,} MiB of memory are left{limit_note()}; try a smaller "
                             f"{smaller}")
+
+
+# The forms' tables grow inside the algebra, below this service: it asks the budget through this hook.
+canonical.memory_check = check

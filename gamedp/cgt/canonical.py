@@ -18,12 +18,11 @@ True
 
 from __future__ import annotations
 
-from gamedp.cgt import budget
 from gamedp.cgt.numbers import Dyadic, simplest_between
 
 TYPE_CHECKING = False  # typing's flag would import typing: this module loads on the way to a value, and is quick
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 #: options of each form: ids, sorted
 left: list[tuple[int, ...]] = []
@@ -41,14 +40,18 @@ _PAIR = 1 << 40
 #: once 16 times as many more comparisons are (not in leq itself: the test there cost 5% of a sum's time)
 LOOK_EVERY = (1 << 10) - 1
 _look_at_comparisons = 0
+#: what stops a valuation whose tables hold too much, given what stopped and what to make smaller; the memory
+#: budget (:mod:`gamedp.cgt.budget`, a process service above this vocabulary) installs its check when imported
+memory_check: Callable[[str, str], None] | None = None
 
 
 def _look() -> None:
     """Stop past ``--memory``, or before the machine runs out (the tables here only grow)."""
     global _look_at_comparisons
     _look_at_comparisons = len(_leq) + (LOOK_EVERY + 1) * 16
-    budget.check(f"valuing this stopped after {len(left):,} forms and {len(_leq):,} comparisons", "expression or "
-                 "position")
+    if memory_check is not None:
+        memory_check(f"valuing this stopped after {len(left):,} forms and {len(_leq):,} comparisons",
+                     "expression or position")
 
 
 def _new(lefts: tuple[int, ...], rights: tuple[int, ...], x: Dyadic | None) -> int:
