@@ -32,7 +32,6 @@ from gamedp.kernel_cache import BuildLock, CompilingNotice, checksum, kernel_fol
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~10 ms to every judge run that loads a library
 if TYPE_CHECKING:
-    from mmap import mmap
     from typing import Any, Callable
 
 # The C wrapper numba generates around an entry point can report an exception the kernel raised, which takes
@@ -87,12 +86,6 @@ def scratch(size: int) -> tuple[memoryview, int]:
 
     view = memoryview(mmap.mmap(-1, max(size, 1)))
     return view, ctypes.addressof(ctypes.c_char.from_buffer(view))
-
-
-def pointer(data: bytes | mmap) -> bytes | int:
-    """``data`` as a native entry point's pointer argument: bytes as they are, a writable map (the judges' input,
-    mapped by ``gamedp judge``) by its address."""
-    return data if isinstance(data, bytes) else ctypes.addressof(ctypes.c_char.from_buffer(data))
 
 
 def _jitted(module_name: str) -> Any:

@@ -1,15 +1,10 @@
 """Judge adapters: one thin module per judge problem.
 
-Each module exposes ``run(text: str | bytes | mmap) -> str``: the judge's whole input in (bytes are read as
-UTF-8; ``gamedp judge`` maps a big input file rather than read it), its exact output out, raising
-:class:`gamedp.errors.InputError` (with the line number) on malformed input.
+Each module exposes ``run(text: str | bytes) -> str``: the judge's whole input in (bytes are read as UTF-8),
+its exact output out, raising :class:`gamedp.errors.InputError` (with the line number) on malformed input.
 """
 
 from __future__ import annotations
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mmap import mmap
 
 
 class Problem:
@@ -31,7 +26,7 @@ JUDGES: dict[str, Problem] = {
 }
 
 
-def answer(problem: str, text: str | bytes | mmap) -> str:
+def answer(problem: str, text: str | bytes) -> str:
     """``problem``'s exact output for its whole input ``text``."""
     import importlib
 

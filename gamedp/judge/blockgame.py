@@ -17,10 +17,6 @@ import ctypes
 
 from gamedp.errors import InputError, parse_count, require_text
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mmap import mmap
-
 #: the native kernels' code of a won board (1: lost)
 WIN_CODE = 2
 
@@ -56,8 +52,8 @@ def parse(text: str, rows: int = 5, cols: int = 5) -> list[int]:
     return boards
 
 
-def run(text: str | bytes | mmap) -> str:
-    boards = parse(text if isinstance(text, str) else str(text, "utf-8", "replace"))
+def run(text: str | bytes) -> str:
+    boards = parse(text if isinstance(text, str) else text.decode("utf-8", "replace"))
     if not boards:
         return ""
     from gamedp.database_location import default_path

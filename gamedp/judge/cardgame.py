@@ -29,17 +29,15 @@ FIRST = "T, the number of cases"
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~3 ms to every judge run
 if TYPE_CHECKING:
-    from mmap import mmap
-
     import numpy as np
 
-def run(text: str | bytes | mmap) -> str:
+def run(text: str | bytes) -> str:
     """The judge's output for its whole input."""
     require_text(text, FIRST)
     answer = _native_run(text.encode("utf-8", "replace") if isinstance(text, str) else text)
     if answer is not None:
         return answer
-    return checked_run(text if isinstance(text, str) else str(text, "utf-8", "replace"))
+    return checked_run(text if isinstance(text, str) else text.decode("utf-8", "replace"))
 
 
 def checked_run(text: str) -> str:
@@ -54,17 +52,17 @@ def checked_run(text: str) -> str:
     return out[:_kernels(len(totals) * 20).write_integers(totals, out)].tobytes().decode("ascii")
 
 
-def _native_run(data: bytes | mmap) -> str | None:
+def _native_run(data: bytes) -> str | None:
     """The answer by the native kernels (no numpy: a judge run starts faster than numpy imports), or None when
     they are not available here or the input is not laid out as the judge lays it out."""
-    from gamedp.native import load_native, pointer
+    from gamedp.native import load_native
 
     lib = load_native("gamedp.kernels.cardgame_judge")
     if lib is None:
         return None
     room = len(data) // 2 + 1
     values, bounds, info = (ctypes.c_int64 * room)(), (ctypes.c_int64 * (room + 1))(), (ctypes.c_int64 * 2)()
-    if lib.read(pointer(data), len(data), values, bounds, info) < 0:
+    if lib.read(data, len(data), values, bounds, info) < 0:
         return None
     out = ctypes.create_string_buffer(21 * info[0])
     size = lib.solve(values, bounds, info, (ctypes.c_int64 * info[1])(), out)

@@ -23,8 +23,6 @@ from gamedp.errors import MAX_DIGITS, InputError, parse_count, require_text
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~3 ms to every judge run
 if TYPE_CHECKING:
-    from mmap import mmap
-
     import numpy as np
 
     from gamedp.games.grid import GridBoard
@@ -43,9 +41,9 @@ class Problem:
         self.queries = queries
 
 
-def run(text: str | bytes | mmap) -> str:
+def run(text: str | bytes) -> str:
     """The judge's output for its whole input."""
-    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
     require_text(data, "'N M K' on the first line", SOURCE)
     answer = _native_run(data)
     if answer is not None:
@@ -53,7 +51,7 @@ def run(text: str | bytes | mmap) -> str:
     return checked_run(data)
 
 
-def checked_run(data: bytes | mmap) -> str:
+def checked_run(data: bytes) -> str:
     """:func:`run` with numpy, the input read line by line: slower, but it names what is wrong with it."""
     import numpy as np
 
@@ -65,7 +63,7 @@ def checked_run(data: bytes | mmap) -> str:
     return out[:size].tobytes().decode("ascii")
 
 
-def _native_run(data: bytes | mmap) -> str | None:
+def _native_run(data: bytes) -> str | None:
     """The answer by the native kernel (no numpy: it starts in a third of the time), or None when it is not
     available here or the input is not laid out as the judge lays it out."""
     eol = data.find(b"\n")
@@ -77,7 +75,7 @@ def _native_run(data: bytes | mmap) -> str | None:
     # Nothing is allocated for a board the input does not hold: the rows come before any buffer sized by N * M.
     if n < 1 or m < 1 or k > min(n - 1, m - 1) or off + n * (m + 1) > len(data):
         return None
-    from gamedp.native import load_native, pointer, scratch
+    from gamedp.native import load_native, scratch
 
     lib = load_native("gamedp.kernels.gridgame_judge")
     if lib is None:
@@ -90,12 +88,12 @@ def _native_run(data: bytes | mmap) -> str | None:
     at_bytes = 8 * work
     at_out = at_bytes + 2 * m + half
     buffer, address = scratch(at_out + 7 * half)
-    size = lib.judge(pointer(data), len(data), off, stride, n, m, k, address, work, address + at_bytes, 2 * m + half,
+    size = lib.judge(data, len(data), off, stride, n, m, k, address, work, address + at_bytes, 2 * m + half,
                      address + at_out)
     return str(buffer[at_out:at_out + size], "ascii") if size >= 0 else None
 
 
-def read(data: bytes | mmap) -> Problem:
+def read(data: bytes) -> Problem:
     """The problem, read line by line; raises :class:`InputError` naming the first problem in the input."""
     import re
 
@@ -103,7 +101,7 @@ def read(data: bytes | mmap) -> Problem:
 
     from gamedp.games.grid import BLOCKED, GridBoard
 
-    text = str(data, "utf-8", "replace")
+    text = data.decode("utf-8", "replace")
     board = GridBoard.parse(text, SOURCE, k_within_board=True)
     lines = text.split("\n")
     n, m = board.n, board.m
