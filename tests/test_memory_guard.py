@@ -12,6 +12,7 @@ import pytest
 from command import gamedp
 
 from gamedp.errors import ResourceError
+from gamedp.memory import AVAILABLE_ENV
 from gamedp.game import Game
 from gamedp.solvers.memo import Solution
 
@@ -88,8 +89,16 @@ def test_the_work_estimate_bounds_the_moves_a_search_looks_at(name, position):
                                   ["nimber", "wythoff", "20000", "20000"], ["grundy", "wythoff", "--upto", "10000"],
                                   ["grundy", "octal:0.16", "--upto", "1e8"]])  # no period found: refused midway
 def test_sequences_of_hours_are_refused(args):
-    r = gamedp(*args)
+    # The steps are refused whatever the memory; with the machine's own figure, a big table's memory could be
+    # refused first (Wythoff's 20000 x 20000 needs 14.9 GiB): a machine with 1 TiB free is asked instead.
+    r = gamedp(*args, env={AVAILABLE_ENV: str(1 << 40)})
     assert r.returncode == 2 and "mex steps" in r.stderr and "keep heaps" in r.stderr, r.stderr
+
+
+def test_a_test_can_fix_the_memory_the_machine_has_available():
+    """What refuses a big request must not depend on the machine's free memory at the time: a test fixes it."""
+    r = gamedp("nimber", "wythoff", "20000", "20000", env={AVAILABLE_ENV: str(3 << 30)})
+    assert r.returncode == 2 and "this machine has 3.0 GiB available" in r.stderr, r.stderr
 
 
 def peak_bytes(*args: str) -> int:
