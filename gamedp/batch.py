@@ -296,6 +296,9 @@ def fast_value(spec: str, threads: int = 1) -> int:
     rules = score_rules(game)
     if rules is None:
         return -1
+    from gamedp.cores import usable_threads
+
+    threads = usable_threads(threads)
     reader = score_reader(game, rules, threads=threads)
     refused = answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, threads=threads, stop=reader.stop)
     return 2 if refused else 0

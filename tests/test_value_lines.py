@@ -5,6 +5,7 @@ however the input arrives (in blocks, split mid-line, one line at a time through
 from __future__ import annotations
 
 import io
+import os
 import random
 import queue
 import subprocess
@@ -190,3 +191,24 @@ def test_chunks_of_slow_lines_are_a_line_each_so_that_each_answer_is_printed_whe
     assert min(quick[:-1]) >= CHUNK_SECONDS / 1e-6 * 5 - 5  # a line less, for the rounding
     numbers = [number for number, *_ in _chunks([block], 2, [1e-6 / 5])]
     assert numbers[0] == 1 and numbers[1] == 1 + quick[0] // 5
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs sched_setaffinity")
+@pytest.mark.parametrize("args", [["value", "connect4", "--threads", "3"], ["value", "connect4", "--json", "--threads", "3"],
+                                  ["analyze", "connect4", "4453", "--threads", "3"]])
+def test_threads_beyond_the_cores_are_reduced_to_them_with_a_note(args):
+    """More threads than cores only take turns on them (64 on 2 cores took 7 times as long): a process allowed
+    one core searches in one thread, and says so."""
+    one_core = min(os.sched_getaffinity(0))
+    r = subprocess.run([*GAMEDP, *args], input="4453\n", capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: os.sched_setaffinity(0, {one_core}))
+    assert r.returncode == 0 and "LOSE" in r.stdout, r.stderr
+    assert r.stderr.count("--threads 3 is more than the 1 core this process may use; searching in 1 thread") == 1, \
+        r.stderr
+
+
+def test_threads_up_to_the_cores_are_kept(monkeypatch):
+    from gamedp.cores import usable_threads
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert [usable_threads(n) for n in (1, 2, 64)] == [1, 2, 2]
