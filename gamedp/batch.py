@@ -276,7 +276,7 @@ def analyst_reader(analyst: Any) -> Reader:
     def read(text: str) -> tuple[Value, int | None]:
         if not text:
             raise empty_line(analyst.game)
-        return analyst.value(analyst.read_position(text)), None
+        return analyst.value_alone(analyst.read_position(text)), None
 
     return read
 
