@@ -297,10 +297,11 @@ class Analyst:
                 self._solution = NimberSolution(self.rules)
             elif self._score_rules is not None:
                 # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
+                from gamedp.cores import usable_threads
                 from gamedp.solvers.score_search import ScoreSearch
 
                 self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only,
-                                             threads=self.threads)
+                                             threads=usable_threads(self.threads))
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).

@@ -102,15 +102,9 @@ memory_option = click.option(
          "e.g. 256M or 4G (default 1G). The table starts small and grows to this as a search needs.")
 
 
-def _cores_only(ctx: click.Context, param: click.Parameter, threads: int) -> int:
-    from gamedp.cores import usable_threads
-
-    return usable_threads(threads)
-
-
 #: ``--threads N``: how many threads a pruned search runs in (analyze, value)
 threads_option = click.option(
-    "--threads", type=click.IntRange(1, 64), default=1, metavar="N", callback=_cores_only,
+    "--threads", type=click.IntRange(1, 64), default=1, metavar="N",
     help="For games searched one position at a time (connect4): search in N threads sharing the table "
          "(default 1; at most one a core: more are reduced to the cores, with a note). The answers are the same; "
          "long searches go faster with a free core for each thread.")
