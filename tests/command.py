@@ -22,3 +22,14 @@ def gamedp(*args: str, stdin: str | bytes = "", env: dict[str, str] | None = Non
         environment["GAMEDP_DB_DIR"] = str(db_dir)
     return subprocess.run([*GAMEDP, *args], input=stdin, capture_output=True, text=not isinstance(stdin, bytes),
                           env=environment, timeout=timeout, **kw)
+
+
+def gamedp_within(memory: int, *args: str, stdin: bytes) -> subprocess.CompletedProcess:
+    """``gamedp ARGS`` (bytes in and out) in ``memory`` bytes of address space, as under ``ulimit -v``: what it
+    does with more input than it needs shows quickly, without the machine's memory."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run([*GAMEDP, *args], input=stdin, capture_output=True, timeout=120, preexec_fn=limit)

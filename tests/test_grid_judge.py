@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from command import gamedp
+from command import gamedp, gamedp_within
 
 from gamedp.errors import InputError
 from gamedp.judge import gridgame
@@ -189,3 +189,10 @@ def test_a_header_the_input_does_not_back_allocates_nothing(head):
     err = result.stderr.decode()
     assert result.returncode == 2 and err.count("\n") == 1, err
     assert err.startswith("gamedp: error: input, line ") and "row " in err, err
+
+
+def test_a_first_line_without_end_is_refused_when_a_first_line_could_have_ended():
+    """1.5 GB of zero bytes were read whole, then copied as text: now the reading stops once the first line is
+    longer than 'N M K' could be, in 300 MB of address space."""
+    r = gamedp_within(300 << 20, "judge", "gridgame", stdin=bytes(100 << 20))
+    assert r.returncode == 2 and b"line 1: the line is longer than" in r.stderr, r.stderr[-300:]

@@ -83,5 +83,5 @@ def _answered(compute) -> int:
 def _judge(problem: str) -> int:
     from gamedp.judge import answer
 
-    sys.stdout.write(answer(problem, sys.stdin.buffer.read()))
+    sys.stdout.write(answer(problem, sys.stdin.buffer))
     return 0

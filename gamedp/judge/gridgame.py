@@ -7,7 +7,8 @@ well-formed input; anything it does not like is read again, line by line, by a p
 accepts it too (e.g. trailing spaces on a row) or names the first problem with its line number.
 
 Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows), but a header is believed
-only as far as the input backs it: nothing sized N * M is made before the N rows are there. Checked: K in
+only as far as the input backs it: nothing sized N * M is made before the N rows are there, and a first line
+longer than 64 KiB is refused before the rest is read. Checked: K in
 0..min(N-1, M-1), (N, M) open, every query on an open cell of the board. A query may be (N, M) itself: its
 mover has no move and loses. That every open cell reaches (N, M) is the judge's promise, not checked: a cell
 without moves is lost by its mover like any other.
@@ -21,9 +22,10 @@ from __future__ import annotations
 
 import ctypes
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from gamedp.errors import MAX_DIGITS, InputError, parse_count, require_text
+from gamedp.judge import byte_stream, numbered_lines
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,9 +41,14 @@ class Problem(NamedTuple):
     queries: np.ndarray
 
 
-def run(text: str | bytes) -> str:
+#: the longest first line read (a stream without a newline is refused after this much): it holds N M K
+LONGEST_HEAD = 1 << 16
+
+
+def run(text: str | bytes | BinaryIO) -> str:
     """The judge's output for its whole input."""
-    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+    stream = byte_stream(text)
+    data = next(numbered_lines(stream, LONGEST_HEAD, SOURCE), (1, b""))[1] + stream.read()
     require_text(data, "'N M K' on the first line", SOURCE)
     answer = _native_run(data)
     if answer is not None:
