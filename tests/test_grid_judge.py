@@ -196,3 +196,9 @@ def test_a_first_line_without_end_is_refused_when_a_first_line_could_have_ended(
     longer than 'N M K' could be, in 300 MB of address space."""
     r = gamedp_within(300 << 20, "judge", "gridgame", stdin=bytes(100 << 20))
     assert r.returncode == 2 and b"line 1: the line is longer than" in r.stderr, r.stderr[-300:]
+
+
+@pytest.mark.parametrize("head", [b"1", b"2 2 5", b"x y z"])
+def test_a_wrong_first_line_is_refused_before_the_rest_is_read(head):
+    r = gamedp_within(300 << 20, "judge", "gridgame", stdin=head + b"\n" + b"1\n" * (50 << 20))
+    assert r.returncode == 2 and r.stderr.startswith(b"gamedp: error: input, line 1") and r.stderr.count(b"\n") == 1

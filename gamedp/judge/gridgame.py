@@ -48,7 +48,14 @@ LONGEST_HEAD = 1 << 16
 def run(text: str | bytes | BinaryIO) -> str:
     """The judge's output for its whole input."""
     stream = byte_stream(text)
-    data = next(numbered_lines(stream, LONGEST_HEAD, SOURCE), (1, b""))[1] + stream.read()
+    first = next(numbered_lines(stream, LONGEST_HEAD, SOURCE), (1, b""))[1]
+    if first.strip() and _head(first) is None:  # a first line the fast path does not take: wrong before the rest?
+        try:
+            checked_run(first)
+        except InputError as e:
+            if e.line == 1:
+                raise
+    data = first + stream.read()
     require_text(data, "'N M K' on the first line", SOURCE)
     answer = _native_run(data)
     if answer is not None:
@@ -72,13 +79,13 @@ def _native_run(data: bytes) -> str | None:
     """The answer by the native kernel (no numpy: it starts in a third of the time), or None when it is not
     available here or the input is not laid out as the judge lays it out."""
     eol = data.find(b"\n")
-    head = data[:eol].split()
-    if eol < 0 or len(head) != 3 or not all(t.isdigit() and len(t) <= MAX_DIGITS for t in head):
+    head = _head(data[:eol]) if eol >= 0 else None
+    if head is None:
         return None
-    n, m, k = map(int, head)
+    n, m, k = head
     off = eol + 1
     # Nothing is allocated for a board the input does not hold: the rows come before any buffer sized by N * M.
-    if n < 1 or m < 1 or k > min(n - 1, m - 1) or off + n * (m + 1) > len(data):
+    if off + n * (m + 1) > len(data):
         return None
     from gamedp.native import load_native
 
@@ -92,6 +99,15 @@ def _native_run(data: bytes) -> str | None:
     size = lib.judge(data, len(data), off, stride, n, m, k, (ctypes.c_int64 * work)(), work,
                      ctypes.create_string_buffer(n * m), out)
     return out.raw[:size].decode("ascii") if size >= 0 else None
+
+
+def _head(line: bytes) -> tuple[int, int, int] | None:
+    """N, M, K from a first line as the judge writes it (three numbers in range), else None."""
+    words = line.split()
+    if len(words) != 3 or not all(t.isdigit() and len(t) <= MAX_DIGITS for t in words):
+        return None
+    n, m, k = map(int, words)
+    return (n, m, k) if n >= 1 and m >= 1 and k <= min(n - 1, m - 1) else None
 
 
 def read(data: bytes) -> Problem:
