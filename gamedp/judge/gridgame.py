@@ -7,8 +7,9 @@ well-formed input; anything it does not like is read again, line by line, by a p
 accepts it too (e.g. trailing spaces on a row) or names the first problem with its line number.
 
 Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows), but a header is believed
-only as far as the input backs it: nothing sized N * M is made before the N rows are there, and a first line
-longer than 64 KiB is refused before the rest is read. Checked: K in
+only as far as the input backs it: nothing sized N * M is made before the N rows are there. The input is read
+only as far as its counts take it (N rows, Q queries, then a block more to find any text after them), and a
+wrong first line, or one longer than 64 KiB, is refused before the rest is read. Checked: K in
 0..min(N-1, M-1), (N, M) open, every query on an open cell of the board. A query may be (N, M) itself: its
 mover has no move and loses. That every open cell reaches (N, M) is the judge's promise, not checked: a cell
 without moves is lost by its mover like any other.
@@ -43,24 +44,51 @@ class Problem(NamedTuple):
 
 #: the longest first line read (a stream without a newline is refused after this much): it holds N M K
 LONGEST_HEAD = 1 << 16
+#: the bytes of queries read at a time, until Q's are all there
+QUERY_BLOCK = 1 << 20
 
 
 def run(text: str | bytes | BinaryIO) -> str:
     """The judge's output for its whole input."""
-    stream = byte_stream(text)
-    first = next(numbered_lines(stream, LONGEST_HEAD, SOURCE), (1, b""))[1]
-    if first.strip() and _head(first) is None:  # a first line the fast path does not take: wrong before the rest?
-        try:
-            checked_run(first)
-        except InputError as e:
-            if e.line == 1:
-                raise
-    data = first + stream.read()
+    data = _input(byte_stream(text))
     require_text(data, "'N M K' on the first line", SOURCE)
     answer = _native_run(data)
     if answer is not None:
         return answer
     return checked_run(data)
+
+
+def _input(stream: BinaryIO) -> bytes:
+    """The input as far as its own counts take it: the first line, N rows, then words up to Q's 2 Q numbers and
+    one more block (text past the queries, which the reader then refuses where it starts), not the rest."""
+    first = next(numbered_lines(stream, LONGEST_HEAD, SOURCE), (1, b""))[1]
+    head = _head(first)
+    if head is None:  # a first line the fast path does not take: refused here if it is wrong
+        if first.strip():
+            try:
+                checked_run(first)
+            except InputError as e:
+                if e.line == 1:
+                    raise
+        return first + stream.read()
+    n, m, _ = head
+    parts = [first]
+    for _ in range(n):  # a row longer than M and a line's worth more is cut: the reader refuses its length
+        row = stream.readline(m + LONGEST_HEAD)
+        if not row:
+            return b"".join(parts)
+        parts.append(row)
+    words, q = 0, None  # the words after the rows (Q, then the queries' numbers), and Q
+    while q is None or words <= 1 + 2 * q:
+        block = stream.read(QUERY_BLOCK) + stream.readline(LONGEST_HEAD)  # whole lines: no word cut in two
+        if not block:
+            break
+        parts.append(block)
+        found = block.split()
+        if q is None and found:
+            q = int(found[0]) if found[0].isdigit() and len(found[0]) <= MAX_DIGITS else -1  # -1: refused anyway
+        words += len(found)
+    return b"".join(parts)
 
 
 def checked_run(data: bytes) -> str:
