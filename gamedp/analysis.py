@@ -142,6 +142,20 @@ class Analyst:
         engine = self._engine()
         return engine.value(position) if hasattr(engine, "value") else engine.analyze(position).value
 
+    def value_alone(self, position: Any) -> Value:
+        """The value of a position asked on its own (``gamedp value``'s lines are not below one another, as the
+        positions after ``analyze``'s first are): refused up front, or valued through nimbers, as ``analyze``
+        refuses or values its first position."""
+        if self._from_saved(position) or self._own_analyze:
+            return self.value(position)
+        self._estimated, self.note = False, None
+        self._refuse_unless_fits(position)
+        if self.note is not None:
+            from gamedp.solvers.by_nimbers import NimberSolution
+
+            return NimberSolution(self.rules).value(position)
+        return self.value(position)
+
     def _from_saved(self, position: Any) -> bool:
         return self.saved is not None and (self._saved_only or position in self.saved)
 
@@ -283,10 +297,11 @@ class Analyst:
                 self._solution = NimberSolution(self.rules)
             elif self._score_rules is not None:
                 # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
+                from gamedp.cores import usable_threads
                 from gamedp.solvers.score_search import ScoreSearch
 
                 self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only,
-                                             threads=self.threads)
+                                             threads=usable_threads(self.threads))
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -398,6 +413,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
         "explain": "explain shows why each move has its exact value, which a search this big cannot give; "
                    f"gamedp analyze {name} POSITION --depth D judges every move by a search D moves deep "
                    "(e.g. --depth 8)",
+        "value": None,  # exact values only
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
                    too_big=too_big, memory=memory, threads=threads)

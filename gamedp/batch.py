@@ -78,31 +78,32 @@ CHUNK_MOST_SECONDS = 0.05
 
 
 def blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
-    r"""The whole lines of a byte stream in blocks, each block as soon as ``read(n)`` has given its last line;
-    lines end as a text file's do in Python (``\n``, ``\r\n`` or ``\r``, each made ``\n``), the last one too.
+    r"""The whole lines of a byte stream in blocks, each block as soon as ``read(n)`` has given its last line.
+    A line ends at ``\n`` (``\r\n`` made ``\n``), the last one too; a lone ``\r`` is part of its line, as
+    the line-by-line reading of ``--json`` takes it (a line number is then the one an editor shows).
 
     >>> reads = [b"12\r", b"\n3", b"4\r5", b""]
     >>> list(blocks(lambda size: reads.pop(0)))
-    [b'12\n', b'34\n', b'5\n']
+    [b'12\n', b'34\r5\n']
     """
-    rest = b""
+    begun: list[bytes] = []  # the line begun and not yet ended, as read: joined once, however long it grows
     while True:
         data = read(BLOCK)
         if not data:
-            rest = rest.replace(b"\r", b"\n")
-            if rest:
-                yield rest if rest.endswith(b"\n") else rest + b"\n"
+            if begun:
+                yield _unix(b"".join(begun) + b"\n")
             return
-        data = rest + data
-        held = b""
-        if b"\r" in data:
-            if data.endswith(b"\r"):  # perhaps the first half of a "\r\n" that the next read completes
-                data, held = data[:-1], b"\r"
-            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         whole = data.rfind(b"\n") + 1
-        if whole:
-            yield data[:whole]
-        rest = data[whole:] + held
+        if not whole:
+            begun.append(data)
+            continue
+        begun.append(data[:whole])
+        yield _unix(b"".join(begun))
+        begun = [data[whole:]] if whole < len(data) else []
+
+
+def _unix(block: bytes) -> bytes:
+    return block.replace(b"\r\n", b"\n") if b"\r" in block else block
 
 
 def _chunks(blocks: Iterable[bytes], threads: int, pace: list[float]) -> Iterator[tuple[int, bytes, int, int]]:
@@ -276,7 +277,7 @@ def analyst_reader(analyst: Any) -> Reader:
     def read(text: str) -> tuple[Value, int | None]:
         if not text:
             raise empty_line(analyst.game)
-        return analyst.value(analyst.read_position(text)), None
+        return analyst.value_alone(analyst.read_position(text)), None
 
     return read
 
@@ -297,6 +298,9 @@ def fast_value(spec: str, threads: int = 1) -> int:
     rules = score_rules(game)
     if rules is None:
         return -1
+    from gamedp.cores import usable_threads
+
+    threads = usable_threads(threads)
     reader = score_reader(game, rules, threads=threads)
     refused = answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, threads=threads, stop=reader.stop)
     return 2 if refused else 0

@@ -2,7 +2,9 @@
 stops a search that grows past what is left.
 
 What is left is the machine's available memory, capped by the process's address-space limit (``ulimit -v``,
-RLIMIT_AS) less what the process maps already.
+RLIMIT_AS) less what the process maps already. A test that runs gamedp as a process fixes the machine's figure
+with ``GAMEDP_TEST_AVAILABLE_MEMORY`` (bytes), so that which refusal comes first does not depend on what else
+the machine is doing.
 
 >>> available_memory() > 0
 True
@@ -17,6 +19,8 @@ import resource
 
 from gamedp.errors import ResourceError
 
+#: Test hook: the machine's available memory in bytes, in place of MemAvailable.
+AVAILABLE_ENV = "GAMEDP_TEST_AVAILABLE_MEMORY"
 #: A search stops when less than this is left: enough to report, and for the next positions' growth.
 RESERVE = 128 << 20
 #: A pruned search's table, unless ``--memory`` says otherwise, takes at most this, and at most half of
@@ -79,6 +83,9 @@ def limit_note() -> str:
 
 
 def _meminfo_available() -> int:
+    fixed = os.environ.get(AVAILABLE_ENV)
+    if fixed:
+        return int(fixed)
     try:
         with open("/proc/meminfo") as f:
             for line in f:

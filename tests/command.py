@@ -31,3 +31,14 @@ def one_clear_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     for phrase in phrases:
         assert phrase in proc.stderr, proc.stderr
+
+
+def gamedp_within(memory: int, *args: str, stdin: bytes) -> subprocess.CompletedProcess:
+    """``gamedp ARGS`` (bytes in and out) in ``memory`` bytes of address space, as under ``ulimit -v``: what it
+    does with more input than it needs shows quickly, without the machine's memory."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run([*GAMEDP, *args], input=stdin, capture_output=True, timeout=120, preexec_fn=limit)

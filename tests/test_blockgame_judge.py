@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from command import gamedp_within
 from data import SAMPLES
 from test_blockgame import boards_5x5, brute
 
@@ -154,3 +155,12 @@ def test_the_library_is_built_again_when_a_source_its_build_read_changes(tmp_pat
     table.write_text(table.read_text() + "# an edit\n")
     later, said = run()
     assert later != first and said
+
+
+@pytest.mark.parametrize("data, says", [(b"1\n" * (50 << 20), b"line 2, column 1: unexpected character '1'"),
+                                        (b"1\n" + b"....#\n" * 5 + b"1\n" * (50 << 20), b"line 7: unexpected text")])
+def test_the_input_is_read_only_as_far_as_its_count_of_cases(data, says):
+    """100 MB of '1' lines took 3 GB (150 MB: 8.9 GB) before the first was found wrong: now the reading stops
+    at the first wrong line, in 300 MB of address space."""
+    r = gamedp_within(300 << 20, "judge", "blockgame", stdin=data)
+    assert r.returncode == 2 and says in r.stderr and r.stderr.count(b"\n") == 1, r.stderr[-300:]

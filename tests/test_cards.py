@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from command import gamedp
+from command import gamedp, gamedp_within
 from data import SAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -458,3 +458,25 @@ def test_a_first_run_on_a_terminal_says_it_is_compiling(tmp_path):
         SAMPLE_OUT.replace("\n", "\r\n").encode()) + rb"$", child.before), child.before
 
 
+
+
+@pytest.mark.parametrize("data, says", [(bytes(100 << 20), b"line 1: the line is longer than"),
+                                        (b"1\n" * (50 << 20), b"line 4: unexpected text after the last case")])
+def test_the_input_is_read_a_case_at_a_time_and_no_further_than_t(data, says):
+    """1.5 GB of zero bytes took 13.8 GB and 100 s: now a line longer than any line of cards is refused when
+    that much is read, and text after the T cases where it starts, in 300 MB of address space."""
+    r = gamedp_within(300 << 20, "judge", "cardgame", stdin=data)
+    assert r.returncode == 2 and says in r.stderr and r.stderr.count(b"\n") == 1, r.stderr[-300:]
+
+
+def test_cases_are_answered_in_batches_with_their_own_line_numbers():
+    """Inputs longer than a batch are read a batch at a time: the answers are those of the whole, and an error
+    in a later batch names its line in the whole input."""
+    from gamedp.judge.cardgame import BATCH
+
+    cases = 3 * BATCH // 10  # 10 bytes a case: more than three batches
+    text = f"{cases}\n" + "\n".join(f"4\n{k % 9 + 1} 2 5 2" for k in range(cases)) + "\n"
+    alone = [cardgame.run(f"1\n4\n{first} 2 5 2\n") for first in range(1, 10)]
+    assert cardgame.run(text) == "".join(alone[k % 9] for k in range(cases))
+    with pytest.raises(GamedpError, match=rf"line {2 * cases + 1}: N is 4 \(line {2 * cases}\) but this line has 3"):
+        cardgame.run(text[:-len("2\n")] + "\n")

@@ -133,10 +133,52 @@ def test_ctrl_c_in_a_judge_run_says_interrupted(capsys, monkeypatch):
     class Stdin:
         class buffer:
             @staticmethod
-            def read() -> bytes:
+            def readline(*size: int) -> bytes:
                 raise KeyboardInterrupt
+
+            read = read1 = readline
 
     monkeypatch.setattr("sys.stdin", Stdin)
     with pytest.raises(SystemExit) as ended:
         main(["judge", "cardgame"])
     assert ended.value.code == 130 and capsys.readouterr().err == "gamedp: interrupted\n"
+
+
+#: every path that writes its own answers (the short ones skip the command-line library) and one that does not
+WRITERS = [(["value", "connect4"], "4453\n"), (["value", "connect4", "--threads", "2"], "4453\n"),
+           (["value", "connect4", "--json"], "4453\n"), (["judge", "blockgame"], "1\n" + "..#..\n" * 5),
+           (["judge", "cardgame"], "1\n4\n1 2 5 2\n"), (["judge", "gridgame"], "2 2 0\n.#\n..\n1\n1 1\n"),
+           (["cgt", "domineering", "2x3"], ""), (["analyze", "tictactoe"], "")]
+
+
+def run_with(args: list[str], text: str, **streams) -> subprocess.CompletedProcess:
+    """``gamedp ARGS`` with ``text`` on its standard input, or with the standard streams given."""
+    return subprocess.run([*GAMEDP, *args], input=None if "preexec_fn" in streams else text, text=True,
+                          stderr=subprocess.PIPE, timeout=120, **{"stdout": subprocess.PIPE, **streams})
+
+
+@pytest.mark.parametrize("args, stdin", WRITERS)
+def test_output_that_cannot_be_written_is_one_line(args, stdin):
+    with open("/dev/full", "w") as full:
+        r = run_with(args, stdin, stdout=full)
+    assert one_line_error(r) == "gamedp: error: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize("args, stdin", WRITERS)
+def test_a_closed_standard_output_is_one_line(args, stdin):
+    r = run_with(args, stdin, stdin=subprocess.DEVNULL, stdout=None, preexec_fn=lambda: os.close(1))
+    assert "standard output is closed (>&-)" in one_line_error(r)
+
+
+@pytest.mark.parametrize("args", [args for args, stdin in WRITERS if stdin])
+def test_a_closed_standard_input_is_one_line(args):
+    r = run_with(args, "", stdin=None, preexec_fn=lambda: os.close(0))
+    assert "standard input is closed (<&-)" in one_line_error(r)
+
+
+def test_a_reader_gone_ends_the_run_quietly():
+    process = subprocess.Popen([*GAMEDP, "value", "connect4"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()
+    _, err = process.communicate(b"4453\n" * 100_000, timeout=120)
+    assert process.returncode == 1 and err == b""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import data
 import pytest
-from command import gamedp
+from command import gamedp, gamedp_within
 
 from gamedp.errors import InputError
 from gamedp.judge import gridgame
@@ -184,7 +184,7 @@ def test_a_big_board_costs_little_more_memory_than_its_input(tmp_path):
     # a child inherits across exec on Linux).
     code = ("import sys\n"
             "from gamedp.cli.entry import main\n"
-            "main(['judge', 'gridgame'])\n"
+            "try:\n    main(['judge', 'gridgame'])\nexcept SystemExit:\n    pass\n"
             "sys.stderr.write(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n")
 
     def peak_kib(n: int) -> int:
@@ -211,3 +211,19 @@ def test_a_header_the_input_does_not_back_allocates_nothing(head):
     err = result.stderr.decode()
     assert result.returncode == 2 and err.count("\n") == 1, err
     assert err.startswith("gamedp: error: input, line ") and "row " in err, err
+
+
+def test_a_first_line_without_end_is_refused_when_a_first_line_could_have_ended():
+    """1.5 GB of zero bytes were read whole, then copied as text: now the reading stops once the first line is
+    longer than 'N M K' could be, in 300 MB of address space."""
+    r = gamedp_within(300 << 20, "judge", "gridgame", stdin=bytes(100 << 20))
+    assert r.returncode == 2 and b"line 1: the line is longer than" in r.stderr, r.stderr[-300:]
+
+
+@pytest.mark.parametrize("head, line", [(b"1", 1), (b"2 2 5", 1), (b"x y z", 1), (b"2 2 0\n.#\n..\n1\n1 1", 6)])
+def test_the_input_is_read_no_further_than_its_counts(head, line):
+    """A wrong first line, or text after the Q queries, is refused where it starts, the rest unread (a valid
+    board and query, then 100 MB of '1' lines, took 3.2 GB and 39 s)."""
+    r = gamedp_within(300 << 20, "judge", "gridgame", stdin=head + b"\n" + b"1\n" * (50 << 20))
+    assert r.returncode == 2 and r.stderr.startswith(b"gamedp: error: input, line %d" % line), r.stderr[-300:]
+    assert r.stderr.count(b"\n") == 1

@@ -30,7 +30,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the process's services: the memory guard, progress lines, building, caching and loading kernels, which
     # files may be trusted
     ("support", ("gamedp.memory", "gamedp.progress", "gamedp.fingerprint", "gamedp.kernel_cache",
-                 "gamedp.numba_cache", "gamedp.aot", "gamedp.native", "gamedp.trust", "gamedp.cgt.budget")),
+                 "gamedp.numba_cache", "gamedp.aot", "gamedp.native", "gamedp.trust", "gamedp.cgt.budget", "gamedp.cores",
+                 "gamedp.streams")),
     # how a game is described, and the registries that name the built-in games' modules and the judge problems'
     # games (gamedp.judge itself is that table; its adapters are front ends)
     ("game", ("gamedp.game", "gamedp.contract", "gamedp.compiled", "gamedp.notation", "gamedp.square",

@@ -12,6 +12,7 @@ import pytest
 from command import gamedp
 
 from gamedp.errors import ResourceError
+from gamedp.memory import AVAILABLE_ENV
 from gamedp.game import Game
 from gamedp.solvers.memo import Solution
 
@@ -90,8 +91,41 @@ def test_the_work_estimate_bounds_the_moves_a_search_looks_at(name, position):
                                   ["grundy", "octal:0.16", "--upto", "1e8"]])  # no period found: refused midway
 @pytest.mark.slow
 def test_sequences_of_hours_are_refused(args):
-    r = gamedp(*args)
+    # The steps are refused whatever the memory; with the machine's own figure, a big table's memory could be
+    # refused first (Wythoff's 20000 x 20000 needs 14.9 GiB): a machine with 1 TiB free is asked instead.
+    r = gamedp(*args, env={AVAILABLE_ENV: str(1 << 40)})
     assert r.returncode == 2 and "mex steps" in r.stderr and "keep heaps" in r.stderr, r.stderr
+
+
+def value_under_2_gib(game: str, lines: str) -> subprocess.CompletedProcess:
+    """``gamedp value GAME`` with ``lines`` on its input, in 2 GiB of address space."""
+    return subprocess.run([sys.executable, "-c", "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, "
+                           "(2 << 30, 2 << 30)); from gamedp.cli.entry import main; sys.argv[0] = 'gamedp'; "
+                           f"main(['value', '{game}'])"], input=lines, capture_output=True, text=True, timeout=60)
+
+
+def test_value_refuses_each_line_analyze_would_refuse():
+    """Each line is estimated as analyze's position is (Wythoff's 100000 100000 needs some 850 GB: value once
+    began the search, 9.5 GB in 30 s); the lines around it are answered."""
+    r = value_under_2_gib("wythoff", "3 4\n100000 100000\n5 5\n")
+    assert r.returncode == 2 and r.stdout == "3 4\tWIN\t3\n5 5\tWIN\t1\n", r.stdout
+    assert r.stderr.startswith("gamedp: error: line 2: searching wythoff from 100000 100000 needs about ")
+    assert r.stderr.count("\n") == 1 and "--depth" not in r.stderr, r.stderr  # value has no --depth
+
+
+@pytest.mark.parametrize("game, line, outcome, small", [("kayles", "100000", "WIN", "3\tWIN\t3"),
+                                                        ("nim", "1000000 1000000", "LOSE", "3\tWIN\t1")])
+def test_value_values_a_huge_impartial_line_through_nimbers_as_analyze_does(game, line, outcome, small):
+    """As analyze does: no search of hours or gigabytes (kayles 100000 took 5.3 GB; nim 1000000 1000000 ran past
+    30 s), the nimber's outcome without remoteness."""
+    r = value_under_2_gib(game, line + "\n3\n")
+    assert r.returncode == 0 and r.stdout == f"{line}\t{outcome}\t-\n{small}\n", (r.stdout, r.stderr)
+
+
+def test_a_test_can_fix_the_memory_the_machine_has_available():
+    """What refuses a big request must not depend on the machine's free memory at the time: a test fixes it."""
+    r = gamedp("nimber", "wythoff", "20000", "20000", env={AVAILABLE_ENV: str(3 << 30)})
+    assert r.returncode == 2 and "this machine has 3.0 GiB available" in r.stderr, r.stderr
 
 
 def peak_bytes(*args: str) -> int:

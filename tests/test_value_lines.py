@@ -5,12 +5,13 @@ however the input arrives (in blocks, split mid-line, one line at a time through
 from __future__ import annotations
 
 import io
+import os
 import random
 import queue
-import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from command import GAMEDP
@@ -209,3 +210,49 @@ def test_a_short_value_run_loads_neither_dataclasses_nor_the_database_and_leaves
     *modules, frozen = done.stderr.split()
     assert not {"dataclasses", "inspect", "json", "gamedp.database", "click", "numpy", "numba"} & set(modules)
     assert int(frozen.partition("=")[2]) > 1000
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs sched_setaffinity")
+@pytest.mark.parametrize("args", [["value", "connect4", "--threads", "3"], ["value", "connect4", "--json", "--threads", "3"],
+                                  ["analyze", "connect4", "4453", "--threads", "3"]])
+def test_threads_beyond_the_cores_are_reduced_to_them_with_a_note(args):
+    """More threads than cores only take turns on them (64 on 2 cores took 7 times as long): a process allowed
+    one core searches in one thread, and says so."""
+    one_core = min(os.sched_getaffinity(0))
+    r = subprocess.run([*GAMEDP, *args], input="4453\n", capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: os.sched_setaffinity(0, {one_core}))
+    assert r.returncode == 0 and "LOSE" in r.stdout, r.stderr
+    assert r.stderr.count("--threads 3 is more than the 1 core this process may use; searching in 1 thread") == 1, \
+        r.stderr
+
+
+def test_threads_up_to_the_cores_are_kept(monkeypatch):
+    from gamedp.cores import usable_threads
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert [usable_threads(n) for n in (1, 2, 64)] == [1, 2, 2]
+
+
+def test_a_long_line_is_gathered_once_not_copied_at_every_read():
+    """100 MB on one line took 93 s when each read was added to what was read before (and 300 MB past 300 s)."""
+    from gamedp.batch import BLOCK, blocks
+
+    chunk = b"x" * BLOCK
+    reads = iter([chunk] * 500 + [b"\n", b""])  # 33 MB
+    started = time.perf_counter()
+    got = list(blocks(lambda size: next(reads)))
+    assert time.perf_counter() - started < 0.5
+    assert len(got) == 1 and len(got[0]) == 500 * BLOCK + 1
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_a_lone_carriage_return_is_part_of_its_line(json):
+    """Lines end at a newline, as an editor counts them: a lone \\r does not start another (it made two answers
+    of one line, and every later line's number one more, unless --json read it)."""
+    position = benchmark_sample("Test_L3_R1", 1)[0][0]
+    r = subprocess.run([*GAMEDP, "value", "connect4", *(["--json"] if json else [])], text=True, timeout=120,
+                       input=f"{position}\r{position}\n{position}\r\n", capture_output=True)
+    assert r.returncode == 2 and r.stderr.startswith("gamedp: error: line 1: ") and r.stderr.count("\n") == 1
+    answers = r.stdout.splitlines()
+    assert len(answers) == 1 and (f'"line": 2, "position": "{position}"' in answers[0] if json
+                                  else answers[0].startswith(f"{position}\t")), r.stdout

@@ -108,7 +108,8 @@ memory_option = click.option(
 threads_option = click.option(
     "--threads", type=click.IntRange(1, 64), default=1, metavar="N",
     help="For games searched one position at a time (connect4): search in N threads sharing the table "
-         "(default 1). The answers are the same; long searches go faster with a free core for each thread.")
+         "(default 1; at most one a core: more are reduced to the cores, with a note). The answers are the same; "
+         "long searches go faster with a free core for each thread.")
 
 
 class NumbersCommand(click.Command):

@@ -18,8 +18,9 @@ def main(argv: list[str] | None = None) -> None:
         from gamedp.judge import JUDGES
 
         if args[1] in JUDGES:
-            _judge(args[1])
-            return
+            status = _answered(lambda: _judge(args[1]))
+            _leave_to_exit()
+            sys.exit(status)
     if args[:1] == ["value"] and (len(args) == 2 or len(args) == 4 and args[2] == "--threads"
                                   and args[3] in THREAD_COUNTS):
         status = _answered(lambda: _value(args[1], int(args[3]) if len(args) == 4 else 1))
@@ -59,19 +60,27 @@ def _cgt(args: list[str]) -> int:
 
 
 def _answered(compute) -> int:
-    """``compute()``'s exit status, with gamedp's errors as one line (status 2) and the end of a pipe quiet."""
+    """``compute()``'s exit status, its output flushed; gamedp's errors as one line (status 2), standard output
+    failing as one line too (see :mod:`gamedp.streams`), and the end of a pipe quiet (status 1)."""
     from gamedp.errors import GamedpError
+    from gamedp.streams import check_standard_streams, output_failure, say
 
     try:
-        return compute()
+        check_standard_streams()
+        status = compute()
+        sys.stdout.flush()
+        return status
     except GamedpError as e:
-        sys.stderr.write(f"gamedp: error: {e}\n")
+        say(f"gamedp: error: {e}")
         return e.exit_status
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 1
+    except OSError as e:
+        message = output_failure(e)
+        if message == "":
+            return 1
+        say(f"gamedp: error: {message or e.strerror or e}")
+        return 2
     except KeyboardInterrupt:
-        sys.stderr.write("gamedp: interrupted\n")
+        say("gamedp: interrupted")
         return 130
 
 
@@ -83,20 +92,8 @@ def _leave_to_exit() -> None:
     gc.freeze()
 
 
-def _judge(problem: str) -> None:
-    from gamedp.errors import GamedpError
+def _judge(problem: str) -> int:
     from gamedp.judge import answer
 
-    try:
-        sys.stdout.write(answer(problem, sys.stdin.buffer.read()))
-        sys.stdout.flush()
-        _leave_to_exit()
-    except GamedpError as e:
-        sys.stderr.write(f"gamedp: error: {e}\n")
-        sys.exit(e.exit_status)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(1)
-    except KeyboardInterrupt:
-        sys.stderr.write("gamedp: interrupted\n")
-        sys.exit(130)
+    sys.stdout.write(answer(problem, sys.stdin.buffer))
+    return 0

@@ -26,4 +26,4 @@ def judge(problem: str | None, source, show_list: bool) -> None:
         return
     if problem is None:
         raise click.UsageError(f"give a PROBLEM ({', '.join(sorted(JUDGES))}), or --list")
-    sys.stdout.write(answer(problem, source.read()))
+    sys.stdout.write(answer(problem, source))

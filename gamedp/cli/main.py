@@ -13,6 +13,7 @@ import click
 
 from gamedp import __version__
 from gamedp.errors import GamedpError
+from gamedp.streams import check_standard_streams, output_failure
 
 #: subcommand -> "module:click command"; each module imports its heavy parts (numba) only when run.
 COMMANDS: dict[str, str] = {
@@ -74,8 +75,10 @@ def main(argv: list[str] | None = None) -> None:
     """Run the command line; every error ends as one line on stderr (``gamedp: error: ...``) and exit status 2."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
+        check_standard_streams()
         _check_numbers(args)
         cli.main(args=args, prog_name="gamedp", standalone_mode=False)
+        sys.stdout.flush()  # here, where a failure is reported, rather than at the interpreter's exit
     except GamedpError as e:
         _fail(str(e), e.exit_status)
     except click.exceptions.Abort as e:  # click's word for Ctrl-C (and for an input that ended at a prompt)
@@ -89,9 +92,6 @@ def main(argv: list[str] | None = None) -> None:
         _fail(_sentence(e.format_message()))
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away (e.g. `| head`); nothing left to say
-        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("gamedp: interrupted", err=True)
         sys.exit(130)
@@ -99,8 +99,11 @@ def main(argv: list[str] | None = None) -> None:
         _fail("out of memory: this needs more memory than the machine (or `ulimit -v`) allows; try a smaller "
               "position or game", traceback_of=sys.exc_info()[1])
     except OSError as e:
+        output = output_failure(e)
+        if output == "":  # the reader went away (e.g. `| head`): nothing left to say
+            sys.exit(1)
         what = f"cannot use {e.filename}: " if e.filename else ""
-        _fail(f"{what}{e.strerror or e}", traceback_of=e)
+        _fail(output or f"{what}{e.strerror or e}", traceback_of=e)
     except Exception as e:  # a game's own hook failed, or gamedp has a bug: one line either way
         _fail(hook_error(e) or f"internal error: {type(e).__name__}: {e}; please report it with the traceback "
                                f"that `gamedp --debug ...` shows", traceback_of=e)

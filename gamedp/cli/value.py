@@ -40,6 +40,9 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     rules = score_rules(loaded)
     stop = None
     if rules is not None:
+        from gamedp.cores import usable_threads
+
+        threads = usable_threads(threads)
         reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads)
         read, stop = reader, reader.stop
     else:

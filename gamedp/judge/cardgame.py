@@ -2,7 +2,9 @@
 both play optimally; print the first player's total, one line per case.
 
 The layout is checked line by line (T alone, then per case N alone and the N values on one line; blank lines are
-skipped), so a wrong count is reported where it happens. Beyond the judge's limits (N <= 1000, values 1..10000)
+skipped), so a wrong count is reported where it happens. The input is read and answered about a megabyte of cases
+at a time, and no further than its T cases: text after them is refused where it starts, and a line longer than
+any line of cards (8 MiB) once that much of it is read. Beyond the judge's limits (N <= 1000, values 1..10000)
 any integers are accepted as long as the 64-bit sums are provably exact: ``N * max|value| <= 2**61``.
 
 A run first tries the native kernels (:mod:`gamedp.kernels.cardgame_judge`: no numpy, so it starts in a third
@@ -23,30 +25,103 @@ from __future__ import annotations
 import ctypes
 
 from gamedp.errors import InputError, require_text
+from gamedp.judge import byte_stream, numbered_lines
 
 #: what a judge input starts with
 FIRST = "T, the number of cases"
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~3 ms to every judge run
 if TYPE_CHECKING:
+    from typing import BinaryIO, Iterator
+
     import numpy as np
 
-def run(text: str | bytes) -> str:
-    """The judge's output for its whole input."""
-    require_text(text, FIRST)
-    answer = _native_run(text.encode("utf-8", "replace") if isinstance(text, str) else text)
+#: the longest line read: a line of cards holds at most MAX_N (100,000) numbers of at most 20 characters, and
+#: the spaces between them
+LONGEST_LINE = 1 << 23
+#: about how many bytes of cases are read and answered at a time: a run's memory is this and the answers
+BATCH = 1 << 20
+
+
+def run(text: str | bytes | BinaryIO) -> str:
+    """The judge's output for its input, read a batch of cases at a time (a stream only as far as T takes it)."""
+    return "".join(_answer_batch(batch, first_line) for first_line, batch in _batches(byte_stream(text)))
+
+
+def _answer_batch(batch: bytes, first_line: int) -> str:
+    """The answers to ``batch``, an input of its own whose first line is the input's line ``first_line``."""
+    answer = _native_run(batch)
     if answer is not None:
         return answer
-    return checked_run(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+    return checked_run(batch.decode("utf-8", "replace"), first_line)
 
 
-def checked_run(text: str) -> str:
-    """:func:`run` with numpy: slower to start, but it names what is wrong with a malformed input."""
+def _batches(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """The input's cases in batches of about :data:`BATCH` bytes, each an input of its own (its count of cases,
+    then its lines as they were), with the number of the input's line that its first line stands for. The
+    layout of lines (T, then an N line and a line of cards per case) is checked here, where the whole input
+    is in view; what is on the lines, by the batches' readers."""
+    lines = numbered_lines(stream, LONGEST_LINE)
+    t_line, head = next(((no, line) for no, line in lines if line.strip()), (1, b""))
+    require_text(head, FIRST)
+    cases = _cases(head, t_line)
+    held: list[bytes] = []
+    size = done = in_batch = 0
+    begun = last = t_line  # the line the batch's count stands for; the last non-blank line
+    wants_n = True  # the next non-blank line is a case's N (else its cards)
+    for no, line in lines:
+        if not line.strip():
+            if held:
+                held.append(line)
+            else:
+                begun = no
+            continue
+        if done == cases:
+            raise _after_last(cases, t_line, no)
+        held.append(line)
+        size += len(line)
+        last = no
+        wants_n = not wants_n
+        if wants_n:  # a case's cards: the case is whole
+            done += 1
+            in_batch += 1
+            if size >= BATCH:
+                yield begun, b"%d\n" % in_batch + b"".join(held)
+                held, size, in_batch, begun = [], 0, 0, no
+    if done < cases:
+        raise _ends_inside(done, cases, t_line, wants_n, last)
+    if held:
+        yield begun, b"%d\n" % in_batch + b"".join(held)
+
+
+def _cases(line: bytes, number: int) -> int:
+    """T, from its line (the input's line ``number``); anything else there is refused as :func:`parse` refuses it."""
+    words = line.split()
+    digits = words[0][1:] if len(words) == 1 and words[0][:1] == b"+" else words[0] if len(words) == 1 else b""
+    if digits.isdigit() and len(digits.lstrip(b"0")) <= 18 and int(digits) >= 1:
+        return int(digits)
+    parse(line.decode("utf-8", "replace"), number)  # raises what is wrong with the line
+    raise AssertionError(f"parse took {line!r} for T")
+
+
+def _ends_inside(done: int, cases: int, t_line: int, wants_n: bool, line: int) -> InputError:
+    expected = "N" if wants_n else "the values"
+    return InputError(f"the input ends after this line, inside case {done + 1} of the {cases} that T announced "
+                      f"(line {t_line}); expected {expected} of case {done + 1}", line)
+
+
+def _after_last(cases: int, t_line: int, line: int) -> InputError:
+    return InputError(f"unexpected text after the last case (T = {cases}, line {t_line})", line)
+
+
+def checked_run(text: str, first_line: int = 1) -> str:
+    """:func:`run` with numpy, for a whole input (whose first line is the input's line ``first_line``): slower
+    to start, but it names what is wrong with a malformed input."""
     import numpy as np
 
     from gamedp.solvers.interval import ENDS, batch_margins
 
-    values, bounds = parse(text)
+    values, bounds = parse(text, first_line)
     totals = (np.add.reduceat(values, bounds[:-1]) + batch_margins(values, bounds, ENDS)) // 2
     out = np.empty(21 * len(totals), dtype=np.uint8)
     return out[:_kernels(len(totals) * 20).write_integers(totals, out)].tobytes().decode("ascii")
@@ -69,8 +144,9 @@ def _native_run(data: bytes) -> str | None:
     return out.raw[:size].decode("ascii")
 
 
-def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """All cases' values (int64, concatenated) and where each case starts (length T + 1).
+def parse(text: str, first_line: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """All cases' values (int64, concatenated) and where each case starts (length T + 1); the text's first line
+    is numbered ``first_line`` in the messages.
 
     One compiled pass reads every integer with its line number; the layout is then checked on whole arrays
     (the count per line), so a million small cases read as fast as one big one. Messages, and the text
@@ -85,7 +161,7 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
     if data.size and data.max() >= 128:
         at = int(np.argmax(data >= 128))  # the bytes before are ASCII, so byte and character offsets agree
         raise InputError(f"unexpected character {text[at]!r}: the input is integers only",
-                         text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
+                         text.count("\n", 0, at) + first_line, at - text.rfind("\n", 0, at))
     numbers = np.empty(data.size // 2 + 1, dtype=np.int64)
     token_line = np.empty(data.size // 2 + 1, dtype=np.int64)
     kernels = _kernels(data.size)
@@ -93,16 +169,16 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
         data = data.copy()
     count = kernels.read_integers(data, numbers, token_line)
     if count < 0:
-        raise _bad_token(text, -1 - count)
+        raise _bad_token(text, -1 - count, first_line)
     numbers, token_line = numbers[:count], token_line[:count]
     # the non-blank lines: their 1-based numbers, first token and number of tokens
     first = np.concatenate(([0], np.flatnonzero(np.diff(token_line)) + 1))
-    line_no = token_line[first] + 1
+    line_no = token_line[first] + first_line
     per_line = np.diff(np.append(first, count))
 
     def alone(k: int, what: str, low: int, high: int | None) -> int:
         if per_line[k] != 1:
-            got = text.split("\n")[line_no[k] - 1].strip()
+            got = text.split("\n")[line_no[k] - first_line].strip()
             raise InputError(f"expected {what} alone on the line, got {got[:40]!r}", int(line_no[k]))
         value = int(numbers[first[k]])
         if value < low or (high is not None and value > high):
@@ -117,13 +193,9 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray]:
     if len(bad):
         alone(int(n_lines[bad[0]]), "N (the number of cards)", 1, MAX_N)
     if lines < 1 + 2 * cases:
-        done = (lines - 1) // 2
-        expected = "N" if lines % 2 else "the values"
-        raise InputError(f"the input ends after this line, inside case {done + 1} of the {cases} that T announced "
-                         f"(line {line_no[0]}); expected {expected} of case {done + 1}", int(line_no[-1]))
+        raise _ends_inside((lines - 1) // 2, cases, int(line_no[0]), lines % 2 == 1, int(line_no[-1]))
     if lines > 1 + 2 * cases:
-        raise InputError(f"unexpected text after the last case (T = {cases}, line {line_no[0]})",
-                         int(line_no[1 + 2 * cases]))
+        raise _after_last(cases, int(line_no[0]), int(line_no[1 + 2 * cases]))
     sizes = numbers[first[n_lines]]
     counts = per_line[n_lines + 1]
     if (counts != sizes).any():
@@ -157,10 +229,10 @@ def _kernels(size: int):
     return load_kernels("gamedp.kernels.interval")
 
 
-def _bad_token(text: str, k: int) -> InputError:
+def _bad_token(text: str, k: int, first_line: int = 1) -> InputError:
     """Where the ``k``-th word of (ASCII) ``text`` is, and what is wrong with it. Words are split as
     :func:`read_integers` splits them: at the whitespace bytes.split() knows."""
-    for number, line in enumerate(text.encode().split(b"\n"), 1):
+    for number, line in enumerate(text.encode().split(b"\n"), first_line):
         words = line.split()
         if k < len(words):
             word = words[k].decode()

@@ -7,7 +7,9 @@ well-formed input; anything it does not like is read again, line by line, by a p
 accepts it too (e.g. trailing spaces on a row) or names the first problem with its line number.
 
 Beyond the judge's limits: any N, M >= 1 and any Q are accepted (memory allows), but a header is believed
-only as far as the input backs it: nothing sized N * M is made before the N rows are there. Checked: K in
+only as far as the input backs it: nothing sized N * M is made before the N rows are there. The input is read
+only as far as its counts take it (N rows, Q queries, then a block more to find any text after them), and a
+wrong first line, or one longer than 64 KiB, is refused before the rest is read. Checked: K in
 0..min(N-1, M-1), (N, M) open, every query on an open cell of the board. A query may be (N, M) itself: its
 mover has no move and loses. That every open cell reaches (N, M) is the judge's promise, not checked: a cell
 without moves is lost by its mover like any other.
@@ -20,9 +22,12 @@ First
 from __future__ import annotations
 
 from gamedp.errors import MAX_DIGITS, InputError, parse_count, require_text
+from gamedp.judge import byte_stream, numbered_lines
 
 TYPE_CHECKING = False  # typing's own flag, and typing, would add ~3 ms to every judge run
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     import numpy as np
 
     from gamedp.games.grid import GridBoard
@@ -41,14 +46,55 @@ class Problem:
         self.queries = queries
 
 
-def run(text: str | bytes) -> str:
+#: the longest first line read (a stream without a newline is refused after this much): it holds N M K
+LONGEST_HEAD = 1 << 16
+#: the bytes of queries read at a time, until Q's are all there
+QUERY_BLOCK = 1 << 20
+
+
+def run(text: str | bytes | BinaryIO) -> str:
     """The judge's output for its whole input."""
-    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+    data = _input(byte_stream(text))
     require_text(data, "'N M K' on the first line", SOURCE)
     answer = _native_run(data)
     if answer is not None:
         return answer
     return checked_run(data)
+
+
+def _input(stream: BinaryIO) -> bytes | bytearray:
+    """The input as far as its own counts take it: the first line, N rows, then words up to Q's 2 Q numbers and
+    one more block (text past the queries, which the reader then refuses where it starts), not the rest."""
+    first = next(numbered_lines(stream, LONGEST_HEAD, SOURCE), (1, b""))[1]
+    head = _head(first)
+    if head is None:  # a first line the fast path does not take: refused here if it is wrong
+        if first.strip():
+            try:
+                checked_run(first)
+            except InputError as e:
+                if e.line == 1:
+                    raise
+        return first + stream.read()
+    n, m, _ = head
+    # The rows, added a block at a time to the input's one buffer (pieces joined at the end made a second copy of
+    # a board-sized input; a buffer sized by the header would trust N * M before the input backs it): as many
+    # bytes as N rows of M cells and their newlines take. A row of another length shifts what follows; the reader
+    # then refuses that row, which lies within what was read.
+    data = bytearray(first)
+    rows_end = len(first) + n * (m + 1)
+    while len(data) < rows_end and (block := stream.read(min(QUERY_BLOCK, rows_end - len(data)))):
+        data += block
+    words, q = 0, None  # the words after the rows (Q, then the queries' numbers), and Q
+    while q is None or words <= 1 + 2 * q:
+        block = stream.read(QUERY_BLOCK) + stream.readline(LONGEST_HEAD)  # whole lines: no word cut in two
+        if not block:
+            break
+        data += block
+        found = block.split()
+        if q is None and found:
+            q = int(found[0]) if found[0].isdigit() and len(found[0]) <= MAX_DIGITS else -1  # -1: refused anyway
+        words += len(found)
+    return data
 
 
 def checked_run(data: bytes) -> str:
@@ -63,18 +109,20 @@ def checked_run(data: bytes) -> str:
     return out[:size].tobytes().decode("ascii")
 
 
-def _native_run(data: bytes) -> str | None:
+def _native_run(data: bytes | bytearray) -> str | None:
     """The answer by the native kernel (no numpy: it starts in a third of the time), or None when it is not
     available here or the input is not laid out as the judge lays it out."""
     eol = data.find(b"\n")
-    head = data[:eol].split()
-    if eol < 0 or len(head) != 3 or not all(t.isdigit() and len(t) <= MAX_DIGITS for t in head):
+    head = _head(data[:eol]) if eol >= 0 else None
+    if head is None:
         return None
-    n, m, k = map(int, head)
+    n, m, k = head
     off = eol + 1
     # Nothing is allocated for a board the input does not hold: the rows come before any buffer sized by N * M.
-    if n < 1 or m < 1 or k > min(n - 1, m - 1) or off + n * (m + 1) > len(data):
+    if off + n * (m + 1) > len(data):
         return None
+    import ctypes
+
     from gamedp.native import load_native, scratch
 
     lib = load_native("gamedp.kernels.gridgame_judge")
@@ -88,9 +136,19 @@ def _native_run(data: bytes) -> str | None:
     at_bytes = 8 * work
     at_out = at_bytes + 2 * m + half
     buffer, address = scratch(at_out + 7 * half)
-    size = lib.judge(data, len(data), off, stride, n, m, k, address, work, address + at_bytes, 2 * m + half,
+    given = data if isinstance(data, bytes) else (ctypes.c_char * len(data)).from_buffer(data)
+    size = lib.judge(given, len(data), off, stride, n, m, k, address, work, address + at_bytes, 2 * m + half,
                      address + at_out)
     return str(buffer[at_out:at_out + size], "ascii") if size >= 0 else None
+
+
+def _head(line: bytes) -> tuple[int, int, int] | None:
+    """N, M, K from a first line as the judge writes it (three numbers in range), else None."""
+    words = line.split()
+    if len(words) != 3 or not all(t.isdigit() and len(t) <= MAX_DIGITS for t in words):
+        return None
+    n, m, k = map(int, words)
+    return (n, m, k) if n >= 1 and m >= 1 and k <= min(n - 1, m - 1) else None
 
 
 def read(data: bytes) -> Problem:
