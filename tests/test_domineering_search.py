@@ -58,6 +58,18 @@ def test_a_table_too_small_to_hold_the_search_gives_the_same_answers():
         assert search.value(bits).outcome is (WIN if plain_wins(empty, vertical) else LOSE)
 
 
+@pytest.mark.parametrize("rows, cols", [(5, 5), (5, 6), (7, 4)])
+def test_a_lost_board_takes_one_null_window_search(rows, cols):
+    # A search that fails low returns the best score it found (-1 here), not its window's alpha (0): so the
+    # outcome of a lost board is proved by the one search that asks whether it is won, not by a second one.
+    game = Domineering(rows, cols)
+    outcome = ScoreSearch(DomineeringScores(game), progress=False, book=False)
+    assert outcome.score(game.start(), -1, 1) == -1
+    won = ScoreSearch(DomineeringScores(game), progress=False, book=False)
+    assert won.score(game.start(), 0, 1) == 0
+    assert outcome.explored == won.explored
+
+
 def test_the_frame_turns_horizontal_s_move_into_vertical_s():
     rng = random.Random(3)
     for _ in range(100):
