@@ -21,7 +21,8 @@ Herik; Bullock), written here from their description:
   of disjoint placements and of safe ones, then by their place on a fixed lattice of the board (every other
   column from the sides, every other row from the ends), then by their contact with filled cells;
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
-- the search's history breaks ties.
+- no history heuristic: ties keep the order above (counts of refutations, learnt anywhere on the board, break
+  its ties worse than the board's own order of cells).
 """
 
 import numpy as np
@@ -280,10 +281,10 @@ def solve(board, shape, low, high, table_ptr, size, symmetric, frames_ptr, count
     watch = carray(watch_ptr, null_window.WATCH_WORDS)
     board, shape = np.uint64(board), np.uint64(shape)
     if symmetric:
-        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, True,
+        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, False,
                                  table, size, frames, counters, watch)
     return null_window.solve(start, moves, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
-                             True, table, size, frames, counters, watch)
+                             False, table, size, frames, counters, watch)
 
 
 def plain_key(board, _, p):
