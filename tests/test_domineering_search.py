@@ -154,6 +154,18 @@ def test_positions_settled_without_search_are_settled_right(rows, cols):
     assert named > 0
 
 
+def test_a_protective_square_taken_spoils_two_of_the_other_s_placements():
+    # Horizontal's square c1-d1 over c2-d2 (nothing empty above or below it) is two moves for Horizontal, and
+    # its first domino there spoils both of Vertical's placements there (c1-c2, d1-d2): Vertical can make at
+    # most its disjoint placements less those two
+    game = Domineering(3, 4)
+    bits = game.parse_position(""". . . .
+                                  . # . .
+                                  . # # #
+                                  Horizontal to move""")
+    assert settled_right(game, bits)
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])
 def test_every_position_of_small_boards_settled_without_search_is_settled_right(rows, cols):
     """Every position reachable from the empty board."""

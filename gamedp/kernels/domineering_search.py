@@ -14,7 +14,7 @@ Herik; Bullock), written here from their description:
 - a position is settled without a search when the moves one player is sure to make (its safe moves, on cells
   the other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, no two side by
   side) outnumber every move the other can still make: the other's disjoint placements (half of every run of
-  empty cells along its direction), or the cells within the other's reach, less those the player's sure moves
+  empty cells along its direction, less the two in each protective square the player is sure to take), or the cells within the other's reach, less those the player's sure moves
   will cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
 - moves are tried first if they leave the opponent sure to lose, then by what they do to both players' counts
@@ -118,7 +118,8 @@ def guaranteed(empty, first):
     cover); its protective squares (2 x 2 empty, nothing empty beside them: a domino in one makes the other
     column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, no two side
     by side, so that a horizontal domino spoils one at most). All disjoint, taken greedily row by row for every
-    column at once; Vertical takes the first spoilable one when it moves ``first``."""
+    column at once; Vertical takes the first spoilable one when it moves ``first``. Returns those moves, how
+    many of their cells Horizontal can never cover, and the protective squares Vertical takes."""
     iso = isolated(empty)
     safe = 0
     squares = 0
@@ -147,19 +148,22 @@ def guaranteed(empty, first):
     take = 1 if first else 0
     got_squares = (squares + take) // 2
     got_pairs = (squares + pairs + take) // 2 - got_squares
-    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso)
+    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso), got_squares
 
 
 def settled(empty, turned):
     """+1 if Vertical, to move on ``empty`` (``turned`` is the same board transposed), is sure to win, -1 if
     sure to lose, else 0. A player sure of ``m`` moves (on cells of which ``x`` are out of the other's reach)
     wins when the other cannot make as many moves: the other's disjoint placements are too few, or the cells
-    the other can cover cannot hold the other's ``m`` dominoes beside the player's own ``2m - x`` cells there."""
-    m, x = guaranteed(empty, True)
-    if m > disjoint_vertical(turned) or 4 * m - x > null_window.popcount(empty & ~isolated(empty)):
+    the other can cover cannot hold the other's ``m`` dominoes beside the player's own ``2m - x`` cells there. A
+    protective square the player takes held two of the other's disjoint placements (one in each of its lines),
+    both spoilt by the player's domino there: the other's moves are at most its disjoint placements less two for
+    each."""
+    m, x, squares = guaranteed(empty, True)
+    if m > disjoint_vertical(turned) - 2 * squares or 4 * m - x > null_window.popcount(empty & ~isolated(empty)):
         return 1
-    m, x = guaranteed(turned, False)
-    if m >= disjoint_vertical(empty) or 4 * m + 2 - x > null_window.popcount(turned & ~isolated(turned)):
+    m, x, squares = guaranteed(turned, False)
+    if m >= disjoint_vertical(empty) - 2 * squares or 4 * m + 2 - x > null_window.popcount(turned & ~isolated(turned)):
         return -1
     return 0
 
