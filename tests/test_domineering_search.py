@@ -166,6 +166,18 @@ def test_a_protective_square_taken_spoils_two_of_the_other_s_placements():
     assert settled_right(game, bits)
 
 
+def test_every_other_pair_of_a_run_side_by_side_counts():
+    # Horizontal's pairs a1-b1, a2-b2, a3-b3 are a run side by side: a vertical domino spoils one of two
+    # neighbouring pairs, never the first and the third, so both count (half of them Horizontal's), and with its
+    # safe move c3-d3 Horizontal is sure of as many moves as Vertical can make at most (two)
+    game = Domineering(3, 4)
+    bits = game.parse_position(""". . # #
+                                  . . # #
+                                  . . . .
+                                  Vertical to move""")
+    assert settled_right(game, bits)
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])
 def test_every_position_of_small_boards_settled_without_search_is_settled_right(rows, cols):
     """Every position reachable from the empty board."""

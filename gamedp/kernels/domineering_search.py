@@ -11,11 +11,11 @@ there are no ties).
 The hooks give the search what the Domineering solvers of the literature use (Breuker, Uiterwijk and van den
 Herik; Bullock), written here from their description:
 
-- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells
-  the other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, no two side by
-  side) outnumber every move the other can still make: the other's disjoint placements (half of every run of
-  empty cells along its direction, less the two in each protective square the player is sure to take), or the cells within the other's reach, less those the player's sure moves
-  will cover there, by halves;
+- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells the other
+  can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, every other one of those side by
+  side) outnumber every move the other can still make: the other's disjoint placements (half of every run of empty
+  cells along its direction, less the two in each protective square the player is sure to take), or the cells within
+  the other's reach, less those the player's sure moves will cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
 - moves are tried first if they leave the opponent sure to lose, then by what they do to both players' counts
   of disjoint placements and of safe ones, then by their place on a fixed lattice of the board (every other
@@ -116,8 +116,8 @@ def guaranteed(empty, first):
     """Moves Vertical can make whatever Horizontal does, taking the best of what is left at each turn while
     Horizontal spoils the best of the rest, one a move: its safe moves (on cells no horizontal domino can ever
     cover); its protective squares (2 x 2 empty, nothing empty beside them: a domino in one makes the other
-    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, no two side
-    by side, so that a horizontal domino spoils one at most). All disjoint, taken greedily row by row for every
+    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, every other
+    one of those side by side, so that a horizontal domino spoils one at most). All disjoint, taken greedily row by row for every
     column at once; Vertical takes the first spoilable one when it moves ``first``. Returns those moves, how
     many of their cells Horizontal can never cover, and the protective squares Vertical takes."""
     iso = isolated(empty)
@@ -136,8 +136,7 @@ def guaranteed(empty, first):
         square_lefts = alone_pairs(row) & alone_pairs(lower)
         square_lefts &= ~(below | (below >> U1))
         square = square_lefts | (square_lefts << U1)
-        vulnerable = upper & lower & ~safe_tops & ~square & ~near
-        vulnerable &= ~(vulnerable << U1)  # of side-by-side pairs, the first of each run
+        vulnerable = every_other(upper & lower & ~safe_tops & ~square & ~near)
         safe += null_window.popcount(safe_tops)
         squares += null_window.popcount(square_lefts)
         pairs += null_window.popcount(vulnerable)
@@ -166,6 +165,16 @@ def settled(empty, turned):
     if m >= disjoint_vertical(empty) - 2 * squares or 4 * m + 2 - x > null_window.popcount(turned & ~isolated(turned)):
         return -1
     return 0
+
+
+def every_other(row):
+    """Of each run of set bits in a row (a byte), the first, the third, ...: no two side by side."""
+    kept = np.uint64(0)
+    while row != 0:
+        starts = row & ~(row << U1)
+        kept |= starts
+        row &= ~(starts | (starts << U1))
+    return kept
 
 
 def alone_pairs(row):
