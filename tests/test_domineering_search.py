@@ -178,6 +178,17 @@ def test_every_other_pair_of_a_run_side_by_side_counts():
     assert settled_right(game, bits)
 
 
+def test_safe_moves_are_counted_before_the_pairs_that_would_take_their_cells():
+    # Vertical's safe move a2-a3 (out of Horizontal's reach), then the pair c2-c3, not the pair a1-a2 that would
+    # leave a3 alone
+    game = Domineering(3, 4)
+    bits = game.parse_position(""". . # #
+                                  . # . .
+                                  . # . #
+                                  Vertical to move""")
+    assert settled_right(game, bits)
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])
 def test_every_position_of_small_boards_settled_without_search_is_settled_right(rows, cols):
     """Every position reachable from the empty board."""

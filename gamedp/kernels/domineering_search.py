@@ -116,31 +116,38 @@ def guaranteed(empty, first):
     """Moves Vertical can make whatever Horizontal does, taking the best of what is left at each turn while
     Horizontal spoils the best of the rest, one a move: its safe moves (on cells no horizontal domino can ever
     cover); its protective squares (2 x 2 empty, nothing empty beside them: a domino in one makes the other
-    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, every other
-    one of those side by side, so that a horizontal domino spoils one at most). All disjoint, taken greedily row by row for every
-    column at once; Vertical takes the first spoilable one when it moves ``first``. Returns those moves, how
-    many of their cells Horizontal can never cover, and the protective squares Vertical takes."""
+    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, every
+    other one of those side by side, so that a horizontal domino spoils one at most). All disjoint, taken
+    greedily row by row for every column at once, the safe moves first; Vertical takes the first spoilable one
+    when it moves ``first``. Returns those moves, how many of their cells Horizontal can never cover, and the
+    protective squares Vertical takes."""
     iso = isolated(empty)
-    safe = 0
+    # the safe moves first, a whole move each: a pair never takes a cell from one
+    safe_cells = np.uint64(0)
+    below = np.uint64(0)  # cells of this row held by what was taken at the row before
+    for r in range(7):
+        shift = np.uint64(8 * r)
+        below = (iso >> shift) & (iso >> (shift + U8)) & ROW & ~below
+        safe_cells |= (below | (below << U8)) << shift
+    safe = null_window.popcount(safe_cells) // 2
+    rest = empty & ~safe_cells
     squares = 0
     pairs = 0
-    below = np.uint64(0)  # cells of this row held by what was taken at the row before
+    below = np.uint64(0)
     near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
-    packed = np.uint64(0)
+    packed = safe_cells
     for r in range(7):
         shift = np.uint64(8 * r)
         row = (empty >> shift) & ROW
-        upper = row & ~below
-        lower = (empty >> (shift + U8)) & ROW
-        safe_tops = upper & (iso >> shift) & (iso >> (shift + U8)) & ROW
-        square_lefts = alone_pairs(row) & alone_pairs(lower)
+        upper = (rest >> shift) & ROW & ~below
+        lower = (rest >> (shift + U8)) & ROW
+        square_lefts = alone_pairs(row) & alone_pairs((empty >> (shift + U8)) & ROW)
         square_lefts &= ~(below | (below >> U1))
         square = square_lefts | (square_lefts << U1)
-        vulnerable = every_other(upper & lower & ~safe_tops & ~square & ~near)
-        safe += null_window.popcount(safe_tops)
+        vulnerable = every_other(upper & lower & ~square & ~near)
         squares += null_window.popcount(square_lefts)
         pairs += null_window.popcount(vulnerable)
-        below = safe_tops | square | vulnerable
+        below = square | vulnerable
         packed |= (below | (below << U8)) << shift
         near = ((vulnerable << U1) | (vulnerable >> U1)) & ROW
     # Vertical's picks are every other one of the squares, then of the pairs, from the first or the second
