@@ -249,10 +249,10 @@ def lattice(move, shape):
 
 
 def placements(empty):
-    """Bullock's measure of a board for Vertical: its disjoint placements and twice its safe ones, less
+    """Bullock's measure of a board for Vertical: its disjoint placements and its safe ones, less
     Horizontal's of each (counted along the rows, by table: no transposition)."""
     return disjoint_vertical(empty) - disjoint_horizontal(empty) + \
-        2 * disjoint_vertical(isolated(empty)) - disjoint_horizontal(column_isolated(empty))
+        disjoint_vertical(isolated(empty)) - disjoint_horizontal(column_isolated(empty))
 
 
 def disjoint_horizontal(cells):
