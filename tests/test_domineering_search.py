@@ -189,6 +189,20 @@ def test_safe_moves_are_counted_before_the_pairs_that_would_take_their_cells():
     assert settled_right(game, bits)
 
 
+def test_a_move_that_leaves_the_opponent_settled_lost_wins_without_entering_its_position():
+    game = Domineering(4, 4)
+    bits = game.parse_position(""". . . .
+                                  . # . .
+                                  . . # .
+                                  # . . #
+                                  Vertical to move""")
+    assert not settled_right(game, bits)  # the bound does not settle the position itself ...
+    search = ScoreSearch(DomineeringScores(game), progress=False, book=False)
+    empty = frozenset((r, c) for r in range(4) for c in range(4) if not bits >> (r * 4 + c) & 1)
+    assert search.value(bits).outcome is (WIN if plain_wins(empty, True) else LOSE)
+    assert search.explored == 1  # ... but one of its moves' positions: this one alone is explored
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])
 def test_every_position_of_small_boards_settled_without_search_is_settled_right(rows, cols):
     """Every position reachable from the empty board."""

@@ -17,9 +17,11 @@ Herik; Bullock), written here from their description:
   cells along its direction, less the two in each protective square the player is sure to take), or the cells within
   the other's reach, less those the player's sure moves will cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
-- moves are tried first if they leave the opponent sure to lose, then by what they do to both players' counts
-  of disjoint placements and of safe ones, then by their place on a fixed lattice of the board (every other
-  column from the sides, every other row from the ends), then by their contact with filled cells;
+- a position with a move that leaves the opponent sure to lose (by the bound above) is won at once, without
+  entering the position that move leaves;
+- moves are tried by what they do to both players' counts of disjoint placements and of safe ones, then by their
+  place on a fixed lattice of the board (every other column from the sides, every other row from the ends), then by
+  their contact with filled cells;
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
 - no history heuristic: ties keep the order above (counts of refutations, learnt anywhere on the board, break
   its ties worse than the board's own order of cells).
@@ -206,7 +208,16 @@ def moves(board, _, p):
         return np.uint64(0), outcome, outcome
     # A safe move can wait: the other moves are searched first, and alone when there are any (Bullock).
     unsafe = mine & ~vertical_moves(isolated(empty))
-    return (unsafe if unsafe != 0 else mine), -1, 1
+    searched = unsafe if unsafe != 0 else mine
+    # won at once where a move leaves the opponent settled lost: no need to enter that position
+    rest = searched
+    while rest != 0:
+        move = rest & (~rest + U1)
+        rest ^= move
+        left = empty & ~(move | (move << U8))
+        if settled(transpose(left), left) < 0:
+            return np.uint64(0), 1, 1
+    return searched, -1, 1
 
 
 def play_move(board, shape, move, p):
@@ -215,13 +226,11 @@ def play_move(board, shape, move, p):
 
 
 def order(board, shape, move, p):
-    """A move that leaves the opponent sure to lose first; then by what it does to :func:`placements`, then by
-    its place on the :func:`lattice`, then by its contact with filled cells."""
+    """By what the move does to :func:`placements`, then by its place on the :func:`lattice`, then by its
+    contact with filled cells."""
     empty = ~board
     cells = move | (move << U8)
     rest = empty & ~cells
-    if settled(transpose(rest), rest) < 0:
-        return 1 << 20
     around = ((cells << U1) & NOT_FIRST_COLUMN) | ((cells >> U1) & NOT_LAST_COLUMN) | (move >> U8) | \
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
