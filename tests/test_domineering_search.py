@@ -203,6 +203,17 @@ def test_a_move_that_leaves_the_opponent_settled_lost_wins_without_entering_its_
     assert search.explored == 1  # ... but one of its moves' positions: this one alone is explored
 
 
+def test_pairs_a_domino_can_spoil_two_of_count_one_in_three():
+    # Vertical's pairs b1-b2, a2-a3 and c2-c3: a horizontal domino on row 2 spoils two of them, never three, so
+    # Vertical, moving second, is sure of one; Horizontal has one move at most
+    game = Domineering(3, 4)
+    bits = game.parse_position("""# . # .
+                                  . . . #
+                                  . # . #
+                                  Horizontal to move""")
+    assert settled_right(game, bits)
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])
 def test_every_position_of_small_boards_settled_without_search_is_settled_right(rows, cols):
     """Every position reachable from the empty board."""

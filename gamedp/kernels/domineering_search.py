@@ -11,11 +11,12 @@ there are no ties).
 The hooks give the search what the Domineering solvers of the literature use (Breuker, Uiterwijk and van den
 Herik; Bullock), written here from their description:
 
-- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells the other
-  can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, every other one of those side by
-  side) outnumber every move the other can still make: the other's disjoint placements (half of every run of empty
-  cells along its direction, less the two in each protective square the player is sure to take), or the cells within
-  the other's reach, less those the player's sure moves will cover there, by halves;
+- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells the
+  other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, every other one of those
+  side by side, or one in three of all its disjoint pairs) outnumber every move the other can still make: the
+  other's disjoint placements (half of every run of empty cells along its direction, less the two in each protective
+  square the player is sure to take), or the cells within the other's reach, less those the player's sure moves will
+  cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
 - a position with a move that leaves the opponent sure to lose (by the bound above) is won at once, without
   entering the position that move leaves;
@@ -121,8 +122,9 @@ def guaranteed(empty, first):
     column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, every
     other one of those side by side, so that a horizontal domino spoils one at most). All disjoint, taken
     greedily row by row for every column at once, the safe moves first; Vertical takes the first spoilable one
-    when it moves ``first``. Returns those moves, how many of their cells Horizontal can never cover, and the
-    protective squares Vertical takes."""
+    when it moves ``first``. Or, after the same safe moves and squares, every disjoint pair at all, one in three
+    of them (a horizontal domino spoils two at most). Returns the moves and how many of their cells Horizontal
+    can never cover, by each count, and the protective squares Vertical takes."""
     iso = isolated(empty)
     # the safe moves first, a whole move each: a pair never takes a cell from one
     safe_cells = np.uint64(0)
@@ -138,6 +140,7 @@ def guaranteed(empty, first):
     below = np.uint64(0)
     near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
     packed = safe_cells
+    squared = np.uint64(0)
     for r in range(7):
         shift = np.uint64(8 * r)
         row = (empty >> shift) & ROW
@@ -151,12 +154,26 @@ def guaranteed(empty, first):
         pairs += null_window.popcount(vulnerable)
         below = square | vulnerable
         packed |= (below | (below << U8)) << shift
+        squared |= (square | (square << U8)) << shift
         near = ((vulnerable << U1) | (vulnerable >> U1)) & ROW
     # Vertical's picks are every other one of the squares, then of the pairs, from the first or the second
     take = 1 if first else 0
     got_squares = (squares + take) // 2
     got_pairs = (squares + pairs + take) // 2 - got_squares
-    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso), got_squares
+    # Or every disjoint pair, side by side or not: a horizontal domino spoils two at most, so after the squares
+    # Vertical gets one in three, from the first or the third
+    packed_all = safe_cells | squared
+    cells = rest & ~squared
+    all_pairs = 0
+    below = np.uint64(0)
+    for r in range(7):
+        shift = np.uint64(8 * r)
+        below = (cells >> shift) & (cells >> (shift + U8)) & ROW & ~below
+        packed_all |= (below | (below << U8)) << shift
+        all_pairs += null_window.popcount(below)
+    then = take if squares % 2 == 0 else 1 - take  # whether Vertical picks first once the squares are gone
+    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso), \
+        safe + 2 * got_squares + (all_pairs + 2 * then) // 3, null_window.popcount(packed_all & iso), got_squares
 
 
 def settled(empty, turned):
@@ -167,11 +184,15 @@ def settled(empty, turned):
     protective square the player takes held two of the other's disjoint placements (one in each of its lines),
     both spoilt by the player's domino there: the other's moves are at most its disjoint placements less two for
     each."""
-    m, x, squares = guaranteed(empty, True)
-    if m > disjoint_vertical(turned) - 2 * squares or 4 * m - x > null_window.popcount(empty & ~isolated(empty)):
+    m, x, m3, x3, squares = guaranteed(empty, True)
+    most = disjoint_vertical(turned) - 2 * squares
+    reach = null_window.popcount(empty & ~isolated(empty))
+    if m > most or 4 * m - x > reach or m3 > most or 4 * m3 - x3 > reach:
         return 1
-    m, x, squares = guaranteed(turned, False)
-    if m >= disjoint_vertical(empty) - 2 * squares or 4 * m + 2 - x > null_window.popcount(turned & ~isolated(turned)):
+    m, x, m3, x3, squares = guaranteed(turned, False)
+    most = disjoint_vertical(empty) - 2 * squares
+    reach = null_window.popcount(turned & ~isolated(turned))
+    if m >= most or 4 * m + 2 - x > reach or m3 >= most or 4 * m3 + 2 - x3 > reach:
         return -1
     return 0
 
