@@ -189,18 +189,26 @@ def test_safe_moves_are_counted_before_the_pairs_that_would_take_their_cells():
     assert settled_right(game, bits)
 
 
-def test_a_move_that_leaves_the_opponent_settled_lost_wins_without_entering_its_position():
+@pytest.mark.parametrize("drawn", [
+    # a move that leaves the opponent settled lost wins
+    """. . . .
+       . # . .
+       . . # .
+       # . . #""",
+    # moves that leave the opponent settled won are not searched: with none left, the position is lost
+    """# . # .
+       # # . #
+       # . . .
+       . . # #""",
+])
+def test_positions_the_bound_settles_after_a_move_are_not_entered(drawn):
     game = Domineering(4, 4)
-    bits = game.parse_position(""". . . .
-                                  . # . .
-                                  . . # .
-                                  # . . #
-                                  Vertical to move""")
+    bits = game.parse_position(drawn + "\nVertical to move")
     assert not settled_right(game, bits)  # the bound does not settle the position itself ...
     search = ScoreSearch(DomineeringScores(game), progress=False, book=False)
     empty = frozenset((r, c) for r in range(4) for c in range(4) if not bits >> (r * 4 + c) & 1)
     assert search.value(bits).outcome is (WIN if plain_wins(empty, True) else LOSE)
-    assert search.explored == 1  # ... but one of its moves' positions: this one alone is explored
+    assert search.explored == 1  # ... but it settles its moves' positions: this one alone is explored
 
 
 def test_pairs_a_domino_can_spoil_two_of_count_one_in_three():

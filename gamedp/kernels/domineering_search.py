@@ -18,8 +18,9 @@ Herik; Bullock), written here from their description:
   square the player is sure to take), or the cells within the other's reach, less those the player's sure moves will
   cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
-- a position with a move that leaves the opponent sure to lose (by the bound above) is won at once, without
-  entering the position that move leaves;
+- a position with a move that leaves the opponent sure to lose (by the bound above) is won at once, and a move
+  that leaves the opponent sure to win is not searched (a position whose moves all do is lost): the positions
+  the bound settles are not entered;
 - moves are tried by what they do to both players' counts of disjoint placements and of safe ones, then by their
   place on a fixed lattice of the board (every other column from the sides, every other row from the ends), then by
   their contact with filled cells;
@@ -230,14 +231,20 @@ def moves(board, _, p):
     # A safe move can wait: the other moves are searched first, and alone when there are any (Bullock).
     unsafe = mine & ~vertical_moves(isolated(empty))
     searched = unsafe if unsafe != 0 else mine
-    # won at once where a move leaves the opponent settled lost: no need to enter that position
+    # won at once where a move leaves the opponent settled lost; a move that leaves it settled won is not searched
+    # (lost where every move does): no need to enter those positions
     rest = searched
     while rest != 0:
         move = rest & (~rest + U1)
         rest ^= move
         left = empty & ~(move | (move << U8))
-        if settled(transpose(left), left) < 0:
+        outcome = settled(transpose(left), left)
+        if outcome < 0:
             return np.uint64(0), 1, 1
+        if outcome > 0:
+            searched ^= move
+    if searched == 0:
+        return searched, -1, -1
     return searched, -1, 1
 
 
