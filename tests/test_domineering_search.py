@@ -59,6 +59,18 @@ def test_a_table_too_small_to_hold_the_search_gives_the_same_answers():
         assert search.value(bits).outcome is (WIN if plain_wins(empty, vertical) else LOSE)
 
 
+@pytest.mark.parametrize("rows, cols", [(5, 5), (5, 6), (7, 4)])
+def test_a_lost_board_takes_one_null_window_search(rows, cols):
+    # A search that fails low returns the best score it found (-1 here), not its window's alpha (0): so the
+    # outcome of a lost board is proved by the one search that asks whether it is won, not by a second one.
+    game = Domineering(rows, cols)
+    outcome = ScoreSearch(DomineeringScores(game), progress=False, book=False)
+    assert outcome.score(game.start(), -1, 1) == -1
+    won = ScoreSearch(DomineeringScores(game), progress=False, book=False)
+    assert won.score(game.start(), 0, 1) == 0
+    assert outcome.explored == won.explored
+
+
 def test_the_frame_turns_horizontal_s_move_into_vertical_s():
     rng = random.Random(3)
     for _ in range(100):
@@ -141,6 +153,74 @@ def test_positions_settled_without_search_are_settled_right(rows, cols):
             bits = rng.choice(moves)[1]
         named += settled_right(game, bits)
     assert named > 0
+
+
+def test_a_protective_square_taken_spoils_two_of_the_other_s_placements():
+    # Horizontal's square c1-d1 over c2-d2 (nothing empty above or below it) is two moves for Horizontal, and
+    # its first domino there spoils both of Vertical's placements there (c1-c2, d1-d2): Vertical can make at
+    # most its disjoint placements less those two
+    game = Domineering(3, 4)
+    bits = game.parse_position(""". . . .
+                                  . # . .
+                                  . # # #
+                                  Horizontal to move""")
+    assert settled_right(game, bits)
+
+
+def test_every_other_pair_of_a_run_side_by_side_counts():
+    # Horizontal's pairs a1-b1, a2-b2, a3-b3 are a run side by side: a vertical domino spoils one of two
+    # neighbouring pairs, never the first and the third, so both count (half of them Horizontal's), and with its
+    # safe move c3-d3 Horizontal is sure of as many moves as Vertical can make at most (two)
+    game = Domineering(3, 4)
+    bits = game.parse_position(""". . # #
+                                  . . # #
+                                  . . . .
+                                  Vertical to move""")
+    assert settled_right(game, bits)
+
+
+def test_safe_moves_are_counted_before_the_pairs_that_would_take_their_cells():
+    # Vertical's safe move a2-a3 (out of Horizontal's reach), then the pair c2-c3, not the pair a1-a2 that would
+    # leave a3 alone
+    game = Domineering(3, 4)
+    bits = game.parse_position(""". . # #
+                                  . # . .
+                                  . # . #
+                                  Vertical to move""")
+    assert settled_right(game, bits)
+
+
+@pytest.mark.parametrize("drawn", [
+    # a move that leaves the opponent settled lost wins
+    """. . . .
+       . # . .
+       . . # .
+       # . . #""",
+    # moves that leave the opponent settled won are not searched: with none left, the position is lost
+    """# . # .
+       # # . #
+       # . . .
+       . . # #""",
+])
+def test_positions_the_bound_settles_after_a_move_are_not_entered(drawn):
+    game = Domineering(4, 4)
+    bits = game.parse_position(drawn + "\nVertical to move")
+    assert not settled_right(game, bits)  # the bound does not settle the position itself ...
+    search = ScoreSearch(DomineeringScores(game), progress=False, book=False)
+    empty = frozenset((r, c) for r in range(4) for c in range(4) if not bits >> (r * 4 + c) & 1)
+    assert search.value(bits).outcome is (WIN if plain_wins(empty, True) else LOSE)
+    assert search.explored == 1  # ... but it settles its moves' positions: this one alone is explored
+
+
+def test_pairs_a_domino_can_spoil_two_of_count_one_in_three():
+    # Vertical's pairs b1-b2, a2-a3 and c2-c3: a horizontal domino on row 2 spoils two of them, never three, so
+    # Vertical, moving second, is sure of one; Horizontal has one move at most
+    game = Domineering(3, 4)
+    bits = game.parse_position("""# . # .
+                                  . . . #
+                                  . # . #
+                                  Horizontal to move""")
+    assert settled_right(game, bits)
 
 
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3)])

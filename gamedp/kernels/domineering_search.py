@@ -11,17 +11,22 @@ there are no ties).
 The hooks give the search what the Domineering solvers of the literature use (Breuker, Uiterwijk and van den
 Herik; Bullock), written here from their description:
 
-- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells
-  the other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, no two side by
-  side) outnumber every move the other can still make: the other's disjoint placements (half of every run of
-  empty cells along its direction), or the cells within the other's reach, less those the player's sure moves
-  will cover there, by halves;
+- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells the
+  other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, every other one of those
+  side by side, or one in three of all its disjoint pairs) outnumber every move the other can still make: the
+  other's disjoint placements (half of every run of empty cells along its direction, less the two in each protective
+  square the player is sure to take), or the cells within the other's reach, less those the player's sure moves will
+  cover there, by halves;
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
-- moves are tried first if they leave the opponent sure to lose, then by what they do to both players' counts
-  of disjoint placements and of safe ones, then by their place on a fixed lattice of the board (every other
-  column from the sides, every other row from the ends), then by their contact with filled cells;
+- a position with a move that leaves the opponent sure to lose (by the bound above) is won at once, and a move
+  that leaves the opponent sure to win is not searched (a position whose moves all do is lost): the positions
+  the bound settles are not entered;
+- moves are tried by what they do to both players' counts of disjoint placements and of safe ones, then by their
+  place on a fixed lattice of the board (every other column from the sides, every other row from the ends), then by
+  their contact with filled cells;
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn);
-- the search's history breaks ties.
+- no history heuristic: ties keep the order above (counts of refutations, learnt anywhere on the board, break
+  its ties worse than the board's own order of cells).
 """
 
 import numpy as np
@@ -115,52 +120,92 @@ def guaranteed(empty, first):
     """Moves Vertical can make whatever Horizontal does, taking the best of what is left at each turn while
     Horizontal spoils the best of the rest, one a move: its safe moves (on cells no horizontal domino can ever
     cover); its protective squares (2 x 2 empty, nothing empty beside them: a domino in one makes the other
-    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, no two side
-    by side, so that a horizontal domino spoils one at most). All disjoint, taken greedily row by row for every
-    column at once; Vertical takes the first spoilable one when it moves ``first``."""
+    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, every
+    other one of those side by side, so that a horizontal domino spoils one at most). All disjoint, taken
+    greedily row by row for every column at once, the safe moves first; Vertical takes the first spoilable one
+    when it moves ``first``. Or, after the same safe moves and squares, every disjoint pair at all, one in three
+    of them (a horizontal domino spoils two at most). Returns the moves and how many of their cells Horizontal
+    can never cover, by each count, and the protective squares Vertical takes."""
     iso = isolated(empty)
-    safe = 0
+    # the safe moves first, a whole move each: a pair never takes a cell from one
+    safe_cells = np.uint64(0)
+    below = np.uint64(0)  # cells of this row held by what was taken at the row before
+    for r in range(7):
+        shift = np.uint64(8 * r)
+        below = (iso >> shift) & (iso >> (shift + U8)) & ROW & ~below
+        safe_cells |= (below | (below << U8)) << shift
+    safe = null_window.popcount(safe_cells) // 2
+    rest = empty & ~safe_cells
     squares = 0
     pairs = 0
-    below = np.uint64(0)  # cells of this row held by what was taken at the row before
+    below = np.uint64(0)
     near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
-    packed = np.uint64(0)
+    packed = safe_cells
+    squared = np.uint64(0)
     for r in range(7):
         shift = np.uint64(8 * r)
         row = (empty >> shift) & ROW
-        upper = row & ~below
-        lower = (empty >> (shift + U8)) & ROW
-        safe_tops = upper & (iso >> shift) & (iso >> (shift + U8)) & ROW
-        square_lefts = alone_pairs(row) & alone_pairs(lower)
+        upper = (rest >> shift) & ROW & ~below
+        lower = (rest >> (shift + U8)) & ROW
+        square_lefts = alone_pairs(row) & alone_pairs((empty >> (shift + U8)) & ROW)
         square_lefts &= ~(below | (below >> U1))
         square = square_lefts | (square_lefts << U1)
-        vulnerable = upper & lower & ~safe_tops & ~square & ~near
-        vulnerable &= ~(vulnerable << U1)  # of side-by-side pairs, the first of each run
-        safe += null_window.popcount(safe_tops)
+        vulnerable = every_other(upper & lower & ~square & ~near)
         squares += null_window.popcount(square_lefts)
         pairs += null_window.popcount(vulnerable)
-        below = safe_tops | square | vulnerable
+        below = square | vulnerable
         packed |= (below | (below << U8)) << shift
+        squared |= (square | (square << U8)) << shift
         near = ((vulnerable << U1) | (vulnerable >> U1)) & ROW
     # Vertical's picks are every other one of the squares, then of the pairs, from the first or the second
     take = 1 if first else 0
     got_squares = (squares + take) // 2
     got_pairs = (squares + pairs + take) // 2 - got_squares
-    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso)
+    # Or every disjoint pair, side by side or not: a horizontal domino spoils two at most, so after the squares
+    # Vertical gets one in three, from the first or the third
+    packed_all = safe_cells | squared
+    cells = rest & ~squared
+    all_pairs = 0
+    below = np.uint64(0)
+    for r in range(7):
+        shift = np.uint64(8 * r)
+        below = (cells >> shift) & (cells >> (shift + U8)) & ROW & ~below
+        packed_all |= (below | (below << U8)) << shift
+        all_pairs += null_window.popcount(below)
+    then = take if squares % 2 == 0 else 1 - take  # whether Vertical picks first once the squares are gone
+    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso), \
+        safe + 2 * got_squares + (all_pairs + 2 * then) // 3, null_window.popcount(packed_all & iso), got_squares
 
 
 def settled(empty, turned):
     """+1 if Vertical, to move on ``empty`` (``turned`` is the same board transposed), is sure to win, -1 if
     sure to lose, else 0. A player sure of ``m`` moves (on cells of which ``x`` are out of the other's reach)
     wins when the other cannot make as many moves: the other's disjoint placements are too few, or the cells
-    the other can cover cannot hold the other's ``m`` dominoes beside the player's own ``2m - x`` cells there."""
-    m, x = guaranteed(empty, True)
-    if m > disjoint_vertical(turned) or 4 * m - x > null_window.popcount(empty & ~isolated(empty)):
+    the other can cover cannot hold the other's ``m`` dominoes beside the player's own ``2m - x`` cells there. A
+    protective square the player takes held two of the other's disjoint placements (one in each of its lines),
+    both spoilt by the player's domino there: the other's moves are at most its disjoint placements less two for
+    each."""
+    m, x, m3, x3, squares = guaranteed(empty, True)
+    most = disjoint_vertical(turned) - 2 * squares
+    reach = null_window.popcount(empty & ~isolated(empty))
+    if m > most or 4 * m - x > reach or m3 > most or 4 * m3 - x3 > reach:
         return 1
-    m, x = guaranteed(turned, False)
-    if m >= disjoint_vertical(empty) or 4 * m + 2 - x > null_window.popcount(turned & ~isolated(turned)):
+    m, x, m3, x3, squares = guaranteed(turned, False)
+    most = disjoint_vertical(empty) - 2 * squares
+    reach = null_window.popcount(turned & ~isolated(turned))
+    if m >= most or 4 * m + 2 - x > reach or m3 >= most or 4 * m3 + 2 - x3 > reach:
         return -1
     return 0
+
+
+def every_other(row):
+    """Of each run of set bits in a row (a byte), the first, the third, ...: no two side by side."""
+    kept = np.uint64(0)
+    while row != 0:
+        starts = row & ~(row << U1)
+        kept |= starts
+        row &= ~(starts | (starts << U1))
+    return kept
 
 
 def alone_pairs(row):
@@ -185,7 +230,22 @@ def moves(board, _, p):
         return np.uint64(0), outcome, outcome
     # A safe move can wait: the other moves are searched first, and alone when there are any (Bullock).
     unsafe = mine & ~vertical_moves(isolated(empty))
-    return (unsafe if unsafe != 0 else mine), -1, 1
+    searched = unsafe if unsafe != 0 else mine
+    # won at once where a move leaves the opponent settled lost; a move that leaves it settled won is not searched
+    # (lost where every move does): no need to enter those positions
+    rest = searched
+    while rest != 0:
+        move = rest & (~rest + U1)
+        rest ^= move
+        left = empty & ~(move | (move << U8))
+        outcome = settled(transpose(left), left)
+        if outcome < 0:
+            return np.uint64(0), 1, 1
+        if outcome > 0:
+            searched ^= move
+    if searched == 0:
+        return searched, -1, -1
+    return searched, -1, 1
 
 
 def play_move(board, shape, move, p):
@@ -194,13 +254,11 @@ def play_move(board, shape, move, p):
 
 
 def order(board, shape, move, p):
-    """A move that leaves the opponent sure to lose first; then by what it does to :func:`placements`, then by
-    its place on the :func:`lattice`, then by its contact with filled cells."""
+    """By what the move does to :func:`placements`, then by its place on the :func:`lattice`, then by its
+    contact with filled cells."""
     empty = ~board
     cells = move | (move << U8)
     rest = empty & ~cells
-    if settled(transpose(rest), rest) < 0:
-        return 1 << 20
     around = ((cells << U1) & NOT_FIRST_COLUMN) | ((cells >> U1) & NOT_LAST_COLUMN) | (move >> U8) | \
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
@@ -228,10 +286,10 @@ def lattice(move, shape):
 
 
 def placements(empty):
-    """Bullock's measure of a board for Vertical: its disjoint placements and twice its safe ones, less
+    """Bullock's measure of a board for Vertical: its disjoint placements and its safe ones, less
     Horizontal's of each (counted along the rows, by table: no transposition)."""
     return disjoint_vertical(empty) - disjoint_horizontal(empty) + \
-        2 * disjoint_vertical(isolated(empty)) - disjoint_horizontal(column_isolated(empty))
+        disjoint_vertical(isolated(empty)) - disjoint_horizontal(column_isolated(empty))
 
 
 def disjoint_horizontal(cells):
@@ -280,10 +338,10 @@ def solve(board, shape, low, high, table_ptr, size, symmetric, frames_ptr, count
     watch = carray(watch_ptr, null_window.WATCH_WORDS)
     board, shape = np.uint64(board), np.uint64(shape)
     if symmetric:
-        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, True,
+        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, False,
                                  table, size, frames, counters, watch)
     return null_window.solve(start, moves, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
-                             True, table, size, frames, counters, watch)
+                             False, table, size, frames, counters, watch)
 
 
 def plain_key(board, _, p):

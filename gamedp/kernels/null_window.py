@@ -28,6 +28,9 @@ of its parent's view of it. The techniques the best dedicated solvers use are th
   without a search when one of them is already refuted (an enhanced transposition cut-off);
 - moves are searched by the game's ``order``, then (when ``HISTORY`` is on) by how often each move refuted a
   position of the same player before (the history heuristic);
+- a search that fails low returns the best score it found, not its window's bound (fail-soft), and the table keeps
+  that: a game whose scores skip values (Domineering's +1 and -1) has a lost position proved by the one search
+  that asks whether it is won, and the bisection below narrows by more than half where it can;
 - :func:`solve` narrows the score by null-window searches, bisecting with a pull towards 0, as an MTD(f)-style
   driver would;
 - several threads may search one table at once, each with its own ``frames``, ``counters`` and ``watch``: an
@@ -81,9 +84,9 @@ def frame_words(width):
 
 
 def counter_words(width):
-    """Words of ``counters`` (i8) per ply: alpha, beta, the number of moves, the one being searched, the moves'
-    sort keys."""
-    return 4 + width
+    """Words of ``counters`` (i8) per ply: alpha, beta, the number of moves, the one being searched, the best
+    score found so far, the moves' sort keys."""
+    return 5 + width
 
 
 def popcount(x):
@@ -175,12 +178,12 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
                 if history:
                     score = score * HISTORY_SCALE + min(counters[hist + side + bit_index(move)], HISTORY_SCALE - 1)
                 j = count
-                while j > 0 and counters[at + 4 + j - 1] < score:
+                while j > 0 and counters[at + 5 + j - 1] < score:
                     frames[base + 3 + j] = frames[base + 2 + j]
-                    counters[at + 4 + j] = counters[at + 3 + j]
+                    counters[at + 5 + j] = counters[at + 4 + j]
                     j -= 1
                 frames[base + 3 + j] = move
-                counters[at + 4 + j] = score
+                counters[at + 5 + j] = score
                 count += 1
             if depth < skew and count > 1:
                 # a helper thread takes another path than the main one near the root, so that the two fill the
@@ -206,6 +209,7 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
             counters[at + 1] = beta
             counters[at + 2] = count
             counters[at + 3] = 0
+            counters[at + 4] = low
             a, b = play(a, b, frames[base + 3], p)
             alpha, beta = -beta, -alpha
             depth += 1
@@ -227,6 +231,8 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
                 counters[hist + (depth & 1) * 64 + bit_index(frames[base + 3 + i])] += 1
             result = score
             continue
+        if score > counters[at + 4]:
+            counters[at + 4] = score
         if score > alpha:
             alpha = score
             counters[at] = alpha
@@ -238,8 +244,8 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
             depth += 1
             entering = True
             continue
-        store(table, shift, frames[base + 2], alpha, False)
-        result = alpha
+        result = counters[at + 4]
+        store(table, shift, frames[base + 2], result, False)
 
 
 def store(table, shift, key, score, lower):

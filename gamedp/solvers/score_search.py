@@ -458,5 +458,5 @@ class Searcher:
     def __init__(self, width: int):
         # as gamedp.kernels.null_window.frame_words and counter_words say
         self.frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * (3 + 3 * width)))()
-        self.counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * (4 + width) + HISTORY_WORDS))()
+        self.counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * (5 + width) + HISTORY_WORDS))()
         self.watch = (ctypes.c_int64 * WATCH_WORDS)()
