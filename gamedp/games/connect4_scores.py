@@ -58,6 +58,9 @@ class Connect4Scores:
         #: the last position read or split, with its bitboards: each is asked for a few times in a row
         self._last: tuple[int, int, int] = (-1, 0, 0)
 
+    #: the scores are the benchmark sets' and Pascal Pons' solver's (``gamedp value --format pons`` writes them)
+    benchmark_scores = True
+
     @property
     def book_id(self) -> str:
         return "connect4-book"
@@ -115,11 +118,11 @@ class Connect4Scores:
                                       searcher.watch, out, len(out), done)
 
     def read_moves(self, text: str) -> int:
-        """The position after the columns ``text`` (e.g. ``4453``) from the empty board, checked by the
-        compiled reader (a position that is not legal is read again by the game, which says why)."""
+        """The position after the columns ``text`` (e.g. ``4453``; none, the empty board) from the empty board,
+        checked by the compiled reader (a position that is not legal is read again by the game, which says why)."""
         data = text.encode("ascii", "replace")
         with self._reading:
-            read = bool(data) and self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0
+            read = self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0
             mover, mask = self._buffer[0] % (1 << 64), self._buffer[1] % (1 << 64)
         if read:
             key = mover + mask + self.game.bottom
