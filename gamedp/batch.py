@@ -56,8 +56,8 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
 
     With ``scores``, each answer is Pascal Pons' solver's line ``POSITION SCORE`` instead (``read`` must be a
     :func:`score_reader` made with ``scores``), and a line may be ``POSITION SCORE`` too, as the benchmark sets
-    write them: the score it gives is checked (see :func:`_score_column`)."""
-    if not as_json and not scores and isinstance(read, ScoreReader) and read.compiled and hasattr(lines, "buffer"):
+    write them: the score it gives is checked (see :func:`_score_column`; such lines are answered one by one)."""
+    if not as_json and isinstance(read, ScoreReader) and read.compiled and hasattr(lines, "buffer"):
         reader = read
         pace = [0.0]  # seconds a chunk took per byte, on average (0: none measured yet)
 
@@ -260,9 +260,8 @@ def empty_line(game: Any) -> GamedpError:
 def score_reader(game: Any, rules: Any, *, memory: int | None = None, outcomes_only: bool = False,
                  progress: bool = True, threads: int = 1, scores: bool = False) -> ScoreReader:
     """A reader for a game with the exact-score search (``rules``, what its hook gave): one table for every
-    line, searched by up to ``threads`` lines at once; with ``scores``, its values carry the search's score
-    (the sign alone with ``outcomes_only``), which ``rules`` must say are the benchmark sets' (see
-    :func:`benchmark_scores`)."""
+    line, searched by up to ``threads`` lines at once; with ``scores``, its values carry the benchmark sets'
+    score (the sign alone with ``outcomes_only``), which ``rules`` must offer (see :func:`benchmark_scores`)."""
     from gamedp.solvers.score_search import ScoreSearch
 
     # several lines' progress at once would garble the terminal's one progress line
@@ -301,12 +300,12 @@ class ScoreReader:
         while begin < end:
             status, at, text = self.search.answer_lines(block, begin, end)
             if text:
-                yield False, text
+                yield False, self._scored(text) if self.scores else text
             number += block.count(b"\n", begin, at)
             begin = at
             if status == LEFT:
                 stop = block.index(b"\n", at, end)
-                yield from _answer(self, number, block[at:stop].decode(encoding, errors), False)
+                yield from _answer(self, number, block[at:stop].decode(encoding, errors), False, self.scores)
                 number += 1
                 begin = stop + 1
 
@@ -315,14 +314,25 @@ class ScoreReader:
             raise empty_line(self.game)
         return self.game.parse_position(text)
 
+    def _scored(self, text: str) -> str:
+        """The compiled answers ``text`` (lines ``MOVES<TAB>VALUE<TAB>REMOTENESS`` of plain move strings, each
+        move a stone) as Pons' solver's lines ``MOVES SCORE``."""
+        from gamedp.values import Outcome
+
+        lines = []
+        for line in text.splitlines():
+            moves, outcome, remoteness = line.split("\t")
+            value = Value(Outcome[outcome], None if remoteness == "-" else int(remoteness))
+            lines.append(f"{moves} {self.search.rules.score_of(len(moves), value)}\n")
+        return "".join(lines)
+
     def __call__(self, text: str) -> tuple[Value, int | None]:
         position = self.read_moves(text)
-        if not self.scores:
-            return self.search.value(position), self.search.explored
-        score = self.search.score(position, *((-1, 1) if self.search.outcomes_only else ()))
-        found = self.search.rules.value(position, score)
-        remoteness = None if self.search.outcomes_only else found.remoteness
-        return Value(found.outcome, remoteness, score), self.search.explored
+        value = self.search.value(position)
+        if self.scores:
+            rules = self.search.rules
+            value = Value(value.outcome, value.remoteness, rules.score_of(rules.moves_made(position), value))
+        return value, self.search.explored
 
 
 def analyst_reader(analyst: Any) -> Reader:

@@ -4,6 +4,7 @@ line gives one)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -13,9 +14,11 @@ import pytest
 from command import gamedp, one_clear_error
 from output import without_compile_notices
 
+from gamedp.batch import answer_lines, score_reader
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers.score_search import ScoreSearch
 from test_score_search import benchmark_sample
+from test_value_lines import long_searches_early, mixed_text  # noqa: F401 (a fixture)
 
 
 def benchmark_lines() -> list[tuple[str, int]]:
@@ -33,6 +36,27 @@ def test_pons_format_writes_the_benchmark_lines_as_the_sets_do(scored):
     out = gamedp("value", "connect4", "--format", "pons", stdin=given)
     assert (out.returncode, without_compile_notices(out.stderr)) == (0, ""), out.stderr
     assert out.stdout == expected
+
+
+@pytest.mark.usefixtures("long_searches_early")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pons_lines_answered_by_the_compiled_kernel_are_those_answered_one_by_one(threads):
+    """Plain move strings are answered many at a time in compiled code, their answers turned into scores; the
+    other lines (boards drawn, bad lines, long searches) one by one."""
+    text = mixed_text()
+    game = Connect4()
+    got, calls = [], []
+    for compiled in (True, False):
+        reader = score_reader(game, game.score_search(), progress=False, threads=threads, scores=True)
+        reader.search.answer_lines = lambda *args, lines=reader.search.answer_lines: \
+            calls.append(lines(*args)) or calls[-1]
+        stream = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8") if compiled else \
+            io.StringIO(text, newline=None)
+        both = io.StringIO()
+        answer_lines(reader, stream, both, both, threads=threads, stop=reader.stop, scores=True)
+        got.append(both.getvalue())
+    assert got[0] == got[1] and got[0].count("gamedp: error: line ") == 9
+    assert any(answers for _, _, answers in calls)
 
 
 def test_pons_format_with_outcomes_only_writes_the_sign():
