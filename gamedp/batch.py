@@ -5,7 +5,9 @@ Every line is a position in the game's notation; the answer is one line ``POSITI
 positions the search explored and the seconds it took. A line that is not a position gets one error line on
 stderr naming its line number, and the lines after it are still answered; the run then ends with exit status
 2. Games that offer the exact-score search (:mod:`gamedp.solvers.score_search`) keep its table across the
-lines; the others are answered by the engine ``analyze`` would use.
+lines; the others are answered by the engine ``analyze`` would use. A game read as move strings (Connect-Four)
+takes an empty line as its start, as Pascal Pons' solver does, and answers it with an empty POSITION; its
+answers can also be that solver's lines ``POSITION SCORE`` (``--format pons``).
 
 This module imports neither click nor numpy, so that ``gamedp value connect4`` starts as fast as Python.
 
@@ -14,12 +16,15 @@ This module imports neither click nor numpy, so that ``gamedp value connect4`` s
 >>> out, err = io.StringIO(), io.StringIO()
 >>> game = Connect4(4, 4)
 >>> answer_lines(score_reader(game, game.score_search()), io.StringIO("1\\n\\n12345\\n"), out, err)
-2
+1
 >>> out.getvalue()
-'1\\tTIE\\t15\\n'
+'1\\tTIE\\t15\\n\\tTIE\\t16\\n'
 >>> print(err.getvalue(), end="")
-gamedp: error: line 2: the line is empty; write a position (connect4 4x4: the columns played, e.g. 4453, or the board drawn)
 gamedp: error: line 3: connect4 4x4: column 5 at move 5 is not a column of this board (1..4)
+>>> out = io.StringIO()
+>>> reader = score_reader(game, game.score_search(), scores=True)
+>>> answer_lines(reader, io.StringIO("1 0\\n4444\\n"), out, err, scores=True), out.getvalue()
+(0, '1 0\\n4444 0\\n')
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ Reader = Callable[[str], tuple[Value, "int | None"]]
 
 
 def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_json: bool = False,
-                 threads: int = 1, stop: Callable[[], None] | None = None) -> int:
+                 threads: int = 1, stop: Callable[[], None] | None = None, scores: bool = False) -> int:
     """Answer every line of ``lines`` with ``read``; returns how many lines were refused.
 
     With ``threads`` above 1, that many lines are answered at once (``read`` must allow it), and the answers
@@ -47,7 +52,11 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
     the lines being answered when the run is interrupted. A :class:`ScoreReader` whose game answers move
     strings in compiled code reads a stream's bytes (``lines.buffer``) a block at a time instead, and answers
     each block's lines in a few calls (:meth:`ScoreReader.answer_block`) rather than one by one; its threads
-    take chunks of lines."""
+    take chunks of lines.
+
+    With ``scores``, each answer is Pascal Pons' solver's line ``POSITION SCORE`` instead (``read`` must be a
+    :func:`score_reader` made with ``scores``), and a line may be ``POSITION SCORE`` too, as the benchmark sets
+    write them: the score it gives is checked (see :func:`_score_column`; such lines are answered one by one)."""
     if not as_json and isinstance(read, ScoreReader) and read.compiled and hasattr(lines, "buffer"):
         reader = read
         pace = [0.0]  # seconds a chunk took per byte, on average (0: none measured yet)
@@ -62,8 +71,8 @@ def answer_lines(read: Reader, lines: TextIO, out: TextIO, err: TextIO, *, as_js
             return pieces
 
         return _in_order(_chunks(blocks(lines.buffer.read1), threads, pace), answer, threads, out, err, stop)
-    return _in_order(enumerate(lines, 1), lambda numbered: [_answer(read, *numbered, as_json)], threads, out,
-                     err, stop)
+    return _in_order(enumerate(lines, 1), lambda numbered: _answer(read, *numbered, as_json, scores), threads,
+                     out, err, stop)
 
 
 #: Bytes read at a time: whatever has arrived, up to this (a line is answered once it has arrived whole).
@@ -183,22 +192,47 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
     return refused
 
 
-def _answer(read: Reader, number: int, line: str, as_json: bool) -> tuple[bool, str]:
-    """Line ``number``'s answer: (False, the line to print) or (True, the error line)."""
+def _answer(read: Reader, number: int, line: str, as_json: bool, scores: bool = False) -> list[tuple[bool, str]]:
+    """Line ``number``'s answer: [(False, the line to print)] or [(True, the error line)]; with ``scores``, a
+    score the line gave that is not the position's adds an error line after the answer."""
     text = line.strip()
     started = time.perf_counter() if as_json else 0.0
     try:
+        given = None
+        if scores:
+            text, given = _score_column(text)
         value, explored = read(text)
     except GamedpError as e:
-        return True, f"gamedp: error: line {number}: {e}\n"
+        return [(True, f"gamedp: error: line {number}: {e}\n")]
     if as_json:
         import json
 
-        return False, json.dumps({"line": number, "position": text, "value": value.outcome.name,
-                                  "remoteness": value.remoteness, "explored": explored,
-                                  "seconds": round(time.perf_counter() - started, 6)}) + "\n"
+        return [(False, json.dumps({"line": number, "position": text, "value": value.outcome.name,
+                                    "remoteness": value.remoteness, "explored": explored,
+                                    "seconds": round(time.perf_counter() - started, 6)}) + "\n")]
+    if scores:
+        answer = [(False, f"{text} {value.score}\n")]
+        if given is not None and given != value.score:
+            answer.append((True, f"gamedp: error: line {number}: {text or 'the empty board'} scores {value.score}, "
+                                 f"not {given} as the line says\n"))
+        return answer
     remoteness = "-" if value.remoteness is None else str(value.remoteness)
-    return False, f"{text}\t{value.outcome.name}\t{remoteness}\n"
+    return [(False, f"{text}\t{value.outcome.name}\t{remoteness}\n")]
+
+
+def _score_column(text: str) -> tuple[str, int | None]:
+    """A line of a benchmark set, ``POSITION SCORE``, or a position alone, as (the position, the score or None).
+
+    >>> _score_column("4453 -3"), _score_column("4453"), _score_column("")
+    (('4453', -3), ('4453', None), ('', None))
+    """
+    fields = text.split()
+    if len(fields) < 2:
+        return text, None
+    digits = fields[1][1:] if fields[1][0] in "+-" else fields[1]
+    if len(fields) == 2 and digits.isdigit() and digits.isascii():
+        return fields[0], int(fields[1])
+    raise GamedpError(f"{text!r} is not POSITION or POSITION SCORE (a score is a whole number, e.g. 4453 -3)")
 
 
 def _print(pieces: Iterable[tuple[bool, str]], out: TextIO, err: TextIO) -> int:
@@ -224,23 +258,34 @@ def empty_line(game: Any) -> GamedpError:
 
 
 def score_reader(game: Any, rules: Any, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True, threads: int = 1) -> ScoreReader:
+                 progress: bool = True, threads: int = 1, scores: bool = False) -> ScoreReader:
     """A reader for a game with the exact-score search (``rules``, what its hook gave): one table for every
-    line, searched by up to ``threads`` lines at once."""
+    line, searched by up to ``threads`` lines at once; with ``scores``, its values carry the benchmark sets'
+    score (the sign alone with ``outcomes_only``), which ``rules`` must offer (see :func:`benchmark_scores`)."""
     from gamedp.solvers.score_search import ScoreSearch
 
     # several lines' progress at once would garble the terminal's one progress line
     search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress and threads == 1,
                          threads=threads)
-    return ScoreReader(game, search, getattr(rules, "read_moves", game.parse_position))
+    return ScoreReader(game, search, getattr(rules, "read_moves", None), scores)
+
+
+def benchmark_scores(rules: Any) -> bool:
+    """Whether the search's scores (``rules``, a game's score-search hook, or None) are those of the benchmark
+    sets and of Pascal Pons' solver, so that ``gamedp value --format pons`` can write them."""
+    return bool(getattr(rules, "benchmark_scores", False))
 
 
 class ScoreReader:
     """A :data:`Reader` over a :class:`~gamedp.solvers.score_search.ScoreSearch` (``search``), which may be
-    called from several threads at once; ``stop()`` stops the lines being searched."""
+    called from several threads at once; ``stop()`` stops the lines being searched.
 
-    def __init__(self, game: Any, search: Any, read_moves: Callable[[str], Any]):
-        self.game, self.search, self.read_moves = game, search, read_moves
+    ``read_moves`` reads the game's move strings (the empty one is the start), or None: the game's notation,
+    where an empty line is refused. With ``scores``, each value carries its score."""
+
+    def __init__(self, game: Any, search: Any, read_moves: Callable[[str], Any] | None, scores: bool = False):
+        self.game, self.search, self.scores = game, search, scores
+        self.read_moves = read_moves or self._read_position
         self.stop: Callable[[], None] = search.stop
         #: whether the game answers move strings in compiled code (an opening book is read line by line)
         self.compiled = hasattr(search.rules, "answer_lines") and search.book is None
@@ -255,19 +300,38 @@ class ScoreReader:
         while begin < end:
             status, at, text = self.search.answer_lines(block, begin, end)
             if text:
-                yield False, text
+                yield False, self._scored(text) if self.scores else text
             number += block.count(b"\n", begin, at)
             begin = at
             if status == LEFT:
                 stop = block.index(b"\n", at, end)
-                yield _answer(self, number, block[at:stop].decode(encoding, errors), False)
+                yield from _answer(self, number, block[at:stop].decode(encoding, errors), False, self.scores)
                 number += 1
                 begin = stop + 1
 
-    def __call__(self, text: str) -> tuple[Value, int | None]:
+    def _read_position(self, text: str) -> Any:
         if not text:
             raise empty_line(self.game)
-        value = self.search.value(self.read_moves(text))
+        return self.game.parse_position(text)
+
+    def _scored(self, text: str) -> str:
+        """The compiled answers ``text`` (lines ``MOVES<TAB>VALUE<TAB>REMOTENESS`` of plain move strings, each
+        move a stone) as Pons' solver's lines ``MOVES SCORE``."""
+        from gamedp.values import Outcome
+
+        lines = []
+        for line in text.splitlines():
+            moves, outcome, remoteness = line.split("\t")
+            value = Value(Outcome[outcome], None if remoteness == "-" else int(remoteness))
+            lines.append(f"{moves} {self.search.rules.score_of(len(moves), value)}\n")
+        return "".join(lines)
+
+    def __call__(self, text: str) -> tuple[Value, int | None]:
+        position = self.read_moves(text)
+        value = self.search.value(position)
+        if self.scores:
+            rules = self.search.rules
+            value = Value(value.outcome, value.remoteness, rules.score_of(rules.moves_made(position), value))
         return value, self.search.explored
 
 
@@ -282,9 +346,10 @@ def analyst_reader(analyst: Any) -> Reader:
     return read
 
 
-def fast_value(spec: str, threads: int = 1) -> int:
-    """``gamedp value GAME [--threads N]``, for a game with the exact-score search: the answers without
-    importing the command line's libraries. Returns the exit status, or -1 when GAME takes the full path."""
+def fast_value(spec: str, threads: int = 1, scores: bool = False) -> int:
+    """``gamedp value GAME [--threads N] [--format tab|pons]`` (``scores``: pons), for a game with the
+    exact-score search: the answers without importing the command line's libraries. Returns the exit status,
+    or -1 when GAME takes the full path (which also says why a game refuses ``--format pons``)."""
     import sys
 
     from gamedp.loader import load_game
@@ -296,11 +361,12 @@ def fast_value(spec: str, threads: int = 1) -> int:
     from gamedp.solvers.score_search import score_rules
 
     rules = score_rules(game)
-    if rules is None:
+    if rules is None or scores and not benchmark_scores(rules):
         return -1
     from gamedp.cores import usable_threads
 
     threads = usable_threads(threads)
-    reader = score_reader(game, rules, threads=threads)
-    refused = answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, threads=threads, stop=reader.stop)
+    reader = score_reader(game, rules, threads=threads, scores=scores)
+    refused = answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, threads=threads, stop=reader.stop,
+                           scores=scores)
     return 2 if refused else 0

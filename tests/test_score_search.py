@@ -242,7 +242,7 @@ def test_the_process_never_holds_more_than_the_bound_even_while_the_table_grows(
 
 def test_bad_lines_are_named_and_the_others_answered():
     late = "2252576253462244111563365343671351441"  # End-Easy's first: answered at once
-    lines = ["5554224333234511764415115", "", "12345678", "1111111", "1212121", "1212121" + "3", "x", "44" * 22,
+    lines = ["5554224333234511764415115", "0", "12345678", "1111111", "1212121", "1212121" + "3", "x", "44" * 22,
              late]
     out = gamedp("value", "connect4", stdin="\n".join(lines) + "\n")
     assert out.returncode == 2
@@ -253,7 +253,7 @@ def test_bad_lines_are_named_and_the_others_answered():
     assert [e.split(":")[2].strip() for e in errors] == ["line 2", "line 3", "line 4", "line 6", "line 7",
                                                           "line 8"], errors
     assert all(e.startswith("gamedp: error: line ") for e in errors) and "Traceback" not in out.stderr
-    assert "empty" in errors[0] and "column 8 at move 8" in errors[1] and "full" in errors[2]
+    assert "column 0 at move 1" in errors[0] and "column 8 at move 8" in errors[1] and "full" in errors[2]
     assert "over before move 8" in errors[3] and "full" in errors[5]
 
 

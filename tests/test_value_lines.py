@@ -37,8 +37,9 @@ def mixed_text() -> str:
     easy = [m for m, _ in benchmark_sample("Test_L3_R1", 40)]
     middle = [m for m, _ in benchmark_sample("Test_L2_R1", 20) + benchmark_sample("Test_L2_R2", 6)]
     drawn = game.format_position_line(game.parse_position(easy[3]))
-    odd = ["", "12345678", "1111111", "12121213", "1212121", "x", "44" * 22, drawn, f"  {easy[5]}\t", "4" * 60,
-           "\t", "٣"]
+    # (an empty line, or one of spaces, is the empty board: minutes of search on 7x6)
+    odd = ["0", "12345678", "1111111", "12121213", "1212121", "x", "44" * 22, drawn, f"  {easy[5]}\t", "4" * 60,
+           "\t8 ", "٣"]
     lines = []
     for i, line in enumerate(easy + middle):
         lines.append(line)

@@ -2,7 +2,7 @@
 
 A judge run is timed whole-process against C++ programs that finish in a tenth of a second, so
 ``gamedp judge PROBLEM`` (with nothing else on the line) skips importing the command-line library and answers
-straight away; so do ``gamedp value GAME [--threads N]`` and ``gamedp cgt domineering POSITION... [--json]``, whose small
+straight away; so do ``gamedp value GAME [--threads N] [--format tab|pons]`` and ``gamedp cgt domineering POSITION... [--json]``, whose small
 answers would otherwise be mostly start-up. Any other command line, including ``judge --help`` or
 ``judge -i FILE``, gets the full CLI.
 """
@@ -21,9 +21,9 @@ def main(argv: list[str] | None = None) -> None:
             status = _answered(lambda: _judge(args[1]))
             _leave_to_exit()
             sys.exit(status)
-    if args[:1] == ["value"] and (len(args) == 2 or len(args) == 4 and args[2] == "--threads"
-                                  and args[3] in THREAD_COUNTS):
-        status = _answered(lambda: _value(args[1], int(args[3]) if len(args) == 4 else 1))
+    options = _value_options(args[2:]) if args[:1] == ["value"] and len(args) >= 2 else None
+    if options is not None:
+        status = _answered(lambda: _value(args[1], **options))
         if status >= 0:
             _leave_to_exit()
             sys.exit(status)
@@ -41,11 +41,26 @@ def main(argv: list[str] | None = None) -> None:
 THREAD_COUNTS = {str(n) for n in range(1, 65)}
 
 
-def _value(spec: str, threads: int) -> int:
-    """``gamedp value GAME [--threads N]``, for a game with the exact-score search (-1: the full path)."""
+def _value_options(args: list[str]) -> dict | None:
+    """``value``'s options after GAME as :func:`_value`'s arguments, if they are only ``--threads N`` and
+    ``--format tab|pons``, each at most once (else None: the full path)."""
+    options: dict = {}
+    for name, given in zip(args[::2], args[1::2]):
+        if name == "--threads" and given in THREAD_COUNTS and "threads" not in options:
+            options["threads"] = int(given)
+        elif name == "--format" and given in ("tab", "pons") and "scores" not in options:
+            options["scores"] = given == "pons"
+        else:
+            return None
+    return options if len(args) % 2 == 0 else None
+
+
+def _value(spec: str, threads: int = 1, scores: bool = False) -> int:
+    """``gamedp value GAME [--threads N] [--format tab|pons]``, for a game with the exact-score search (-1: the
+    full path)."""
     from gamedp.batch import fast_value
 
-    return fast_value(spec, threads)
+    return fast_value(spec, threads, scores)
 
 
 def _cgt(args: list[str]) -> int:

@@ -18,32 +18,44 @@ from gamedp.errors import GamedpError
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line, with the positions explored and "
                                                        "the seconds taken.")
 @click.option("--outcomes-only", is_flag=True, help="Win/lose/tie only, no remoteness: a quicker search.")
+@click.option("--format", "form", type=click.Choice(["tab", "pons"]), default="tab", show_default=True,
+              help="pons: Pascal Pons' solver's lines `MOVES SCORE` (the benchmark sets' score; with "
+                   "--outcomes-only its sign), reading `MOVES` or a benchmark line `MOVES SCORE`, whose score is "
+                   "checked. Connect-Four only.")
 @threads_option
 def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool,
-          threads: int) -> None:
+          form: str, threads: int) -> None:
     """Print the exact value of each position of GAME read from standard input, one a line.
 
     Each answer is a line `POSITION<TAB>VALUE<TAB>REMOTENESS` (VALUE is WIN, LOSE, TIE or DRAW for the player to
     move), printed as soon as it is found. A line that is not a position gets an error line naming its number
-    on stderr; the others are still answered, and the exit status is then 2. Connect-Four (any board) is
+    on stderr; the others are still answered, and the exit status is then 2. For Connect-Four an empty line is
+    the empty board (its answer's POSITION is empty). Connect-Four (any board) is
     searched one position at a time with a table of bounded size (--memory), kept across the lines; with
     --threads N, N lines are searched at once on that table, and the answers still come in the lines' order.
 
     Example: echo 4453 | gamedp value connect4
     """
-    from gamedp.batch import analyst_reader, answer_lines, score_reader
+    from gamedp.batch import analyst_reader, answer_lines, benchmark_scores, score_reader
     from gamedp.loader import load_game
     from gamedp.solvers.score_search import score_rules
 
     spec = board_spec(game, variant)
     loaded = load_game(spec)
     rules = score_rules(loaded)
+    scores = form == "pons"
+    if scores and not benchmark_scores(rules):
+        raise GamedpError(f"--format pons writes Connect-Four's benchmark scores; {game} has no such score "
+                          f"(leave --format out)")
+    if scores and as_json:
+        raise GamedpError("--json and --format pons are two formats of the answers; give one of them")
     stop = None
     if rules is not None:
         from gamedp.cores import usable_threads
 
         threads = usable_threads(threads)
-        reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads)
+        reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads,
+                              scores=scores)
         read, stop = reader, reader.stop
     else:
         for given, option in ((memory is not None, "--memory bounds the table"),
@@ -54,5 +66,6 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
         from gamedp.analysis import load_analyst
 
         read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
-    if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, threads=threads, stop=stop):
+    if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, threads=threads, stop=stop,
+                    scores=scores):
         sys.exit(2)

@@ -58,6 +58,10 @@ class Connect4Scores:
         #: the last position read or split, with its bitboards: each is asked for a few times in a row
         self._last: tuple[int, int, int] = (-1, 0, 0)
 
+    #: the scores are the benchmark sets' and Pascal Pons' solver's (``gamedp value --format pons`` writes them,
+    #: by :meth:`score_of`)
+    benchmark_scores = True
+
     @property
     def book_id(self) -> str:
         return "connect4-book"
@@ -103,6 +107,22 @@ class Connect4Scores:
             plies -= 1
         return Value(WIN if score > 0 else LOSE, plies)
 
+    def score_of(self, stones: int, value: Value) -> int:
+        """The score ``value`` means with ``stones`` stones on the board (:meth:`value` undone); its sign where
+        the value has no remoteness (an outcome alone).
+
+        >>> from gamedp.games.connect4 import Connect4
+        >>> rules = Connect4Scores(Connect4())
+        >>> rules.score_of(4, rules.value(Connect4().parse_position("4444"), -3)), rules.score_of(4, Value(WIN))
+        (-3, 1)
+        """
+        if value.outcome is TIE:
+            return 0
+        sign = 1 if value.outcome is WIN else -1
+        if value.remoteness is None:
+            return sign
+        return sign * ((self.cells + 2 - stones - value.remoteness) // 2)
+
     def children(self, position: int) -> list[tuple[Any, Any]]:
         return self.game.move_list(position)
 
@@ -115,11 +135,11 @@ class Connect4Scores:
                                       searcher.watch, out, len(out), done)
 
     def read_moves(self, text: str) -> int:
-        """The position after the columns ``text`` (e.g. ``4453``) from the empty board, checked by the
-        compiled reader (a position that is not legal is read again by the game, which says why)."""
+        """The position after the columns ``text`` (e.g. ``4453``; none, the empty board) from the empty board,
+        checked by the compiled reader (a position that is not legal is read again by the game, which says why)."""
         data = text.encode("ascii", "replace")
         with self._reading:
-            read = bool(data) and self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0
+            read = self._play(data, len(data), self.game.width, self.game.height, self._buffer) == 0
             mover, mask = self._buffer[0] % (1 << 64), self._buffer[1] % (1 << 64)
         if read:
             key = mover + mask + self.game.bottom

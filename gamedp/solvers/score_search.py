@@ -90,6 +90,9 @@ class ScoreRules(Protocol):
     # Optional, for ``gamedp value``'s lines: ``answer_lines(text, begin, end, outcomes_only, quick, table, slots,
     # searcher, out, done)``, the compiled answers to many lines in one call (see ScoreSearch.answer_lines).
     # Optional: ``grow_after``, the positions explored per slot before the table doubles (GROW_AFTER).
+    # Optional, for ``gamedp value``: ``read_moves(text)``, a move string's position (the empty one: the start);
+    # ``benchmark_scores``, True where the scores are the benchmark sets', with ``score_of(stones, value)``
+    # (``--format pons``).
     # Optional, for an opening book (gamedp.solvers.opening_book): ``book_id`` (None: no book), ``variant``,
     # ``game``, ``book_game`` (its name on the command line), ``book_key(position)`` (one key for a position and
     # its symmetric images), ``moves_made(position)`` and ``score_bound(position)`` (the largest score, either
