@@ -35,12 +35,15 @@ def pytest_sessionstart(session):
 
     if hasattr(session.config, "workerinput"):  # a test worker: the controller has built them
         return
-    modules = sorted(pkgutil.iter_modules(gamedp.kernels.__path__),
-                     key=lambda info: -os.path.getsize(os.path.join(info.module_finder.path, info.name + ".py")))
+    # every kernel module, and the judge's own native kernels (BLOCKGAME's, built with its ruleset's tables)
+    sources = {f"gamedp.kernels.{info.name}": os.path.join(info.module_finder.path, info.name + ".py")
+               for info in pkgutil.iter_modules(gamedp.kernels.__path__)}
+    sources["gamedp.judge.blockgame_native"] = os.path.join(os.path.dirname(gamedp.kernels.__path__[0]), "judge",
+                                                            "blockgame_native.py")
+    modules = sorted(sources, key=lambda name: -os.path.getsize(sources[name]))
     with ThreadPoolExecutor(os.cpu_count()) as pool:
-        builds = pool.map(lambda info: subprocess.run([sys.executable, "-c", BUILD, f"gamedp.kernels.{info.name}"]),
-                          modules)
-        failed = [info.name for info, done in zip(modules, builds) if done.returncode != 0]
+        builds = pool.map(lambda name: subprocess.run([sys.executable, "-c", BUILD, name]), modules)
+        failed = [name for name, done in zip(modules, builds) if done.returncode != 0]
     assert not failed, f"the kernels of {failed} could not be loaded (their errors are above)"
 
 

@@ -193,8 +193,10 @@ def test_an_interrupt_is_seen_at_once_while_values_are_worked_out():
     from command import GAMEDP
 
     switches = " + ".join(f"{{{k}|-{k}}}" for k in range(1, 200))  # a minute and gigabytes, unbounded
+    # SIGINT at its default in the child: a suite run as a background job ignores it, and so would gamedp
     with subprocess.Popen([*GAMEDP, "cgt", "--expr", switches, "--memory", "1G"], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True) as p:
+                          stderr=subprocess.PIPE, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as p:
         time.sleep(1.5)
         assert p.poll() is None, p.stderr.read()
         sent = time.monotonic()
