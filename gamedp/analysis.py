@@ -24,7 +24,8 @@ Impartial games (``impartial = True``) that offer ``nimber(position)`` also show
 With a search depth (``--depth D``), games too big to solve are judged instead by a depth-limited search
 (:mod:`gamedp.solvers.lookahead`): :meth:`Analyst.judge` scores each move by the ends the search reaches,
 the game's ``heuristic`` at its horizon, and the saved solve given or else the game's solved database where
-there is one (``gamedp solve`` made it: every position it answers is exact).
+there is one (``gamedp solve`` made it: every position it answers is exact), then the game's opening book
+(``gamedp book`` made it: exact for every position it holds).
 
 What a game gives the front ends, beyond its rules: ``parse_position`` for what people type, and a
 ``format_position`` whose drawing ``parse_position`` reads back (else ``str(position)`` must read back: the JSON
@@ -98,7 +99,7 @@ class Analyst:
         if depth is not None:  # made now, so that a game it cannot search (a scored one) is refused up front
             from gamedp.solvers.lookahead import Lookahead
 
-            self._lookahead = Lookahead(self.rules, depth, known=self._database_values())
+            self._lookahead = Lookahead(self.rules, depth, known=self._known_values())
         #: what the refusal of a search too big to finish adds: the way out the front end offers (``--depth``)
         self._too_big = too_big
         self.memory = memory
@@ -125,14 +126,27 @@ class Analyst:
             raise GamedpError("judging moves needs a search depth (--depth D)")
         return self._lookahead.judge(position, every)
 
-    def _database_values(self) -> Any:
-        """A lookup of exact values: the saved solve given, else the game's solved database, if there is one (its
-        ``saved_solution`` hook); positions neither holds are searched."""
+    def _known_values(self) -> Any:
+        """A lookup of exact values for the depth-limited search: the saved solve given, else the game's solved
+        database, if there is one (its ``saved_solution`` hook); then the game's opening book, where ``gamedp
+        book`` made one; positions none of them holds are searched."""
+        from gamedp.solvers.opening_book import book_values
+
         if self.saved is not None:
-            return self.saved.known
-        saved = getattr(self.game, "saved_solution", None)
-        stored = saved(True) if callable(saved) else None  # values without remoteness are exact ends too
-        return None if stored is None else stored.known
+            stored = self.saved.known
+        else:
+            saved = getattr(self.game, "saved_solution", None)
+            solved = saved(True) if callable(saved) else None  # values without remoteness are exact ends too
+            stored = None if solved is None else solved.known
+        book = None if self._score_rules is None else book_values(self._score_rules)
+        if stored is None or book is None:
+            return stored or book
+
+        def known(position: Any) -> Value | None:
+            value = stored(position)
+            return book(position) if value is None else value
+
+        return known
 
     def value(self, position: Any) -> Value:
         if self._from_saved(position):

@@ -100,3 +100,22 @@ def test_a_search_too_big_is_refused_with_the_way_out_the_command_offers(command
     assert isinstance(result.exception, GamedpError) and "bytes of memory" in message
     assert message.endswith(way_out) and message.count("--depth D") == 1
     assert all(f"{other} searches" not in message for other in ("analyze", "play", "serve") if other != command)
+
+
+def test_the_opening_book_answers_inside_the_search(tmp_path, monkeypatch):
+    """With connect4 5x4's book 2 moves deep, a search 1 move deep gives every move its exact value (the score
+    search's, without the book), where it would otherwise estimate them."""
+    from gamedp.games.connect4 import Connect4
+    from gamedp.solvers.score_search import ScoreSearch
+
+    monkeypatch.setenv("GAMEDP_DB_DIR", str(tmp_path))
+    assert CliRunner().invoke(cli, ["book", "connect4:5x4", "--depth", "2"]).exit_code == 0
+    doc = json.loads(CliRunner().invoke(cli, ["analyze", "connect4:5x4", "1", "--depth", "1", "--json"]).stdout)
+    game = Connect4(5, 4)
+    exact = ScoreSearch(game.score_search(), progress=False, book=False).analyze(game.parse_position("1"))
+    def shown(value):  # as the JSON shows it: the search does not count the plies to a TIE
+        return value.outcome.value, None if value.outcome.name == "TIE" else value.remoteness
+
+    assert {m["move"]: (m["value"], m["remoteness"]) for m in doc["moves"]} == \
+        {game.format_move(exact.position, m.move): shown(m.value) for m in exact.moves}
+    assert (doc["value"], doc["remoteness"]) == shown(exact.value) and exact.value.outcome.name == "WIN"

@@ -103,3 +103,66 @@ def test_known_values_make_a_shallow_search_perfect():
         best, got = plain_value(plain, game, p), plain_value(plain, game, game.do_move(p, move)).for_parent()
         assert got.outcome is best.outcome and (best.outcome.name == "TIE" or got == best)
         assert player.proven == (best.outcome.name != "TIE")
+
+
+# -- the Connect-Four estimate at the horizon: the opening right -------------------------------------------------
+def test_depth_8_opens_in_the_centre_the_only_winning_move():
+    """Column 4 is the start's only winning move (the published solve); the search ranks it first, alone."""
+    game = Connect4(7, 6)
+    first, second = Lookahead(game, depth=8).judge(game.start()).moves[:2]
+    assert game.format_move(game.start(), first.move) == "4" and first.score > second.score
+
+
+# Opening positions of the benchmark sets (tests/fixtures/connect4-positions) that the mover wins, each with the
+# moves that win it, found by the exact search (test_the_winning_moves_are_the_exact_search_s below checks them);
+# the wins lie beyond 8 moves, so the estimate, not a proven end, must choose among the moves.
+OPENINGS = [("Test_L1_R1", "32163126", "3"), ("Test_L1_R1", "62535726", "125"), ("Test_L1_R1", "564347", "456"),
+            ("Test_L1_R1", "25233766", "2357"), ("Test_L1_R2", "366776", "4")]
+
+
+@pytest.mark.parametrize("fixture,moves,winning", OPENINGS, ids=[o[1] for o in OPENINGS])
+def test_depth_8_chooses_a_winning_move_in_opening_positions(fixture, moves, winning):
+    game = Connect4(7, 6)
+    p = game.parse_position(moves)
+    judgement = Lookahead(game, depth=8).judge(p)
+    assert game.format_move(p, judgement.moves[0].move) in winning
+    assert judgement.value is None  # chosen by the estimate: no end proven within the horizon
+
+
+@pytest.mark.slow  # the exact search of every move (1-10 s a position)
+@pytest.mark.parametrize("fixture,moves,winning", OPENINGS, ids=[o[1] for o in OPENINGS])
+def test_the_winning_moves_are_the_exact_search_s(fixture, moves, winning):
+    from pathlib import Path
+
+    from gamedp.solvers.score_search import ScoreSearch
+
+    game = Connect4(7, 6)
+    listed = dict(line.split() for line in (Path(__file__).parent / "fixtures" / "connect4-positions" / fixture)
+                  .read_text().splitlines())
+    search = ScoreSearch(game.score_search(), memory=256 << 20, progress=False, book=False)
+    p = game.parse_position(moves)
+    scores = {game.format_move(p, m): -search.score(c) for m, c in game.move_list(p)}
+    assert max(scores.values()) == int(listed[moves]) > 0
+    assert "".join(m for m, s in scores.items() if s > 0) == winning
+
+
+def test_the_estimate_never_outranks_a_proven_end():
+    """Every proven win ranks above every estimate and every proven loss below, and estimates stay in -1..1."""
+    game = Connect4(7, 6)
+    player = Lookahead(game, depth=3)
+    seen = set()
+    for p in random_positions(game, 40, seed=3):
+        assert -1 <= game.heuristic(p) <= 1
+        ranks = [2 if j.value and j.value.outcome.name == "WIN" else 0 if j.value and j.value.outcome.name == "LOSE"
+                 else 1 for j in player.judge(p).moves]
+        assert ranks == sorted(ranks, reverse=True)
+        seen.update(ranks)
+    assert seen == {0, 1, 2}  # positions with proven wins, proven losses and estimates among their moves
+
+
+@pytest.mark.parametrize("size", [(4, 4, 3), (5, 4, 4), (6, 5, 4), (9, 6, 5), (8, 7, 4)])
+def test_the_estimate_is_an_estimate_on_every_board(size):
+    game = Connect4(*size)
+    for p in random_positions(game, 20, seed=1):
+        if game.primitive(p) is None:
+            assert -1 <= game.heuristic(p) <= 1

@@ -79,9 +79,7 @@ class Connect4(Game):
         self._top_row = self.bottom << height  # a marker here: the column is full
         self._centre_first = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
         self._line_shifts = [d for d in (1, self.stride - 1, self.stride, self.stride + 1) if 3 * d < MAX_BITS]
-        self._windows = [sum(1 << ((c + k * dc) * self.stride + r + k * dr) for k in range(connect))
-                         for c in range(width) for r in range(height) for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
-                         if 0 <= c + (connect - 1) * dc < width and 0 <= r + (connect - 1) * dr < height]
+        self._evaluation: Any = None  # the horizon's estimate, made when a depth-limited search first asks
 
     @property
     def label(self) -> str:
@@ -145,24 +143,19 @@ class Connect4(Game):
         return False
 
     def heuristic(self, key: int) -> float:
-        """An estimate for the player to move, in -1..1, for depth-limited play: lines still open to each player,
-        those with more of their stones counting more (1, 4, 9 for one, two, three stones).
+        """An estimate for the player to move, in -1..1, for depth-limited play: the threats each side can still
+        complete, the lines open to it and the centre (:mod:`gamedp.games.connect4_eval`).
 
         >>> game = Connect4()
         >>> game.heuristic(game.start()), game.heuristic(game.parse_position("4")) < 0
         (0.0, True)
         """
+        if self._evaluation is None:
+            from gamedp.games.connect4_eval import Evaluation
+
+            self._evaluation = Evaluation(self.width, self.height, self.connect)
         markers = self._markers(key)
-        mine = key ^ markers
-        theirs = mine ^ (markers - self.bottom)
-        score = 0
-        for window in self._windows:
-            m, t = (mine & window).bit_count(), (theirs & window).bit_count()
-            if not t:
-                score += m * m
-            elif not m:
-                score -= t * t
-        return max(-1.0, min(1.0, score / (4 * len(self._windows) + 1)))
+        return self._evaluation(key ^ markers, markers - self.bottom)
 
     def memory_estimate(self, key: int) -> int:
         """Bytes the memo engine (analyze, play) may need to search from ``key``: at most every board whose columns

@@ -25,10 +25,11 @@ from __future__ import annotations
 import os
 import struct
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 # A value run looks for a book at each start and rarely finds one: the database module is read only for one.
 from gamedp.database_location import default_path
+from gamedp.values import Value
 
 
 class OpeningBook:
@@ -106,3 +107,19 @@ def find_book(rules: Any) -> OpeningBook | None:
     if not path.exists():
         return None
     return OpeningBook(path, rules.book_id, rules.variant, rules.book_game)
+
+
+def book_values(rules: Any) -> Callable[[Any], Value | None] | None:
+    """The exact values of the positions the book of ``rules``' game holds (None for the others), for a search
+    that takes them as ends (:mod:`gamedp.solvers.lookahead`); None where the game has no book."""
+    book = find_book(rules)
+    if book is None:
+        return None
+
+    def known(position: Any) -> Value | None:
+        if rules.moves_made(position) > book.depth:  # past the book: no need to look
+            return None
+        score = book.score(rules.book_key(position), rules.score_bound(position))
+        return None if score is None else rules.value(position, score)
+
+    return known
