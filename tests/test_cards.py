@@ -469,14 +469,32 @@ def test_the_input_is_read_a_case_at_a_time_and_no_further_than_t(data, says):
     assert r.returncode == 2 and says in r.stderr and r.stderr.count(b"\n") == 1, r.stderr[-300:]
 
 
-def test_cases_are_answered_in_batches_with_their_own_line_numbers():
+def test_cases_are_answered_in_batches_with_their_own_line_numbers(monkeypatch):
     """Inputs longer than a batch are read a batch at a time: the answers are those of the whole, and an error
-    in a later batch names its line in the whole input."""
+    in a later batch names its line in the whole input. (Inputs up to WHOLE bytes are answered whole: here it is
+    made small, so that batches follow the first bytes read, which end inside a line.)"""
+    from gamedp.judge import cardgame as module
     from gamedp.judge.cardgame import BATCH
 
+    monkeypatch.setattr(module, "WHOLE", 1001)
     cases = 3 * BATCH // 10  # 10 bytes a case: more than three batches
     text = f"{cases}\n" + "\n".join(f"4\n{k % 9 + 1} 2 5 2" for k in range(cases)) + "\n"
     alone = [cardgame.run(f"1\n4\n{first} 2 5 2\n") for first in range(1, 10)]
     assert cardgame.run(text) == "".join(alone[k % 9] for k in range(cases))
     with pytest.raises(GamedpError, match=rf"line {2 * cases + 1}: N is 4 \(line {2 * cases}\) but this line has 3"):
         cardgame.run(text[:-len("2\n")] + "\n")
+
+
+def test_an_input_of_at_most_whole_bytes_is_answered_whole(monkeypatch):
+    """300,000 cases of 1-3 cards (3.5 MB) took three times as long checked line by line in Python, batch by batch,
+    as read whole by the native reader; an input that fits in WHOLE bytes skips the batches."""
+    from gamedp.judge import cardgame as module
+
+    def batches(stream):
+        raise AssertionError("a small input went through the batches")
+
+    monkeypatch.setattr(module, "_batches", batches)
+    assert cardgame.run(SAMPLE_IN) == SAMPLE_OUT
+    monkeypatch.setattr(module, "WHOLE", len(SAMPLE_IN) - 1)
+    with pytest.raises(AssertionError, match="went through the batches"):
+        cardgame.run(SAMPLE_IN)
