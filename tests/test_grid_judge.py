@@ -227,3 +227,11 @@ def test_the_input_is_read_no_further_than_its_counts(head, line):
     r = gamedp_within(300 << 20, "judge", "gridgame", stdin=head + b"\n" + b"1\n" * (50 << 20))
     assert r.returncode == 2 and r.stderr.startswith(b"gamedp: error: input, line %d" % line), r.stderr[-300:]
     assert r.stderr.count(b"\n") == 1
+
+
+def test_words_are_counted_as_split_counts_them():
+    """The judge counts the queries' words without making them (gridgame._words): as bytes.split() would."""
+    rng = random.Random(28218)
+    for _ in range(2000):
+        block = bytes(rng.choice(b" \t\n\r\x0b\x0c\x00\x1c\x85\xa012x#.") for _ in range(rng.randrange(40)))
+        assert gridgame._words(block) == len(block.split()), block
