@@ -207,3 +207,13 @@ def test_an_interrupt_is_seen_at_once_while_values_are_worked_out():
             p.kill()
             raise
         assert p.returncode == 130 and time.monotonic() - sent < 2, err
+
+
+def test_a_bound_given_to_one_answer_is_not_left_for_the_next():
+    """--memory bounds the valuation it is given for, not whatever the process values after it (the web board, a
+    notebook, the next test)."""
+    from gamedp.cgt import budget
+    from gamedp.cli.cgt_answer import answer_expression, answer_positions
+
+    assert answer_expression("{1|-1}", memory=1 << 40)["canonical"] == "±1" and budget.bound is None
+    assert answer_positions("domineering", ["2x2"], memory=1 << 40)["outcome"] and budget.bound is None

@@ -22,21 +22,17 @@ ALIASES = {"toads": "toads-and-frogs", "tf": "toads-and-frogs", "blue-red-hacken
 
 def answer_expression(expr: str, memory: int | None = None) -> dict[str, object]:
     """The fields of ``gamedp cgt --expr EXPR``; ``memory``: the most bytes the process may hold meanwhile."""
-    from gamedp.cgt import budget
     from gamedp.cgt.values import parse
 
-    budget.bound = memory
-    return {"expression": expr, **_guarded(lambda: describe(parse(expr)))}
+    return {"expression": expr, **_guarded(lambda: describe(parse(expr)), memory)}
 
 
 def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: str | None = None,
                      memory: int | None = None) -> dict[str, object]:
     """The fields of ``gamedp cgt GAME POSITION...``: the sum's value, and each part's when there are several;
     ``memory``: the most bytes the process may hold meanwhile."""
-    from gamedp.cgt import budget
     from gamedp.cgt.values import GameValue
 
-    budget.bound = memory
     name = ALIASES.get(game.lower(), game.lower())
     def whole() -> dict[str, object]:
         values = _values(name, game, tuple(positions), table, memory)
@@ -49,7 +45,7 @@ def answer_positions(game: str, positions: tuple[str, ...] | list[str], table: s
         answer.update(describe(total))
         return answer
 
-    return _guarded(whole)  # the value's name and temperature recurse as deep as its form does
+    return _guarded(whole, memory)  # the value's name and temperature recurse as deep as its form does
 
 
 def show(answer: dict[str, object], as_json: bool = False) -> str:
@@ -113,10 +109,14 @@ def _values(name: str, typed: str, positions: tuple[str, ...], table: str | None
     return out
 
 
-def _guarded(compute):
-    """Run ``compute``; a game too deep for Python's stack is refused in one line."""
-    limit = sys.getrecursionlimit()
+def _guarded(compute, memory: int | None):
+    """Run ``compute`` within ``memory`` bytes (:data:`gamedp.cgt.budget.bound`, as it was again after); a game
+    too deep for Python's stack is refused in one line."""
+    from gamedp.cgt import budget
+
+    limit, bound = sys.getrecursionlimit(), budget.bound
     sys.setrecursionlimit(max(limit, 20000))
+    budget.bound = memory
     try:
         return compute()
     except RecursionError:
@@ -126,3 +126,4 @@ def _guarded(compute):
         raise GamedpError("valuing this ran out of memory; try a smaller position") from None
     finally:
         sys.setrecursionlimit(limit)
+        budget.bound = bound
