@@ -235,3 +235,19 @@ def test_every_position_of_small_boards_settled_without_search_is_settled_right(
             waiting.extend(child for _, child in game.move_list(bits))
             named += settled_right(game, bits)
     assert named > len(seen) // 4
+
+
+def test_value_reads_who_moves_on_the_board_s_own_line():
+    """`gamedp value` takes one position a line: a board of 24 cells (answered by the search) with V, H or
+    neither after it; each answer is the plain search's for that player to move."""
+    rng = random.Random(11)
+    lines, expected = [], []
+    for _ in range(12):
+        _, empty, vertical = random_position(rng, 4, 6)
+        cells = "".join("." if (r, c) in empty else "#" for r in range(4) for c in range(6))
+        said = rng.choice(["V", "vertical to move", ""]) if vertical else rng.choice(["H", "Horizontal", "h"])
+        lines.append(f"{cells} {said}".strip())
+        expected.append("WIN" if plain_wins(empty, vertical) else "LOSE")
+    out = gamedp("value", "domineering:4x6", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    assert [line.split("\t")[1] for line in out.stdout.splitlines()] == expected

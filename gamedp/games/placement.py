@@ -403,7 +403,8 @@ class Domineering(PlacementGame):
     """Domineering: Vertical places vertical dominoes, Horizontal horizontal ones; Vertical starts; no move loses.
     Vertical is Left, as in Winning Ways and CGSuite (values: :mod:`gamedp.cgt.domineering`).
 
-    A position is the board, then optionally a line ``V`` or ``H`` naming the player to move (default V).
+    A position is the board, then optionally ``V`` or ``H`` naming the player to move (default V): on a line of
+    its own, or after a board written on one line.
     """
 
     player_names = ("Vertical", "Horizontal")
@@ -421,13 +422,31 @@ class Domineering(PlacementGame):
         return DomineeringScores(self)
 
     def parse_position(self, text: str) -> int:
+        """The board, then who moves: a last line ``V`` or ``H`` (or ``Vertical``, ``Horizontal to move``, ...),
+        or, for a board written on one line, the same word after it; Vertical when none is given.
+
+        >>> game = Domineering(2, 2)
+        >>> [game.player(game.parse_position(text)) for text in ("..\\n..\\nH", ".... H", "....  horizontal to move",
+        ...                                                        "#... v", "##..")]
+        [1, 1, 1, 0, 0]
+        """
         lines = text.strip().splitlines()
         turn = 0
-        if lines and lines[-1].strip().lower() in ("v", "h", "vertical", "horizontal",
-                                                   "vertical to move", "horizontal to move"):
-            turn = int(lines.pop().strip().lower().startswith("h"))
+        if lines:
+            words = lines[-1].split()
+            said = [w.lower() for w in words]
+            named = len(said) - (3 if said[-2:] == ["to", "move"] else 1)
+            if named >= 0 and said[named] in _TURNS and (named == 0 or len(lines) == 1):
+                turn = _TURNS[said[named]]
+                if named:
+                    lines[-1] = " ".join(words[:named])
+                else:
+                    lines.pop()
         return self.rules.parse_board("\n".join(lines)) | turn << self.rules.n
 
+
+#: The words that name the player to move after a Domineering board.
+_TURNS = {"v": 0, "vertical": 0, "h": 1, "horizontal": 1}
 
 #: Domineering boards with more cells than this are answered by the exact search (outcomes only): on 5 x 5, the
 #: memoised search takes half a minute for the remoteness.
