@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import re
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -37,9 +37,6 @@ _NUMBER = re.compile(r"-\d[\d,.]*")
 
 #: POSITION as the commands take it: any number of words, joined with spaces (none: the start)
 position_argument = click.argument("position", nargs=-1)
-variant_option = click.option("--variant", "-V", "variant", multiple=True, metavar="KEY=VALUE",
-                              help="A parameter of GAME's board, e.g. -V width=5 -V height=4 (repeatable): "
-                                   "connect4 -V width=5 -V height=4 is connect4:5x4.")
 
 #: ``--db FILE``: the saved solve that answers (analyze, play, serve); without it, the one in the default place
 saved_option = click.option(
@@ -110,6 +107,21 @@ threads_option = click.option(
     help="For games searched one position at a time (connect4): search in N threads sharing the table "
          "(default 1; at most one a core: more are reduced to the cores, with a note). The answers are the same; "
          "long searches go faster with a free core for each thread.")
+
+
+def cluster_options(command: Callable) -> Callable:
+    """``--workers N``, ``--cluster ADDRESS`` and ``--scheduler-file FILE``: where the work runs (solve, book)."""
+    for option in reversed([
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Run the work on a local Dask cluster of this many processes."),
+        click.option("--cluster", "address", default=None, metavar="ADDRESS",
+                     help="Run the work on the Dask scheduler at ADDRESS (its workers must see the directory "
+                          "the files go to: --db, else $GAMEDP_DB_DIR)."),
+        click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
+                     help="Like --cluster, with the scheduler's address read from this Dask scheduler file (yours, "
+                          "writable by you alone: the cluster runs code in this process).")]):
+        command = option(command)
+    return command
 
 
 class NumbersCommand(click.Command):

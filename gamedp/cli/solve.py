@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from gamedp.cli.arguments import NumbersCommand, db_option, position_argument, variant_option
+from gamedp.cli.arguments import NumbersCommand, cluster_options, db_option, position_argument, variant_option
 from gamedp.cli.common import keeps_remoteness, refuse_foreign, refuse_options, report
 from gamedp.errors import GamedpError
 
@@ -22,13 +22,7 @@ from gamedp.errors import GamedpError
 @db_option
 @click.option("--force", is_flag=True, help="Solve again even if a valid database is there; replace any file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Run the shards on a local Dask cluster of this many processes.")
-@click.option("--cluster", "address", default=None, metavar="ADDRESS",
-              help="Run the shards on the Dask scheduler at ADDRESS (workers must see --db's directory).")
-@click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
-              help="Like --cluster, with the scheduler's address read from this Dask scheduler file (yours, "
-                   "writable by you alone: the cluster runs code in this process).")
+@cluster_options
 def solve(game: str, position: tuple[str, ...], variant: tuple[str, ...], remoteness: bool, db: str | None,
           force: bool, as_json: bool, workers: int | None, address: str | None, scheduler_file: str | None) -> None:
     """Solve every position GAME can index, in tiers, on every core, and store the values.

@@ -1,0 +1,100 @@
+"""Building an opening book (gamedp.solvers.book_builder): only the deepest positions are searched, in parts kept
+as they are found; the shallower ones are the best of their moves. A build that stops goes on from its parts, a
+damaged part is searched again, another user's is refused, and a Dask cluster's workers build the same book."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from command import gamedp
+
+from gamedp.errors import GamedpError
+from gamedp.executors import LocalExecutor
+from gamedp.games.connect4 import Connect4
+from gamedp.solvers import book_builder
+from gamedp.solvers.book_builder import Stopped, make_book, parts_folder, positions_up_to
+from gamedp.solvers.opening_book import OpeningBook
+from gamedp.solvers.score_search import ScoreSearch
+
+
+def read(path, rules) -> dict[int, int]:
+    book = OpeningBook(path, rules.book_id, rules.variant)
+    return dict(zip(book.keys.tolist(), book.scores.tolist()))
+
+
+def test_every_position_of_the_book_is_scored_as_a_search_of_its_own_scores_it(tmp_path):
+    """The shallow positions are not searched but taken as the best of their moves: each must equal a search of
+    that position alone (the search itself is checked against the strong solve in test_score_search)."""
+    rules = Connect4(5, 4).score_search()
+    stats = make_book(rules, 5, tmp_path / "book.gdb")
+    kept = read(tmp_path / "book.gdb", rules)
+    positions = positions_up_to(rules, 5)
+    assert set(kept) == set(positions) and stats["positions"] == len(kept)
+    assert stats["searched"] == sum(rules.moves_made(p) == 5 for p in positions.values()) < len(kept)
+    search = ScoreSearch(rules, progress=False, book=False)
+    for key in random.Random(5).sample(sorted(positions), 300):
+        assert kept[key] == search.score(positions[key]), rules.game.format_position_line(positions[key])
+    assert not parts_folder(tmp_path / "book.gdb", 5).exists()  # the parts go once the book is written
+
+
+class StopAfter(LocalExecutor):
+    """Runs ``parts`` parts, then stops as Ctrl-C would."""
+
+    def __init__(self, parts: int):
+        self.left = parts
+
+    def run(self, fn, jobs, on_done):
+        for job in jobs:
+            if self.left == 0:
+                raise KeyboardInterrupt
+            self.left -= 1
+            fn(job)
+            on_done(job)
+
+
+def test_a_stopped_build_goes_on_from_its_parts_and_makes_the_same_book(tmp_path):
+    rules = Connect4(4, 4).score_search()
+    make_book(rules, 6, tmp_path / "whole.gdb")
+    with pytest.raises(Stopped, match="run the same command again") as stopped:
+        make_book(rules, 6, tmp_path / "book.gdb", executor=StopAfter(5))
+    assert stopped.value.exit_status == 130
+    parts = sorted(parts_folder(tmp_path / "book.gdb", 6).iterdir())
+    assert len(parts) == 5
+    # a part cut short is searched again; the others are read
+    parts[2].write_bytes(parts[2].read_bytes()[:-3])
+    stats = make_book(rules, 6, tmp_path / "book.gdb")
+    assert stats["resumed"] == 4 * book_builder.PART_POSITIONS
+    assert read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules)
+
+
+def test_a_part_another_user_could_have_written_is_refused(tmp_path):
+    rules = Connect4(4, 4).score_search()
+    with pytest.raises(Stopped):
+        make_book(rules, 4, tmp_path / "book.gdb", executor=StopAfter(1))
+    [part] = parts_folder(tmp_path / "book.gdb", 4).iterdir()
+    os.chmod(part, 0o666)
+    with pytest.raises(GamedpError, match="is not read: it is writable by"):
+        make_book(rules, 4, tmp_path / "book.gdb")
+
+
+def test_a_part_of_other_positions_is_searched_again(tmp_path):
+    rules = Connect4(4, 4).score_search()
+    with pytest.raises(Stopped):
+        make_book(rules, 4, tmp_path / "book.gdb", executor=StopAfter(2))
+    first, second = sorted(parts_folder(tmp_path / "book.gdb", 4).iterdir())
+    first.write_bytes(second.read_bytes())  # whole, and its checksums hold, but of the next part's positions
+    assert make_book(rules, 4, tmp_path / "book.gdb")["resumed"] == book_builder.PART_POSITIONS
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_builds_the_same_book(tmp_path):
+    alone = gamedp("book", "connect4:5x4", "--depth", "4", "--json", db_dir=tmp_path / "alone")
+    assert alone.returncode == 0, alone.stderr
+    shared = gamedp("book", "connect4:5x4", "--depth", "4", "--workers", "2", "--json", db_dir=tmp_path / "dask")
+    assert shared.returncode == 0, shared.stderr
+    rules = Connect4(5, 4).score_search()
+    [one] = (tmp_path / "alone").glob("*.gdb")
+    [other] = (tmp_path / "dask").glob("*.gdb")
+    assert read(one, rules) == read(other, rules)
