@@ -36,7 +36,7 @@ def test_every_position_of_the_book_is_scored_as_a_search_of_its_own_scores_it(t
     search = ScoreSearch(rules, progress=False, book=False)
     for key in random.Random(5).sample(sorted(positions), 300):
         assert kept[key] == search.score(positions[key]), rules.game.format_position_line(positions[key])
-    assert not parts_folder(tmp_path / "book.gdb", 5).exists()  # the parts go once the book is written
+    assert not parts_folder(tmp_path / "book.gdb").exists()  # the parts go once the book is written
 
 
 class StopAfter(LocalExecutor):
@@ -60,7 +60,7 @@ def test_a_stopped_build_goes_on_from_its_parts_and_makes_the_same_book(tmp_path
     with pytest.raises(Stopped, match="run the same command again") as stopped:
         make_book(rules, 6, tmp_path / "book.gdb", executor=StopAfter(5))
     assert stopped.value.exit_status == 130
-    parts = sorted(parts_folder(tmp_path / "book.gdb", 6).iterdir())
+    parts = sorted(parts_folder(tmp_path / "book.gdb").iterdir())
     assert len(parts) == 5
     # a part cut short is searched again; the others are read
     parts[2].write_bytes(parts[2].read_bytes()[:-3])
@@ -73,7 +73,7 @@ def test_a_part_another_user_could_have_written_is_refused(tmp_path):
     rules = Connect4(4, 4).score_search()
     with pytest.raises(Stopped):
         make_book(rules, 4, tmp_path / "book.gdb", executor=StopAfter(1))
-    [part] = parts_folder(tmp_path / "book.gdb", 4).iterdir()
+    [part] = parts_folder(tmp_path / "book.gdb").iterdir()
     os.chmod(part, 0o666)
     with pytest.raises(GamedpError, match="is not read: it is writable by"):
         make_book(rules, 4, tmp_path / "book.gdb")
@@ -83,7 +83,7 @@ def test_a_part_of_other_positions_is_searched_again(tmp_path):
     rules = Connect4(4, 4).score_search()
     with pytest.raises(Stopped):
         make_book(rules, 4, tmp_path / "book.gdb", executor=StopAfter(2))
-    first, second = sorted(parts_folder(tmp_path / "book.gdb", 4).iterdir())
+    first, second = sorted(parts_folder(tmp_path / "book.gdb").iterdir())
     first.write_bytes(second.read_bytes())  # whole, and its checksums hold, but of the next part's positions
     assert make_book(rules, 4, tmp_path / "book.gdb")["resumed"] == book_builder.PART_POSITIONS
 
@@ -98,3 +98,35 @@ def test_a_local_dask_cluster_builds_the_same_book(tmp_path):
     [one] = (tmp_path / "alone").glob("*.gdb")
     [other] = (tmp_path / "dask").glob("*.gdb")
     assert read(one, rules) == read(other, rules)
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_perfect_player_finds_every_move_in_the_book_along_its_lines(tmp_path, player):
+    """With --lines 8, in games where one side plays the best move as `play` does (the analysis's first) and the
+    other anything, every move of the first side's positions in the first 8 plies is valued by the book, as a
+    search without the book values it."""
+    rules = Connect4(5, 4).score_search()
+    make_book(rules, 2, tmp_path / "book.gdb", lines=8)
+    book = OpeningBook(tmp_path / "book.gdb", rules.book_id, rules.variant)
+    assert (book.depth, book.reach) == (2, 8)
+    with_book = ScoreSearch(rules, progress=False, book=book)
+    plain = ScoreSearch(rules, progress=False, book=False)
+    rng = random.Random(player)
+    checked = 0
+    for _ in range(12):
+        position = rules.game.start()
+        for ply in range(8):
+            kids = rules.children(position)
+            if not kids or not all(rules.children(child) for _, child in kids):
+                break  # the game is over, or the player to move wins at once (or fills the board)
+            if ply % 2 == player:
+                for _, child in kids:
+                    kept = book.score(rules.book_key(child), rules.score_bound(child))
+                    assert kept is not None, (ply, rules.game.format_position_line(child))
+                    if rng.random() < 0.2:
+                        assert kept == plain.score(child)
+                        checked += 1
+                position = with_book.analyze(position).best.child
+            else:
+                position = rng.choice(kids)[1]
+    assert checked > 20

@@ -16,11 +16,14 @@ from gamedp.errors import GamedpError
 @variant_option
 @click.option("--depth", type=click.IntRange(0, 20), required=True, metavar="N",
               help="Every position up to N moves from the start (0-20).")
+@click.option("--lines", type=click.IntRange(0, 20), default=0, metavar="PLIES",
+              help="Also every move of the positions a perfect player meets in its first PLIES plies, as either "
+                   "side, against any replies (so that play has its moves at once), e.g. 8.")
 @click.option("--force", is_flag=True, help="Replace the book that is there.")
 @memory_option
 @cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print the book's statistics as a JSON object.")
-def book(game: str, variant: tuple[str, ...], depth: int, force: bool, memory: int | None, workers: int | None,
+def book(game: str, variant: tuple[str, ...], depth: int, lines: int, force: bool, memory: int | None, workers: int | None,
          address: str | None, scheduler_file: str | None, as_json: bool) -> None:
     """Search every position of GAME up to N moves from the start and keep their exact scores as its book.
 
@@ -50,10 +53,11 @@ def book(game: str, variant: tuple[str, ...], depth: int, force: bool, memory: i
     if path.exists() and not force:
         raise GamedpError(f"{path} exists; give --force to replace it")
     with make_executor(workers, address, scheduler_file) as executor:
-        stats = make_book(rules, depth, path, memory=memory, force=force, executor=executor)
+        stats = make_book(rules, depth, path, lines=lines, memory=memory, force=force, executor=executor)
     if as_json:
-        sys.stdout.write(json.dumps({**stats, "depth": depth, "path": str(path)}) + "\n")
+        sys.stdout.write(json.dumps({**stats, "depth": depth, "lines": lines, "path": str(path)}) + "\n")
     else:
         resumed = f", {stats['resumed']:,} of them found before" if stats["resumed"] else ""
-        sys.stdout.write(f"{rules.name}: {stats['positions']:,} positions up to {depth} moves ({stats['searched']:,} "
+        along = f" and along a perfect player's first {lines} plies" if lines else ""
+        sys.stdout.write(f"{rules.name}: {stats['positions']:,} positions up to {depth} moves{along} ({stats['searched']:,} "
                          f"searched{resumed}; {stats['explored']:,} explored, {stats['seconds']} s) in {path}\n")

@@ -13,6 +13,7 @@ is written.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import struct
@@ -63,71 +64,127 @@ class Part(NamedTuple):
     path: str
 
 
-def make_book(rules: Any, depth: int, path: str | os.PathLike, *, memory: int | None = None,
+def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0, memory: int | None = None,
               force: bool = False, executor: Any = None) -> dict:
-    """Value every position up to ``depth`` moves, searching the deepest ones on ``executor`` (default: this
-    process), and write the book to ``path``; returns its statistics (``resumed``: the positions found by an
-    earlier run of the same build)."""
-    from gamedp.executors import LocalExecutor
-
+    """Value every position up to ``depth`` moves, and (``lines``) every move of the positions a perfect player
+    meets in its first ``lines`` plies, as either side, against any replies; the searches run on ``executor``
+    (default: this process). Writes the book to ``path`` and returns its statistics (``resumed``: the positions
+    found by an earlier run of the same build)."""
     path = Path(path)
     if path.exists() and not force:
         raise GamedpError(f"{path} exists; give --force to replace it")
-    executor = executor or LocalExecutor()
-    positions = positions_up_to(rules, depth)
-    deepest = sorted(key for key, position in positions.items() if rules.moves_made(position) == depth)
-    folder = parts_folder(path, depth)
-    parts = [Part(rules.book_game, memory, tuple(positions[k] for k in keys), tuple(keys),
-                  str(folder / f"part-{i:06d}.gdb"))
-             for i, keys in enumerate(deepest[at:at + PART_POSITIONS] for at in range(0, len(deepest),
-                                                                                        PART_POSITIONS))]
     began = time.perf_counter()
-    scores: dict[int, int] = {}
-    found = {"explored": 0, "seconds": 0.0}
-    todo = []
-    for part in parts:
-        kept = read_part(rules, part)
-        if kept is None:
-            todo.append(part)
-        else:
-            scores.update(kept[0])
-            found["explored"] += kept[1]["explored"]
-            found["seconds"] += kept[1]["seconds"]
-    resumed = len(scores)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    line = ProgressLine(f"book of {rules.name}, {depth} moves deep")
-    line.update(len(scores), len(deepest))
-    search = ScoreSearch(rules, memory=memory, progress=False, book=False)
-    if isinstance(executor, LocalExecutor):  # the parts searched here share this process's table
-        _searches[(rules.book_game, memory)] = search
-
-    def done(part: Part) -> None:
-        kept = read_part(rules, part)
-        if kept is None:
-            raise GamedpError(f"the part {part.path} of the book was not written as it should have been; run the "
-                              "same command again")
-        scores.update(kept[0])
-        found["explored"] += kept[1]["explored"]
-        found["seconds"] += kept[1]["seconds"]
-        line.update(len(scores), len(deepest))
-
-    try:
-        executor.run(search_part, todo, done)
-    except KeyboardInterrupt:
-        line.close()
-        raise Stopped(f"stopped: {len(scores):,} of the {len(deepest):,} positions {depth} moves deep are kept in "
-                      f"{folder}; run the same command again to go on") from None
-    finally:
-        line.close()
-        _searches.pop((rules.book_game, memory), None)
+    build = _Build(rules, parts_folder(path), memory, executor)
+    positions = positions_up_to(rules, depth)
+    build.search({k: p for k, p in positions.items() if rules.moves_made(p) == depth}, f"{depth} moves deep")
     for key, position in sorted(positions.items(), key=lambda kv: -rules.moves_made(kv[1])):
-        if key not in scores:
-            scores[key] = _best_move(rules, position, scores, search)
-    stats = {"positions": len(scores), "searched": len(deepest), "resumed": resumed, "explored": found["explored"],
-             "search_seconds": round(found["seconds"], 3), "seconds": round(time.perf_counter() - began, 3)}
-    write_book(path, rules.book_id, rules.variant, depth, scores, stats)
-    shutil.rmtree(folder, ignore_errors=True)
+        if key not in build.scores:
+            build.scores[key] = _best_move(rules, position, build.scores, build.here)
+    for player in (0, 1) if lines else ():
+        _perfect_lines(build, player, lines)
+    scores = build.scores
+    reach = max(rules.moves_made(p) for p in build.valued.values())
+    stats = {"positions": len(scores), "searched": build.searched, "resumed": build.resumed,
+             "explored": build.explored, "search_seconds": round(build.seconds, 3),
+             "seconds": round(time.perf_counter() - began, 3)}
+    write_book(path, rules.book_id, rules.variant, depth, scores, stats, lines=lines, reach=reach)
+    shutil.rmtree(build.folder, ignore_errors=True)
     return stats
+
+
+def _perfect_lines(build: _Build, player: int, plies: int) -> None:
+    """Value every move of the positions where ``player`` (0: the first) is to move, in the first ``plies``
+    plies of games where it plays the best move (the first of the best, in the game's order of moves, as
+    ``play`` does) and the other player anything: a ply at a time, since where it goes depends on the values.
+    A position and its mirror image are kept apart here: where two moves are as good, the first of one is not
+    the image of the first of the other."""
+    rules = build.rules
+    layer = [rules.game.start()]
+    for ply in range(plies):
+        moves = [(position, rules.children(position)) for position in layer]
+        if ply % 2 == player:
+            build.search({rules.book_key(c): c for _, kids in moves for _, c in kids if rules.children(c)},
+                         f"the moves of the {'first' if player == 0 else 'second'} player, ply {ply + 1}")
+            following: dict[Any, None] = {}  # in the order found: a set's would vary from run to run
+            for position, kids in moves:
+                key = rules.book_key(position)
+                if key not in build.scores:
+                    build.scores[key] = _best_move(rules, position, build.scores, build.here)
+                    build.valued[key] = position
+                if all(rules.children(child) for _, child in kids):  # else it wins at once, or fills the board
+                    following[max(kids, key=lambda kid: -build.scores[rules.book_key(kid[1])])[1]] = None
+        else:
+            following = dict.fromkeys(c for _, kids in moves for _, c in kids if rules.children(c))
+        layer = list(following)
+
+
+class _Build:
+    """What a build has found: the scores, by key, and the positions searched for them, in parts kept in
+    ``folder`` (see the module's docstring)."""
+
+    def __init__(self, rules: Any, folder: Path, memory: int | None, executor: Any):
+        from gamedp.executors import LocalExecutor
+
+        self.rules, self.folder, self.memory = rules, folder, memory
+        self.executor = executor or LocalExecutor()
+        self.scores: dict[int, int] = {}
+        self.valued: dict[int, Any] = {}  # the positions of the scores
+        self.searched = self.resumed = self.explored = 0
+        self.seconds = 0.0
+        #: this process's search: the parts when they run here, and the positions settled at once
+        self.here = ScoreSearch(rules, memory=memory, progress=False, book=False)
+        self._local = isinstance(self.executor, LocalExecutor)
+
+    def search(self, positions: dict[int, Any], what: str) -> None:
+        """Search those of ``positions`` (key -> position) not valued yet, in parts."""
+        rules = self.rules
+        self.valued.update(positions)
+        keys = sorted(k for k in positions if k not in self.scores)
+        parts = [self._part(tuple(keys[at:at + PART_POSITIONS]), positions)
+                 for at in range(0, len(keys), PART_POSITIONS)]
+        todo = [part for part in parts if not self._take(part, resumed=True)]
+        self.searched += len(keys)
+        if not todo:
+            return
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        line = ProgressLine(f"book of {rules.name}: {what}")
+        left = [sum(len(part.keys) for part in todo)]
+        line.update(len(keys) - left[0], len(keys))
+
+        def done(part: Part) -> None:
+            if not self._take(part):
+                raise GamedpError(f"the part {part.path} of the book was not written as it should have been; run "
+                                  "the same command again")
+            left[0] -= len(part.keys)
+            line.update(len(keys) - left[0], len(keys))
+
+        if self._local:  # the parts searched here share this process's table
+            _searches[(rules.book_game, self.memory)] = self.here
+        try:
+            self.executor.run(search_part, todo, done)
+        except KeyboardInterrupt:
+            raise Stopped(f"stopped: {len(self.scores):,} positions are valued, kept in {self.folder}; run the "
+                          "same command again to go on") from None
+        finally:
+            line.close()
+            _searches.pop((rules.book_game, self.memory), None)
+
+    def _part(self, keys: tuple, positions: dict[int, Any]) -> Part:
+        # named by its positions, so that a build that stops finds it again, whatever it found before it
+        name = hashlib.sha256(struct.pack(f"<{len(keys)}Q", *keys)).hexdigest()[:20]
+        return Part(self.rules.book_game, self.memory, tuple(positions[k] for k in keys), keys,
+                    str(self.folder / f"part-{name}.gdb"))
+
+    def _take(self, part: Part, resumed: bool = False) -> bool:
+        """Add what ``part``'s file keeps; False where it keeps nothing of use (none yet, or damaged)."""
+        kept = read_part(self.rules, part)
+        if kept is None:
+            return False
+        self.scores.update(kept[0])
+        self.explored += kept[1]["explored"]
+        self.seconds += kept[1]["seconds"]
+        self.resumed += len(kept[0]) if resumed else 0
+        return True
 
 
 def _best_move(rules: Any, position: Any, scores: dict[int, int], search: ScoreSearch) -> int:
@@ -142,9 +199,10 @@ def _best_move(rules: Any, position: Any, scores: dict[int, int], search: ScoreS
     return search.score(position) if best is None else best
 
 
-def parts_folder(book: Path, depth: int) -> Path:
-    """Where the parts of a build of ``book`` to ``depth`` moves are kept until the book is written."""
-    return book.with_name(f"{book.name}.depth{depth}.parts")
+def parts_folder(book: Path) -> Path:
+    """Where the parts of a build of ``book`` are kept until the book is written (a part is named by its
+    positions, so a build of another depth uses the parts it shares with this one)."""
+    return book.with_name(f"{book.name}.parts")
 
 
 #: Each process's searches, by game and table bound: a worker keeps its table from one part to the next.

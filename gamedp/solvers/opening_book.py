@@ -8,8 +8,9 @@ once (:mod:`gamedp.solvers.book_builder` searches them); the score search then a
 it holds. Positions are kept under their key up to
 symmetry (a position and its mirror image are one entry).
 
-File: the container's metadata names ``game_id`` (the game's book id, e.g. ``connect4-book``), its ``variant``
-and the ``depth``; section ``keys`` holds the keys in increasing order (u64, little-endian), ``scores`` one
+File: the container's metadata names ``game_id`` (the game's book id, e.g. ``connect4-book``), its ``variant``,
+the ``depth`` (every position up to it is held), ``lines`` (the plies of a perfect player's lines held past it)
+and ``reach`` (no position held is deeper); section ``keys`` holds the keys in increasing order (u64, little-endian), ``scores`` one
 signed byte per key.
 
 >>> import tempfile, pathlib
@@ -52,7 +53,10 @@ class OpeningBook:
             raise DatabaseError(f"{self.path} is damaged (a section of keys, 8 bytes each, and one of as many scores "
                                 f"expected); {remake}", damaged=True)
         self.keys, self.scores = keys.cast("Q"), scores.cast("b")
+        #: every position up to this many moves is in the book
         self.depth: int = meta.get("depth", 0)
+        #: and none past this many
+        self.reach: int = meta.get("reach", self.depth)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -84,12 +88,14 @@ class OpeningBook:
 
 
 def write_book(path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], depth: int,
-               scores: Mapping[int, int], stats: dict | None = None) -> None:
-    """Write ``scores`` (key -> score) as a book of positions up to ``depth`` moves, atomically."""
+               scores: Mapping[int, int], stats: dict | None = None, lines: int = 0, reach: int | None = None) -> None:
+    """Write ``scores`` (key -> score) as a book of every position up to ``depth`` moves (and of the moves of a
+    perfect player's first ``lines`` plies), whose deepest positions are ``reach`` moves deep, atomically."""
     from gamedp.database import write_container
 
     keys = sorted(scores)
-    meta = {"game_id": book_id, "variant": dict(variant), "depth": depth, "size": len(keys), "stats": stats or {}}
+    meta = {"game_id": book_id, "variant": dict(variant), "depth": depth, "lines": lines,
+            "reach": depth if reach is None else reach, "size": len(keys), "stats": stats or {}}
     write_container(path, meta, [("keys", struct.pack(f"<{len(keys)}Q", *keys)),
                                  ("scores", struct.pack(f"<{len(keys)}b", *(scores[k] for k in keys)))])
 
@@ -117,7 +123,7 @@ def book_values(rules: Any) -> Callable[[Any], Value | None] | None:
         return None
 
     def known(position: Any) -> Value | None:
-        if rules.moves_made(position) > book.depth:  # past the book: no need to look
+        if rules.moves_made(position) > book.reach:  # past the book: no need to look
             return None
         score = book.score(rules.book_key(position), rules.score_bound(position))
         return None if score is None else rules.value(position, score)
