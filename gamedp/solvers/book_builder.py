@@ -18,6 +18,7 @@ import os
 import shutil
 import struct
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -25,6 +26,7 @@ from gamedp.errors import GamedpError
 from gamedp.progress import ProgressLine
 from gamedp.solvers.opening_book import write_book
 from gamedp.solvers.score_search import ScoreSearch
+from gamedp.solvers.worker_search import lent, search_for
 
 #: Positions searched in one part: few enough that a part is soon done (and little is lost when a build stops),
 #: enough that a cluster's round trips are few beside the searches (a 4-move 7x6 position takes 0.1-60 s).
@@ -158,16 +160,15 @@ class _Build:
             left[0] -= len(part.keys)
             line.update(len(keys) - left[0], len(keys))
 
-        if self._local:  # the parts searched here share this process's table
-            _searches[(rules.book_game, self.memory)] = self.here
         try:
-            self.executor.run(search_part, todo, done)
+            # the parts searched in this process share its table
+            with lent(rules.book_game, self.memory, self.here) if self._local else nullcontext():
+                self.executor.run(search_part, todo, done)
         except KeyboardInterrupt:
             raise Stopped(f"stopped: {len(self.scores):,} positions are valued, kept in {self.folder}; run the "
                           "same command again to go on") from None
         finally:
             line.close()
-            _searches.pop((rules.book_game, self.memory), None)
 
     def _part(self, keys: tuple, positions: dict[int, Any]) -> Part:
         # named by its positions, so that a build that stops finds it again, whatever it found before it
@@ -205,19 +206,9 @@ def parts_folder(book: Path) -> Path:
     return book.with_name(f"{book.name}.parts")
 
 
-#: Each process's searches, by game and table bound: a worker keeps its table from one part to the next.
-_searches: dict[tuple[str, int | None], ScoreSearch] = {}
-
-
 def search_part(part: Part) -> None:
     """Search ``part``'s positions and write their scores to its file (run by an executor, anywhere)."""
-    search = _searches.get((part.game, part.memory))
-    if search is None:
-        from gamedp.loader import load_game
-        from gamedp.solvers.score_search import score_rules
-
-        search = _searches[(part.game, part.memory)] = \
-            ScoreSearch(score_rules(load_game(part.game)), memory=part.memory, progress=False, book=False)
+    search = search_for(part.game, part.memory)
     began = time.perf_counter()
     explored = 0
     scores = []
