@@ -107,6 +107,8 @@ def key(a, b, p):
 class KInARow(Game):
     """k in a row on a board of ``width`` x ``height``, with gravity or without."""
 
+    primitive_first = True  # a line made ends the game: its moves are never asked
+
     def __init__(self, width=5, height=4, k=4, gravity=True):
         if width * (height + 1) > (64 if gravity else 32):
             raise ValueError(f"{width}x{height} is too big: width * (height + 1) is at most 64 with gravity, 32 "

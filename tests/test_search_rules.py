@@ -171,3 +171,13 @@ def test_a_mistake_in_a_hook_is_one_line_naming_it(tmp_path, name, arguments, bo
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("gamedp: error: ") and "Traceback" not in done.stderr
     assert re.search(said, done.stderr), done.stderr
+
+
+def test_the_how_to_shows_the_example_as_it_is():
+    """Every Python block of docs/howto/own-search.md is a passage of examples/k_in_a_row.py, word for word (the
+    page's commands run that file: tests/test_doc_examples.py)."""
+    page = (ROOT / "docs" / "howto" / "own-search.md").read_text()
+    shown = re.findall(r"^```python\n(.*?)^```$", page, re.M | re.S)
+    assert shown
+    for block in shown:
+        assert block in EXAMPLE.read_text(), block
