@@ -36,38 +36,33 @@ K = example()
 def minimax_score(width: int, height: int, k: int, gravity: bool, stones: tuple[tuple[int, int, int], ...]) -> int:
     """The mover's score (a win by a stone placed onto n stones: (W*H + 1 - n) // 2) by plain negamax over every
     move, from ``stones`` ((row, column, player) with player 0 the first)."""
-    cells = width * height
+    return _best(width, height, k, gravity, frozenset(stones))
 
-    def line_through(board: dict, row: int, col: int, who: int) -> bool:
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            run = 1
-            for sign in (1, -1):
-                r, c = row + sign * dr, col + sign * dc
-                while 0 <= r < height and 0 <= c < width and board.get((r, c)) == who:
-                    run += 1
-                    r, c = r + sign * dr, c + sign * dc
-            if run >= k:
-                return True
-        return False
 
-    @cache
-    def best(state: frozenset) -> int:
-        board = dict(((r, c), who) for r, c, who in state)
-        n = len(board)
-        who = n % 2
-        free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in board and
-                (not gravity or r == 0 or (r - 1, c) in board)]
-        if not free:
-            return 0
-        scores = []
-        for r, c in free:
-            if line_through(board, r, c, who):
-                scores.append((cells + 1 - n) // 2)
-            else:
-                scores.append(-best(state | {(r, c, who)}))
-        return max(scores)
+def _line_through(board: dict, row: int, col: int, who: int, width: int, height: int, k: int) -> bool:
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while 0 <= r < height and 0 <= c < width and board.get((r, c)) == who:
+                run += 1
+                r, c = r + sign * dr, c + sign * dc
+        if run >= k:
+            return True
+    return False
 
-    return best(frozenset(stones))
+
+@cache
+def _best(width: int, height: int, k: int, gravity: bool, state: frozenset) -> int:
+    board = {(r, c): who for r, c, who in state}
+    n = len(board)
+    who = n % 2
+    free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in board and
+            (not gravity or r == 0 or (r - 1, c) in board)]
+    if not free:
+        return 0
+    return max((width * height + 1 - n) // 2 if _line_through(board, r, c, who, width, height, k) else
+               -_best(width, height, k, gravity, state | {(r, c, who)}) for r, c in free)
 
 
 def random_positions(game, count: int, seed: int) -> list[tuple[tuple[int, int], tuple]]:
@@ -106,6 +101,31 @@ def test_the_search_of_plain_hooks_gives_plain_minimax_scores():
 def test_the_search_of_plain_hooks_gives_plain_minimax_scores_on_more_boards(board):
     width, height, k, gravity = board
     check_against_minimax(K.KInARow(width, height, k, gravity=gravity), 100, seed=sum(board))
+
+
+LOAD = """
+import sys
+sys.path.insert(0, {folder!r})
+from k_in_a_row import KInARow
+from gamedp.solvers.score_search import ScoreSearch
+game = KInARow(4, 3, 3, gravity=True)
+print(ScoreSearch(game.score_search(), progress=False, book=False).value(game.start()), "numba" in sys.modules)
+"""
+
+
+def test_a_later_run_loads_the_built_search_without_numba():
+    load = [sys.executable, "-c", LOAD.format(folder=str(EXAMPLE.parent))]
+    first = subprocess.run(load, capture_output=True, text=True, check=True)  # builds it, unless a test did
+    again = subprocess.run(load, capture_output=True, text=True, check=True)
+    expected = K.KInARow(4, 3, 3, gravity=True).value_of((0, 0), minimax_score(4, 3, 3, True, ()))
+    assert first.stdout.split()[:-1] == again.stdout.split()[:-1] == str(expected).split()
+    assert again.stdout.split()[-1] == "False" and again.stderr == ""
+
+
+@pytest.mark.slow
+def test_numbas_path_gives_the_same_scores(monkeypatch):
+    monkeypatch.setenv("GAMEDP_JIT", "1")
+    check_against_minimax(K.KInARow(3, 4, 3, gravity=True), 60, seed=7)
 
 
 # -- mistakes ----------------------------------------------------------------------------------------------------
@@ -153,6 +173,21 @@ game = Broken(3, 3, 3, gravity=False)
 '''
 
 
+def moves_of_nothing(a, b, p):
+    return a.cells, 0, 0
+
+
+@pytest.mark.slow
+def test_a_hook_that_does_not_compile_is_named_before_anything_is_built(monkeypatch, tmp_path):
+    monkeypatch.setenv("GAMEDP_CACHE_DIR", str(tmp_path))
+    rules = SearchRules(K.game, **hooks(moves=moves_of_nothing), parameters=K.game.p)
+    with pytest.raises(GamedpError, match=r"hook 'moves' in .*test_search_rules.py: line \d+: Unknown attribute "
+                                          r"'cells' of type uint64"):
+        rules.library()
+    assert not list(tmp_path.rglob("libown_search.*"))  # no build started, none remembered as failed
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name, arguments, body, said", [
     ("moves", "a, b, p", "    return a.cells, 0, 0",
      r"hook 'moves' in .*broken.py: line 10: Unknown attribute 'cells' of type uint64"),
