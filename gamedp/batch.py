@@ -151,6 +151,7 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
     ready: dict[int, list[tuple[bool, str]]] = {}
     written = refused = 0  # the next unit to print; the errors printed
     failed: list[BaseException] = []  # what went wrong in a thread (a broken pipe, say): raised here
+    answering: set[threading.Thread] = set()  # the threads answering a unit now (not waiting for input)
 
     def work() -> None:
         nonlocal written, refused
@@ -164,7 +165,11 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
                 with printing:  # units answered but not yet printed stay few: memory stays flat
                     while number - written >= 2 * threads and not failed:
                         printing.wait()
-                pieces = list(answer(unit))
+                answering.add(threading.current_thread())
+                try:
+                    pieces = list(answer(unit))
+                finally:
+                    answering.discard(threading.current_thread())
                 with printing:
                     ready[number] = pieces
                     while written in ready:
@@ -186,6 +191,8 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
     except BaseException:
         if stop is not None:
             stop()
+            for worker in list(answering):  # stopped at once, each keeps what its search proved (a checkpoint)
+                worker.join()
         raise
     if failed:
         raise failed[0]

@@ -165,11 +165,18 @@ class Checkpoint:
         if meta.get("kind") != KIND or meta.get("version") != VERSION:
             raise GamedpError(f"{self.path} is not a search checkpoint of this gamedp (kind {meta.get('kind')!r}, "
                               f"version {meta.get('version')!r}); {afresh}")
-        mine = {"game": self.game, "root": self.root, "search": self.search, "byteorder": sys.byteorder}
-        for key, expected in mine.items():
-            if meta.get(key) != expected:
-                raise GamedpError(f"{self.path} keeps another search ({key} {meta.get(key)!r}, not {expected!r}); "
-                                  f"it is not read: {afresh}")
+        def game(kept: Any) -> str:
+            kept = kept if isinstance(kept, dict) else {}
+            variant = "" if kept.get("variant") is None else f" {kept.get('variant')}"
+            return f"{kept.get('name')}{variant} by {kept.get('search')} of gamedp {kept.get('gamedp')}"
+
+        if meta.get("game") != self.game:
+            raise GamedpError(f"{self.path} keeps another search ({game(meta.get('game'))}, not {game(self.game)}); "
+                              f"it is not read: {afresh}")
+        if [meta.get("root"), meta.get("search")] != [self.root, self.search] or meta.get("byteorder") != sys.byteorder:
+            raise GamedpError(f"{self.path} keeps another search (the {meta.get('search')} of position "
+                              f"{meta.get('root')} on a {meta.get('byteorder')}-endian machine, not the {self.search} "
+                              f"of {self.root}); it is not read: {afresh}")
 
     def _ours(self) -> bool:
         """Whether the file at the path, if any, is one gamedp wrote (its header, or a part of it): only such a file
