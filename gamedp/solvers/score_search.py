@@ -341,14 +341,18 @@ class ScoreSearch:
     def _analyze(self, position: Any, began: float) -> Analysis:
         value = self.value(position)
         children = self.rules.children(position)
+        game = getattr(self.rules, "game", None)
+        name = game.format_move if callable(getattr(game, "format_move", None)) else lambda _, move: str(move)
         known = self._values_at_once([child for _, child in children], f"{self.rules.name}: {value}", began,
-                                     self.explored)
+                                     self.explored, {child: name(position, move) for move, child in children})
         return analysis_of(position, value, children, known.__getitem__)
 
-    def _values_at_once(self, positions: list[Any], heading: str, began: float, explored: int) -> dict[Any, Value]:
+    def _values_at_once(self, positions: list[Any], heading: str, began: float, explored: int,
+                        names: dict[Any, str]) -> dict[Any, Value]:
         """The values of ``positions``, a query per thread at a time; one progress line for them all, under
-        ``heading``, says how many are known, and where it was shown, it ends saying how long the whole took
-        since ``began`` and how many positions were explored (``explored`` before these)."""
+        ``heading``, says how many are known and which (the moves ``names`` names, with their values for the
+        player making them), and where it was shown, it ends saying how long the whole took since ``began`` and
+        how many positions were explored (``explored`` before these)."""
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
         def quiet_value(position: Any) -> tuple[Value, int]:
@@ -372,7 +376,8 @@ class ScoreSearch:
                         known[running.pop(future)], spent = future.result()
                         explored += spent
                     if line is not None and time.monotonic() > shown_after:
-                        line.describe(f"{heading}, moves valued: {len(known)}/{len(positions)}")
+                        line.describe(f"{heading}, moves valued: {len(known)}/{len(positions)}"
+                                      f"{best_so_far(known, names)}")
                         line.update(explored + sum(s.watch[NODES] for s in self._searchers if s in self._running))
             except BaseException:  # Ctrl-C: every search stops at its next report, keeping the table whole
                 self.stop()
@@ -602,6 +607,23 @@ class ScoreSearch:
                 main.watch[HIGH] = min(main.watch[HIGH], searcher.watch[HIGH])
                 self._free.put(searcher)
         return next(iter(done.values()), STOPPED), sum(s.watch[NODES] for s in searchers[1:])
+
+
+def best_so_far(known: dict[Any, Value], names: dict[Any, str], most: int = 4) -> str:
+    """The best of the moves valued so far (their positions' values ``known``), named (``names``) up to ``most``
+    of them, for a progress line: `` (best so far WIN: b1-b2, e1-e2)``; empty while none is known.
+
+    >>> from gamedp.values import LOSE, WIN
+    >>> best_so_far({1: Value(LOSE, 3), 2: Value(WIN, 4), 3: Value(LOSE, 3)}, {1: "a", 2: "b", 3: "c"})
+    ' (best so far WIN in 4: a, c)'
+    """
+    if not known:
+        return ""
+    values = {position: value.for_parent() for position, value in known.items()}
+    top = max(values.values(), key=lambda value: value.rank())
+    best = [names[position] for position, value in values.items() if value == top]
+    more = f" and {len(best) - most} more" if len(best) > most else ""
+    return f" (best so far {top}: {', '.join(best[:most])}{more})"
 
 
 class Searcher:
