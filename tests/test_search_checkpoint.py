@@ -215,3 +215,32 @@ def test_the_command_line_refuses_a_damaged_checkpoint_in_one_line_and_fresh_rep
 def test_a_bad_checkpoint_interval_is_one_line():
     one_clear_error(gamedp("analyze", "domineering:8x7", env={"GAMEDP_CHECKPOINT_SECONDS": "soon"}),
                     "GAMEDP_CHECKPOINT_SECONDS='soon'", "e.g. 60")
+
+
+def test_ctrl_c_while_waiting_for_the_table_leaves_it_free(tmp_path):
+    """Stopped while it waits for the searches in the table to pause (before a checkpoint, or the table's growth),
+    a thread must not leave the table held: the checkpoint written after Ctrl-C waits for it."""
+    import threading
+
+    from gamedp.solvers.score_search import Searcher
+
+    search = ScoreSearch(Domineering(6, 6).score_search(), book=False, progress=False)
+    search._running.add(Searcher(1))  # a search that does not pause: the wait goes on until the signal
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    with pytest.raises(KeyboardInterrupt), signal_default(signal.SIGINT):
+        with search._alone():
+            pass
+    assert not search._alone_now
+
+
+class signal_default:
+    """SIGINT raising KeyboardInterrupt here (a test runner in the background may have it ignored)."""
+
+    def __init__(self, number):
+        self.number = number
+
+    def __enter__(self):
+        self.before = signal.signal(self.number, signal.default_int_handler)
+
+    def __exit__(self, *exc):
+        signal.signal(self.number, self.before)

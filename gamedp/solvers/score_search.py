@@ -458,11 +458,12 @@ class ScoreSearch:
             while self._alone_now:
                 self._gate.wait()
             self._alone_now = True
-            for searcher in self._running:
-                searcher.watch[STOP] = 1
-            while self._running:
-                self._gate.wait()
-        try:
+        try:  # from here on, Ctrl-C while waiting must not leave the table held
+            with self._gate:
+                for searcher in self._running:
+                    searcher.watch[STOP] = 1
+                while self._running:
+                    self._gate.wait()
             yield
         finally:
             with self._gate:
