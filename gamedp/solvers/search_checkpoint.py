@@ -144,7 +144,7 @@ class Checkpoint:
 
         afresh = f"start afresh with: {self.keeping.command}"
         try:
-            with Container(self.path, fix=afresh, elsewhere=afresh, mapped=False) as container:
+            with Container(self.path, fix=afresh, elsewhere=afresh) as container:
                 meta = container.meta
                 self._check(meta, afresh)
                 container.verify()
