@@ -200,6 +200,7 @@ def test_a_table_kept_larger_than_the_bound_is_folded_into_it(tmp_path):
     assert again.value(position) == value and small.explored < again.explored
 
 
+@pytest.mark.slow
 def test_the_command_line_refuses_a_damaged_checkpoint_in_one_line_and_fresh_replaces_it(tmp_path):
     game = Domineering(8, 7)  # 0.4 million positions: long enough to look for a checkpoint, not to write one
     line = "." * 56 + "\n"
