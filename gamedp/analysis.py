@@ -70,7 +70,7 @@ class Analyst:
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
                  saved_only: bool = False, too_big: str | None = None, memory: int | None = None,
-                 threads: int = 1):
+                 threads: int = 1, keeping: Any = None):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -105,6 +105,8 @@ class Analyst:
         self.memory = memory
         #: the threads of the exact-score search
         self.threads = threads
+        #: how the exact-score search keeps a long search (a gamedp.solvers.search_checkpoint.Keeping), or None
+        self.keeping = keeping
         #: what the values leave out, to say beside them (None: nothing)
         self.note: str | None = None
 
@@ -315,7 +317,7 @@ class Analyst:
                 from gamedp.solvers.score_search import ScoreSearch
 
                 self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only,
-                                             threads=usable_threads(self.threads))
+                                             threads=usable_threads(self.threads), keeping=self.keeping)
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -400,7 +402,7 @@ class Analyst:
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
                  depth: int | None = None, warn: bool = True, memory: int | None = None,
-                 threads: int = 1) -> Analyst:
+                 threads: int = 1, keeping: Any = None) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`open_for_game`: ``db``, else the default place) answers every
@@ -430,7 +432,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
         "value": None,  # exact values only
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
-                   too_big=too_big, memory=memory, threads=threads)
+                   too_big=too_big, memory=memory, threads=threads, keeping=keeping)
 
 
 def solve_again(spec: str, path: Path, game: Any, db: str | None) -> str:
