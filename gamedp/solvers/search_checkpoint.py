@@ -79,11 +79,11 @@ def interrupt_on_sigterm() -> None:
 def identity(rules: Any) -> dict[str, Any]:
     """What a checkpoint's table is sound for: the game's search (its rules' class, name and variant, whether its
     keys fold mirror images) and gamedp's version (whose kernels wrote the entries)."""
-    from gamedp import __version__
+    from importlib.metadata import version  # the package's own would be a front end's import here
 
     kind = type(rules)
     return {"search": f"{kind.__module__}.{kind.__qualname__}", "name": rules.name,
-            "variant": getattr(rules, "variant", None), "symmetric": bool(rules.symmetric), "gamedp": __version__}
+            "variant": getattr(rules, "variant", None), "symmetric": bool(rules.symmetric), "gamedp": version("gamedp")}
 
 
 class Keeping:
