@@ -38,8 +38,10 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
     Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
     under perfect play), the score in scored games and the nimber where the game gives one.
     """
+    from gamedp.progress import report_when_piped
     from gamedp.render import analysis_lines, console
 
+    report_when_piped()  # a long search says it is alive, even piped
     analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth,
                            memory=memory, threads=threads)
     where = read_position_argument(analyst, position)
