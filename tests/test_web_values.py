@@ -1,0 +1,165 @@
+"""The web board's values as they are proved (gamedp serve): the board and its moves at once, each move's value as
+its search finds it, and a search no one watches any more stopped. The real server on a loopback port."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from gamedp.cli.serve import listen
+from gamedp.web.app import create_app
+
+#: a 7x6 position whose moves take about a second each to value (seconds in all), and one searched in minutes
+SECONDS = "4444443"
+MINUTES = "4453"
+SLOW_GAME = '''
+import time
+from gamedp import Game
+
+class Slow(Game):
+    """0 -> 1 -> ... -> 5; valuing 2's moves takes a minute (a search in Python, which nothing stops)."""
+    def start(self): return 0
+    def moves(self, n):
+        if n == 2:
+            time.sleep(60)
+        return [1] if n < 5 else []
+    def do_move(self, n, k): return n + k
+    def parse_position(self, text): return int(text)
+'''
+
+
+@pytest.fixture(scope="module")
+def slow_game(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("games") / "slow.py"
+    path.write_text(SLOW_GAME)
+    return f"{path}:Slow"
+
+
+@pytest.fixture(scope="module")
+def server(slow_game):
+    """The real server (connect4 7x6, the slow game) on a loopback port: yields its address and its app."""
+    app = create_app(["connect4", slow_game], time_limit=60)
+    socket = listen("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [socket]}, daemon=True)
+    thread.start()
+    host, port = socket.getsockname()[:2]
+    yield (host, port), app
+    server.should_exit = True
+    thread.join(20)
+
+
+def get(address, path: str, **params) -> dict:
+    query = urllib.parse.urlencode(params)
+    with urllib.request.urlopen(f"http://{address[0]}:{address[1]}{path}?{query}", timeout=120) as response:
+        return json.loads(response.read())
+
+
+class Events:
+    """A stream of server-sent events from ``/api/values``: each (seconds since it was opened, event, data)."""
+
+    def __init__(self, address, **params):
+        self.connection = http.client.HTTPConnection(*address, timeout=120)
+        self.opened = time.monotonic()
+        self.connection.request("GET", "/api/values?" + urllib.parse.urlencode(params))
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200 and self.response.headers["content-type"].startswith("text/event-stream")
+
+    def __iter__(self):
+        kind = None
+        for raw in self.response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[len("event: "):]
+            elif line.startswith("data: "):
+                yield time.monotonic() - self.opened, kind, json.loads(line[len("data: "):])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def worker_of(app, game: str):
+    return app.state.games._workers[game]._process
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # utime, stime in clock ticks
+
+
+def test_the_board_comes_at_once_and_each_moves_value_as_it_is_proved(server):
+    address, app = server
+    board = get(address, "/api/board", game="connect4", position=SECONDS)
+    names = [m["moveName"] for m in board["moves"]]
+    assert names == ["1", "2", "3", "5", "6", "7"] and board["board"].startswith("<svg")
+    assert "positionValue" not in board and all(set(m) == {"move", "moveName", "position", "cells"}
+                                                for m in board["moves"])
+    stream = Events(address, game="connect4", position=SECONDS)
+    events, played = [], None
+    for at, kind, data in stream:
+        events.append((at, kind, data))
+        if played is None:  # the position is still playable meanwhile: another board answers at once
+            child = get(address, "/api/board", game="connect4", position=SECONDS, move="1")
+            played = time.monotonic() - stream.opened
+            assert child["position"] == board["moves"][0]["position"]
+    stream.close()
+    kinds = [kind for _, kind, _ in events]
+    assert kinds == ["move"] * len(names) + ["done"], kinds
+    done_at, record = events[-1][0], events[-1][2]
+    assert played < done_at and events[0][0] < done_at - 0.5  # values came in while the search went on
+    assert record == get(address, "/api/position", game="connect4", position=SECONDS)
+    entries = {m["moveName"]: m for m in record["moves"]}
+    for _, _, entry in events[:-1]:
+        whole = entries[entry["moveName"]]
+        assert entry == {k: v for k, v in whole.items() if k not in ("deltaRemoteness", "cells")}
+
+
+def test_a_search_left_behind_is_stopped_and_the_next_one_has_the_cores(server):
+    """The page closed (its stream with it): the worker's search stops within a second or two, the worker and the
+    table it filled are kept; a request for another position's values stops the search under way too."""
+    address, app = server
+    get(address, "/api/board", game="connect4")  # the worker is up
+    stream = Events(address, game="connect4", position=MINUTES)
+    worker = worker_of(app, "connect4")
+    began = cpu_seconds(worker.pid)
+    time.sleep(2)
+    assert cpu_seconds(worker.pid) - began > 0.5  # searching
+    stream.close()
+    deadline = time.monotonic() + 10
+    while True:
+        before = cpu_seconds(worker.pid)
+        time.sleep(1)
+        if cpu_seconds(worker.pid) - before < 0.1:
+            break
+        assert time.monotonic() < deadline, "the search went on with no one watching"
+    assert worker.is_alive() and worker_of(app, "connect4") is worker
+
+    first = Events(address, game="connect4", position=MINUTES)
+    time.sleep(1)
+    second = Events(address, game="connect4", position="44444455")
+    assert [kind for _, kind, _ in first] == ["stopped"]
+    assert [kind for _, kind, _ in second][-1] == "done"
+    first.close()
+    second.close()
+    assert worker_of(app, "connect4") is worker
+
+
+def test_a_search_in_python_left_behind_ends_its_worker(server, slow_game):
+    address, app = server
+    stream = Events(address, game=slow_game, position="1")
+    time.sleep(1)
+    worker = worker_of(app, slow_game)
+    assert worker.is_alive()
+    stream.close()
+    worker.join(15)
+    assert not worker.is_alive()
+    record = get(address, "/api/position", game=slow_game, position="3")  # a fresh worker
+    assert (record["positionValue"], record["remoteness"]) == ("lose", 2)
