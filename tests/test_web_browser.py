@@ -430,13 +430,13 @@ def test_the_board_and_its_moves_come_at_once_and_the_values_fill_in(browser, bi
     worker = worker_of(app, "connect4")
     began = cpu_seconds(worker.pid)
     page.wait_for_timeout(1500)
-    assert cpu_seconds(worker.pid) - began > 0.3
+    assert cpu_seconds(worker.pid) - began > 0.1
     context.close()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 15
     while True:
         before = cpu_seconds(worker.pid)
-        time.sleep(1)
-        if cpu_seconds(worker.pid) - before < 0.1:
+        time.sleep(2)
+        if cpu_seconds(worker.pid) - before < 0.05:  # idle (a search has a share of a core, even on a busy machine)
             break
         assert time.monotonic() < deadline, "the search went on after the page closed"
     assert errors == []
