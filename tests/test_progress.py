@@ -10,15 +10,9 @@ from pathlib import Path
 import pexpect
 import pytest
 from command import gamedp
-from output import without_compile_notices
+from output import only_plain_progress, without_compile_notices
 
 HERE = Path(__file__).resolve().parent
-#: what analyze says on a piped stderr during a search of more than a few seconds, and when it ends
-PLAIN_LINE = re.compile(r"gamedp: (.*: [\d,]+ positions, [\d.]+ s|.* moves valued in .* \([\d,]+ positions\))")
-
-
-def only_plain_progress(stderr: str) -> bool:
-    return all(PLAIN_LINE.fullmatch(line) for line in without_compile_notices(stderr).splitlines())
 
 
 @pytest.mark.slow
