@@ -82,7 +82,12 @@ class Games:
         return await self._call(spec, "watch", request)
 
     async def unwatch(self, spec: str, stream: Stream) -> None:
-        await self._call(spec, "unwatch", stream)
+        """Stop ``stream``'s search, if it is still under way: its page is gone, so a failure has no one to tell
+        (a worker that failed to stop is ended; the game's next request starts a fresh one)."""
+        try:
+            await self._call(spec, "unwatch", stream)
+        except ServeError:
+            pass
 
     async def _call(self, spec: str, method: str, argument: Any) -> Any:
         """``method`` of ``spec``'s worker on ``argument``, in a thread, after the requests queued before it."""

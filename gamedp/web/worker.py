@@ -260,7 +260,11 @@ class GameWorker:
             with self._guard:
                 self._streams[stream.number] = stream
         try:
-            self._conn.send(request)
+            try:
+                self._conn.send(request)
+            except OSError:  # it ended since it was last asked
+                self.close()
+                raise ServeError(GAME_FAILED, self._crashed()) from None
             return self._receive(started)
         except BaseException:
             if stream is not None:
