@@ -161,10 +161,13 @@ def test_a_search_left_behind_is_stopped_and_the_next_one_has_the_cores(server):
     first = Events(address, game="connect4", position=MINUTES)
     time.sleep(1)
     second = Events(address, game="connect4", position="44444455")
-    assert [kind for _, kind, _ in first] == ["stopped"]
-    assert [kind for _, kind, _ in second][-1] == "done"
-    first.close()
-    second.close()
+    try:
+        kinds = [kind for _, kind, _ in first]  # a move or two may be in (the table has the first search's work)
+        assert kinds[-1] == "stopped" and set(kinds[:-1]) <= {"move"}, kinds
+        assert [kind for _, kind, _ in second][-1] == "done"
+    finally:
+        first.close()
+        second.close()
     assert worker_of(app, "connect4") is worker
 
 
