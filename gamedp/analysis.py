@@ -122,7 +122,7 @@ class Analyst:
     def values_as_proved(self, position: Any) -> Iterator[tuple[Any, Any, Value]]:
         """Each legal move of ``position`` with the position it leads to and that position's value, one at a time
         as each is found, so that a board fills them in meanwhile (refused up front as :meth:`analyze` refuses).
-        None where a move's value does not follow from its position's alone: in scored games (a move may score
+        Nothing where a move's value does not follow from its position's alone: in scored games (a move may score
         points itself) and in a depth-limited search (which judges the moves together)."""
         if self.scored or self.depth is not None:
             return
@@ -134,13 +134,13 @@ class Analyst:
     def analyze_from(self, position: Any, values: dict[Any, Value]) -> Analysis:
         """:meth:`analyze` of a position whose moves' positions are valued already (``values``, by
         :meth:`values_as_proved`): its value is its best move's, so nothing is searched again."""
-        from gamedp.values import MoveValue
+        from gamedp.values import analysis_of
 
-        moves = [MoveValue(move, child, values[child].for_parent()) for move, child in self.rules.move_list(position)]
-        if not moves:
+        children = self.rules.move_list(position)
+        if not children:
             return self.analyze(position)
-        moves.sort(key=lambda mv: mv.value.rank(), reverse=True)
-        return Analysis(position, moves[0].value, tuple(moves))
+        moves = analysis_of(position, values[children[0][1]], children, values.__getitem__).moves  # best first
+        return Analysis(position, moves[0].value, moves)
 
     def stop(self) -> bool:
         """Stop the search under way in another thread, where its engine can (the exact-score search: the query

@@ -176,10 +176,11 @@ def test_a_search_in_python_left_behind_ends_its_worker(server, slow_game):
     address, app = server
     stream = Events(address, game=slow_game, position="1")
     time.sleep(1)
-    worker = worker_of(app, slow_game)
-    assert worker.is_alive()
+    game = app.state.games._workers[slow_game]
+    worker = game._process
+    assert worker.is_alive() and list(game._streams) != []  # its search is under way
     stream.close()
-    worker.join(15)
-    assert not worker.is_alive()
+    worker.join(30)
+    assert not worker.is_alive(), list(game._streams)
     record = get(address, "/api/position", game=slow_game, position="3")  # a fresh worker
     assert (record["positionValue"], record["remoteness"]) == ("lose", 2)
