@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
@@ -120,6 +120,44 @@ class Analyst:
         # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
         moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
         return Analysis(analysis.position, analysis.value, moves)
+
+    def values_as_proved(self, position: Any) -> Iterator[tuple[Any, Any, Value]]:
+        """Each legal move of ``position`` with the position it leads to and that position's value, one at a time
+        as each is found, so that a board fills them in meanwhile (refused up front as :meth:`analyze` refuses).
+        Nothing where a move's value does not follow from its position's alone: in scored games (a move may score
+        points itself) and in a depth-limited search (which judges the moves together)."""
+        if self.scored or self.depth is not None:
+            return
+        if not self._from_saved(position):
+            self._refuse_unless_fits(position)
+        for move, child in self.rules.move_list(position):
+            yield move, child, self.value(child)
+
+    def analyze_from(self, position: Any, values: dict[Any, Value]) -> Analysis:
+        """:meth:`analyze` of a position whose moves' positions are valued already (``values``, by
+        :meth:`values_as_proved`): its value is its best move's, so nothing is searched again."""
+        from gamedp.values import analysis_of
+
+        children = self.rules.move_list(position)
+        if not children:
+            return self.analyze(position)
+        moves = analysis_of(position, values[children[0][1]], children, values.__getitem__).moves  # best first
+        return Analysis(position, moves[0].value, moves)
+
+    def stop(self) -> bool:
+        """Stop the search under way in another thread, where its engine can (the exact-score search: the query
+        raises KeyboardInterrupt; :meth:`resume` once it has); False where it cannot (a search in Python)."""
+        stop = getattr(self._solution, "stop", None)
+        if stop is None:
+            return False
+        stop()
+        return True
+
+    def resume(self) -> None:
+        """Value positions again after :meth:`stop`, once the stopped search has returned."""
+        resume = getattr(self._solution, "resume", None)
+        if resume is not None:
+            resume()
 
     def judge(self, position: Any, every: bool = True) -> Any:
         """The moves of ``position`` scored by the search ``depth`` moves deep, best first (a

@@ -45,10 +45,12 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
     checkpoint beside the databases now and then and when stopped (Ctrl-C, SIGTERM); the same command again goes
     on from it (--fresh: starts afresh). The file is removed once the analysis is done.
     """
+    from gamedp.progress import report_when_piped
     from gamedp.render import analysis_lines, console
     from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
 
     interrupt_on_sigterm()
+    report_when_piped()  # a long search says it is alive, even piped
     analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth,
                            memory=memory, threads=threads, keeping=Keeping(command_afresh(), fresh=fresh))
     where = read_position_argument(analyst, position)

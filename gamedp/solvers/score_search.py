@@ -308,6 +308,11 @@ class ScoreSearch:
         for searcher in self._searchers:
             searcher.watch[STOP] = 1
 
+    def resume(self) -> None:
+        """Take queries again after :meth:`stop`, once the stopped ones have returned (a board that left a
+        position's search searches the next one with the table it filled)."""
+        self._stopping = False
+
     def value(self, position: Any) -> Value:
         """The exact value and remoteness of ``position`` for the player to move (the outcome alone when the
         search was made ``outcomes_only``)."""
