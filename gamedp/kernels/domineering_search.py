@@ -66,6 +66,56 @@ def _run_pairs():
 RUN_PAIRS = _run_pairs()
 
 
+def pack_row(cells, held):
+    """Bullock's packing of one row into vulnerable areas (two cells side by side, for the player who places along
+    the row; the other, across it, can still spoil them), left to right: ``cells`` are the row's cells free for
+    the packing (a byte), ``held`` those of them the other can never cover. Returns the left cells of the areas
+    with a held cell, those of the areas without one (a byte each), and the held cells left alone (no one's)."""
+    with_held = without = unused = 0
+    # 0 nothing pending; 1 a held cell; 2 a free cell at ``start``; 3 ``start`` and a held cell after it, then
+    # pairs of held cells (safe moves); 4 ``start``, then pairs of held cells (``start`` left alone)
+    state = start = 0
+    for c in range(9):
+        if c == 8 or not cells >> c & 1:  # a gap (or the row's end) ends what is pending
+            if state == 1:
+                unused |= 1 << (c - 1)
+            elif state == 3:
+                with_held |= start
+            state = 0
+        elif held >> c & 1:
+            state = 1 - state if state < 2 else 4 if state == 3 else 3
+        elif state == 1:
+            with_held |= 1 << (c - 1)
+            state = 0
+        elif state == 2:
+            without |= start
+            state = 0
+        else:
+            if state == 3:
+                with_held |= start
+            state = 2
+            start = 1 << c
+    return with_held, without, unused
+
+
+def _row_areas():
+    table = np.zeros(1 << 16, dtype=np.int64)
+    for cells in range(256):
+        held = cells
+        while True:  # every subset of the cells
+            with_held, without, unused = pack_row(cells, held)
+            table[cells | held << 8] = with_held | without << 8 | unused << 16
+            if held == 0:
+                break
+            held = (held - 1) & cells
+    return table
+
+
+#: :func:`pack_row` of every row (its free cells, and the held ones among them 8 bits up): the left cells of its
+#: areas with a held cell, those of its areas without one 8 bits up, and its unused held cells 16 bits up.
+ROW_AREAS = _row_areas()
+
+
 def delta_swap(x, mask, shift):
     t = ((x >> shift) ^ x) & mask
     return x ^ t ^ (t << shift)
@@ -155,56 +205,22 @@ def areas(filled):
             protective += 1
     touching = touching_held = apart = apart_held = unused = 0
     for r in range(8):
-        shift = np.uint64(8 * r)
         e_next = line(empty, r + 1) if r < 7 else np.uint64(0)
         # cells where a domino across would also spoil another area: one packed on the row before, or a cell of
         # the next row that can still pair along it
         near = packed_line(packed, r - 1) | (e_next & ((e_next << U1) | (e_next >> U1)))
-        held = line(filled, r - 1) & line(filled, r + 1)
+        near |= near >> U1  # the left cells of the areas that touch one
         cells = line(empty, r) & ~packed_line(packed, r)
-        # along the row: 0 nothing pending; 1 a held cell; 2 a free cell at ``start``; 3 ``start`` and a held cell
-        # after it, then pairs of held cells (safe moves); 4 ``start``, then pairs of held cells (``start`` alone)
-        state = 0
-        start = previous = np.uint64(0)
-        while True:
-            cell = lowest(cells)
-            cells ^= cell
-            closed = np.uint64(0)  # the left cell of the vulnerable area this cell closes
-            with_held = True
-            if cell == 0 or (cell >> U1) & previous == 0:  # a gap (or the row's end) ends what is pending
-                if state == 1:
-                    unused += 1
-                    packed |= previous << shift
-                elif state == 3:
-                    closed = start
-                state = 0
-            if cell == 0:
-                pass
-            elif cell & held != 0:
-                state = 1 - state if state < 2 else 4 if state == 3 else 3
-            elif state == 1:
-                closed = previous
-                state = 0
-            elif state == 2 or state == 3:
-                closed = start
-                with_held = state == 3
-                state = 2 if state == 3 else 0
-                start = cell
-            else:
-                state = 2
-                start = cell
-            if closed != 0:
-                pair = closed | (closed << U1)
-                packed |= pair << shift
-                if pair & near != 0:
-                    touching += 1
-                    touching_held += with_held
-                else:
-                    apart += 1
-                    apart_held += with_held
-            if cell == 0:
-                break
-            previous = cell
+        held = line(filled, r - 1) & line(filled, r + 1) & cells
+        row = np.uint64(ROW_AREAS[cells | (held << U8)])
+        with_held, lefts = row & ROW, (row | (row >> U8)) & ROW
+        touching += null_window.popcount(lefts & near)
+        touching_held += null_window.popcount(with_held & near)
+        apart += null_window.popcount(lefts & ~near)
+        apart_held += null_window.popcount(with_held & ~near)
+        lone = row >> np.uint64(16)
+        unused += null_window.popcount(lone)
+        packed |= (lefts | (lefts << U1) | lone) << np.uint64(8 * r)
     spare2 = spare1 = spare0 = 0
     for r in range(8):
         guard = line(filled, r - 1) & line(filled, r + 1)
@@ -353,7 +369,7 @@ def order(board, shape, move, p):
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
         (2 if move >> np.uint64(48) != 0 else 0)
-    return 4096 * (placements(rest) - placements(empty)) + 8 * lattice(move, shape) + contact
+    return 4096 * placements(rest) + 8 * lattice(move, shape) + contact
 
 
 def lattice(move, shape):
