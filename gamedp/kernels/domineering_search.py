@@ -193,7 +193,14 @@ def areas(filled):
     empty = ~filled
     packed = np.uint64(0)
     protective = 0
+    # the upper left cells of the empty 2 x 2 squares, and the left cells of the safe moves: rows with none skip
+    # their loops below
+    squares = empty & (empty >> U1) & (empty >> U8) & (empty >> np.uint64(9)) & NOT_LAST_COLUMN
+    lone = column_isolated(empty)
+    safe_moves = lone & (lone >> U1) & NOT_LAST_COLUMN
     for r in range(7):
+        if (squares >> np.uint64(8 * r)) & ROW == 0:
+            continue
         free = line(empty, r) & line(empty, r + 1) & ~(packed_line(packed, r - 1) | packed_line(packed, r) |
                                                        packed_line(packed, r + 1) | packed_line(packed, r + 2))
         above, below = line(filled, r - 1), line(filled, r + 2)
@@ -223,6 +230,8 @@ def areas(filled):
         packed |= (lefts | (lefts << U1) | lone) << np.uint64(8 * r)
     spare2 = spare1 = spare0 = 0
     for r in range(8):
+        if (safe_moves >> np.uint64(8 * r)) & ROW == 0:
+            continue
         guard = line(filled, r - 1) & line(filled, r + 1)
         used = line(filled, r) | packed_line(packed, r)
         free = ~used & ROW
