@@ -33,14 +33,14 @@ def test_check_and_a_big_search_show_progress_on_a_terminal_only():
 
 @pytest.mark.slow
 def test_a_long_analysis_by_the_score_search_says_how_long_it_took_on_a_terminal():
-    # Domineering 8x6: its moves valued in about 2 s, past the second after which the line shows (7x7 took a
-    # second in all once the search visited fewer positions)
-    command = ["analyze", "domineering:8x6", "--outcomes-only"]
+    # Domineering 8x7: its moves valued in about 6 CPU s, past the second after which the line shows (7x7, then
+    # 8x6, took less once the search visited fewer positions)
+    command = ["analyze", "domineering:8x7", "--outcomes-only"]
     child = pexpect.spawn(sys.executable, ["-m", "gamedp", *command], encoding="utf-8", timeout=300,
                           dimensions=(30, 150))
     child.expect(pexpect.EOF)
     shown = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before)  # the terminal's colours and cursor moves
-    assert re.search(r"gamedp: domineering:8x6: WIN, 42 moves valued in [0-9.]+ s \([0-9,]+ positions\)\r?\n",
+    assert re.search(r"gamedp: domineering:8x7: WIN, 49 moves valued in [0-9.]+ s \([0-9,]+ positions\)\r?\n",
                      shown), shown
     assert re.search(r"moves valued: [0-9]+/42 \(best so far (WIN|LOSE): [a-h][1-8]-[a-h][1-8]", shown), shown
     piped = gamedp(*command, timeout=300)
