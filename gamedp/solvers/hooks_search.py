@@ -163,10 +163,15 @@ def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
     def key_typed(a, b, p):
         return np.uint64(key(a, b, p))
 
+    @njit(nogil=True)
+    def no_bound(a, b, p):  # the search's optional test after the table misses: a user's game gives none
+        return np.int64(-null_window.OFFSET), np.int64(null_window.OFFSET)
+
     def solve(a, b, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
-        return search(start_typed, moves_typed, play_typed, order_typed, key_typed, np.uint64(a), np.uint64(b), p,
-                      low, high, width, history, carray(table_ptr, size), size, carray(frames_ptr, frames_size),
-                      carray(counters_ptr, counters_size), carray(watch_ptr, watch_size))
+        return search(start_typed, moves_typed, no_bound, play_typed, order_typed, key_typed, np.uint64(a),
+                      np.uint64(b), p, low, high, width, history, carray(table_ptr, size), size,
+                      carray(frames_ptr, frames_size), carray(counters_ptr, counters_size),
+                      carray(watch_ptr, watch_size))
 
     def grow_table(table_ptr, size):
         return grow(carray(table_ptr, 2 * size), size)
