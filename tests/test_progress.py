@@ -42,6 +42,6 @@ def test_a_long_analysis_by_the_score_search_says_how_long_it_took_on_a_terminal
     shown = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before)  # the terminal's colours and cursor moves
     assert re.search(r"gamedp: domineering:8x7: WIN, 49 moves valued in [0-9.]+ s \([0-9,]+ positions\)\r?\n",
                      shown), shown
-    assert re.search(r"moves valued: [0-9]+/42 \(best so far (WIN|LOSE): [a-h][1-8]-[a-h][1-8]", shown), shown
+    assert re.search(r"moves valued: [0-9]+/49 \(best so far (WIN|LOSE): [a-h][1-8]-[a-h][1-8]", shown), shown
     piped = gamedp(*command, timeout=300)
     assert piped.returncode == 0 and only_plain_progress(piped.stderr), piped.stderr

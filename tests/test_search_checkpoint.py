@@ -202,13 +202,13 @@ def test_a_table_kept_larger_than_the_bound_is_folded_into_it(tmp_path):
 
 @pytest.mark.slow
 def test_the_command_line_refuses_a_damaged_checkpoint_in_one_line_and_fresh_replaces_it(tmp_path):
-    game = Domineering(8, 7)  # 0.4 million positions: long enough to look for a checkpoint, not to write one
-    line = "." * 56 + "\n"
+    game = Domineering(8, 8)  # 2.8 million positions: long enough to look for a checkpoint, not to write one
+    line = "." * 64 + "\n"
     checkpoint = checkpoint_of(tmp_path, game.score_search(), game.start())
     checkpoint.path.write_bytes(b"GAMEDPDB" + bytes(100))
-    one_clear_error(gamedp("value", "domineering:8x7", stdin=line, db_dir=tmp_path), str(checkpoint.path),
-                    "start afresh with: gamedp value domineering:8x7 --fresh")
-    answered = gamedp("value", "domineering:8x7", "--fresh", stdin=line, db_dir=tmp_path)
+    one_clear_error(gamedp("value", "domineering:8x8", stdin=line, db_dir=tmp_path), str(checkpoint.path),
+                    "start afresh with: gamedp value domineering:8x8 --fresh")
+    answered = gamedp("value", "domineering:8x8", "--fresh", stdin=line, db_dir=tmp_path)
     assert answered.returncode == 0 and answered.stdout.split() == [line.strip(), "WIN", "-"], answered.stderr
     assert not checkpoint.path.exists()
 

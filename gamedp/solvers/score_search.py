@@ -66,6 +66,8 @@ HELPER_SKEW = 1
 #: A checkpoint is written at most once per this many times the seconds the last one took to write (a big table
 #: on a slow disk is not written over and over).
 WRITE_SHARE = 10
+#: How a kept search ended (see ScoreSearch._end_keeping).
+ANSWERED, STOPPED_BY_USER, FAILED = "answered", "stopped", "failed"
 #: What a game's ``answer_lines`` kernel returns (see :meth:`ScoreSearch.answer_lines`).
 ANSWERED, LEFT, PAUSED = range(3)
 
@@ -238,7 +240,7 @@ class ScoreSearch:
         grown_at = -self._unspent  # positions explored when the table last grew (as this query counts them)
         explored = 0  # by helpers
         line = None
-        answered = False
+        ended = FAILED
         try:
             while True:
                 # A quick search runs here; a long one in a thread (ctypes lets go of the GIL), so that this
@@ -259,7 +261,7 @@ class ScoreSearch:
                     result, helped = self._solve_watched(main, args, low, high, line)
                     explored += helped
                 if result != STOPPED:
-                    answered = True
+                    ended = ANSWERED
                     if keeping is not None:
                         keeping.proved[window] = (result, result)
                     return result
@@ -275,7 +277,7 @@ class ScoreSearch:
                         if kept is not None:
                             low, high = max(low, kept[0]), min(high, kept[1])
                             if low >= high:
-                                answered = True
+                                ended = ANSWERED
                                 return low
                     keeping.proved[window] = (low, high)
                     keeping.exploring[threading.get_ident()] = watch[NODES] + explored
@@ -283,6 +285,9 @@ class ScoreSearch:
                 if grow and watch[NODES] - grown_at >= self.grow_after * slots:
                     self._grow_shared(slots * 2)
                     grown_at = watch[NODES]
+        except KeyboardInterrupt:
+            ended = STOPPED_BY_USER
+            raise
         finally:
             self._local.explored = watch[NODES] + explored
             with self._gate:
@@ -294,7 +299,7 @@ class ScoreSearch:
                 keeping.exploring.pop(threading.get_ident(), None)
                 keeping.explored_done += watch[NODES] + explored
             if own is not None:
-                self._end_keeping(own, window, answered)
+                self._end_keeping(own, window, ended)
 
     @property
     def explored(self) -> int:
@@ -334,14 +339,17 @@ class ScoreSearch:
         args = self.rules.arguments(position)
         window = (args, -1, 1) if self.outcomes_only else (args, -UNBOUNDED, UNBOUNDED)
         self._analysis = self._begin_keeping(args, "analyze outcomes" if self.outcomes_only else "analyze", window)
-        answered = False
+        ended = FAILED
         try:
             analysis = self._analyze(position, began)
-            answered = True
+            ended = ANSWERED
             return analysis
+        except KeyboardInterrupt:
+            ended = STOPPED_BY_USER
+            raise
         finally:
             checkpoint, self._analysis = self._analysis, None
-            self._end_keeping(checkpoint, window, answered)
+            self._end_keeping(checkpoint, window, ended)
 
     def _analyze(self, position: Any, began: float) -> Analysis:
         value = self.value(position)
@@ -500,13 +508,16 @@ class ScoreSearch:
             self._kept.append(checkpoint)
         return checkpoint
 
-    def _end_keeping(self, checkpoint: Checkpoint, window: Window, answered: bool) -> None:
-        """The search of ``checkpoint`` is over: its file is removed if it was ``answered``, else (stopped)
-        written, and where it is said."""
+    def _end_keeping(self, checkpoint: Checkpoint, window: Window, ended: str) -> None:
+        """The search of ``checkpoint`` is over: its file is removed if it was answered, written if it was
+        stopped (Ctrl-C, SIGTERM), and where it is said; one that failed (a damaged book, say) leaves the file as
+        it was."""
         with self._gate:
             self._kept.remove(checkpoint)
-        if answered:
+        if ended == ANSWERED:
             checkpoint.remove()
+            return
+        if ended == FAILED:
             return
         with self._alone():
             self._keep([checkpoint])
