@@ -22,7 +22,9 @@ from gamedp.solvers.score_search import ScoreSearch
 from gamedp.solvers.search_checkpoint import Keeping
 
 #: (game, the line searched: 2-5 s of one core in December 2026)
-LONG = {"domineering": ("domineering:7x8", "." * 56), "connect4": ("connect4", "44535")}
+#: Searches of a few CPU seconds on a quiet machine: Domineering 8x8 after Vertical's f1-f2, Horizontal to move
+#: (8 million positions), and a Connect-Four opening
+LONG = {"domineering": ("domineering:8x8", ".....#.." * 2 + "." * 48 + " H"), "connect4": ("connect4", "44535")}
 
 
 def checkpoint_of(tmp_path: Path, rules, position, search: str = "value", **options):
@@ -41,6 +43,19 @@ def start(tmp_path: Path, *args: str, stdin: str, seconds: str) -> subprocess.Po
     process.stdin.close()
     process.stdin = None  # all given: communicate() has none to send
     return process
+
+
+def wait_for_cpu(process: subprocess.Popen, seconds: float) -> None:
+    """Wait until ``process`` has used ``seconds`` of CPU time (Linux's /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / ticks >= seconds:  # utime and stime
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"the process did not use {seconds} CPU s in two minutes")
 
 
 def wait_for_checkpoint(tmp_path: Path, process: subprocess.Popen) -> Path:
@@ -78,15 +93,15 @@ def test_a_search_killed_at_any_moment_resumes_to_the_same_answer_exploring_less
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command, sent", [(("value", "domineering:7x8"), signal.SIGINT),
-                                           (("analyze", "domineering:8x6", "--json"), signal.SIGTERM)])
+@pytest.mark.parametrize("command, sent", [(("value", "domineering:8x8"), signal.SIGINT),
+                                           (("analyze", "domineering:8x7", "--json"), signal.SIGTERM)])
 def test_ctrl_c_and_sigterm_keep_the_search_and_the_same_command_goes_on(tmp_path, command, sent):
     done = gamedp(*command, stdin=LONG["domineering"][1] + "\n", db_dir=tmp_path / "whole",
                   env={"GAMEDP_CHECKPOINT_SECONDS": "0"})
     assert done.returncode == 0, done.stderr
     # no checkpoint before the signal: the one the signal writes is what the second run goes on from
     process = start(tmp_path, *command, stdin=LONG["domineering"][1] + "\n", seconds="0")
-    time.sleep(0.8)  # of seconds
+    wait_for_cpu(process, 1.5)  # past its start-up (some 0.4 CPU s), whatever the machine's load
     assert process.poll() is None
     process.send_signal(sent)
     out, err = process.communicate(timeout=30)
