@@ -30,6 +30,7 @@ _EXPORTS = {
     "solve": "gamedp.solvers.memo",
     "Solution": "gamedp.solvers.memo",
     "CompiledGame": "gamedp.compiled",
+    "SearchRules": "gamedp.solvers.search_rules",
     "check_game": "gamedp.selfcheck",
     "load_game": "gamedp.loader",
     "GamedpError": "gamedp.errors",

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value
@@ -70,7 +70,7 @@ class Analyst:
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
                  saved_only: bool = False, too_big: str | None = None, memory: int | None = None,
-                 threads: int = 1):
+                 threads: int = 1, keeping: Any = None):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -105,6 +105,8 @@ class Analyst:
         self.memory = memory
         #: the threads of the exact-score search
         self.threads = threads
+        #: how the exact-score search keeps a long search (a gamedp.solvers.search_checkpoint.Keeping), or None
+        self.keeping = keeping
         #: what the values leave out, to say beside them (None: nothing)
         self.note: str | None = None
 
@@ -118,6 +120,44 @@ class Analyst:
         # A game's own engine may list moves in any order; the front ends promise best first (stable on ties).
         moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
         return Analysis(analysis.position, analysis.value, moves)
+
+    def values_as_proved(self, position: Any) -> Iterator[tuple[Any, Any, Value]]:
+        """Each legal move of ``position`` with the position it leads to and that position's value, one at a time
+        as each is found, so that a board fills them in meanwhile (refused up front as :meth:`analyze` refuses).
+        Nothing where a move's value does not follow from its position's alone: in scored games (a move may score
+        points itself) and in a depth-limited search (which judges the moves together)."""
+        if self.scored or self.depth is not None:
+            return
+        if not self._from_saved(position):
+            self._refuse_unless_fits(position)
+        for move, child in self.rules.move_list(position):
+            yield move, child, self.value(child)
+
+    def analyze_from(self, position: Any, values: dict[Any, Value]) -> Analysis:
+        """:meth:`analyze` of a position whose moves' positions are valued already (``values``, by
+        :meth:`values_as_proved`): its value is its best move's, so nothing is searched again."""
+        from gamedp.values import analysis_of
+
+        children = self.rules.move_list(position)
+        if not children:
+            return self.analyze(position)
+        moves = analysis_of(position, values[children[0][1]], children, values.__getitem__).moves  # best first
+        return Analysis(position, moves[0].value, moves)
+
+    def stop(self) -> bool:
+        """Stop the search under way in another thread, where its engine can (the exact-score search: the query
+        raises KeyboardInterrupt; :meth:`resume` once it has); False where it cannot (a search in Python)."""
+        stop = getattr(self._solution, "stop", None)
+        if stop is None:
+            return False
+        stop()
+        return True
+
+    def resume(self) -> None:
+        """Value positions again after :meth:`stop`, once the stopped search has returned."""
+        resume = getattr(self._solution, "resume", None)
+        if resume is not None:
+            resume()
 
     def judge(self, position: Any, every: bool = True) -> Any:
         """The moves of ``position`` scored by the search ``depth`` moves deep, best first (a
@@ -315,7 +355,7 @@ class Analyst:
                 from gamedp.solvers.score_search import ScoreSearch
 
                 self._solution = ScoreSearch(self._score_rules, memory=self.memory, outcomes_only=self.outcomes_only,
-                                             threads=usable_threads(self.threads))
+                                             threads=usable_threads(self.threads), keeping=self.keeping)
             elif self.outcomes_only and not self.scored:
                 # Outcomes only: every move's exact outcome by pruned searches sharing one table, far less
                 # than valuing every position below (remoteness gains little from pruning: the memo engine).
@@ -400,7 +440,7 @@ class Analyst:
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
                  depth: int | None = None, warn: bool = True, memory: int | None = None,
-                 threads: int = 1) -> Analyst:
+                 threads: int = 1, keeping: Any = None) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`open_for_game`: ``db``, else the default place) answers every
@@ -430,7 +470,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
         "value": None,  # exact values only
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
-                   too_big=too_big, memory=memory, threads=threads)
+                   too_big=too_big, memory=memory, threads=threads, keeping=keeping)
 
 
 def solve_again(spec: str, path: Path, game: Any, db: str | None) -> str:

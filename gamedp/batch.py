@@ -151,6 +151,7 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
     ready: dict[int, list[tuple[bool, str]]] = {}
     written = refused = 0  # the next unit to print; the errors printed
     failed: list[BaseException] = []  # what went wrong in a thread (a broken pipe, say): raised here
+    answering: set[threading.Thread] = set()  # the threads answering a unit now (not waiting for input)
 
     def work() -> None:
         nonlocal written, refused
@@ -164,7 +165,11 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
                 with printing:  # units answered but not yet printed stay few: memory stays flat
                     while number - written >= 2 * threads and not failed:
                         printing.wait()
-                pieces = list(answer(unit))
+                answering.add(threading.current_thread())
+                try:
+                    pieces = list(answer(unit))
+                finally:
+                    answering.discard(threading.current_thread())
                 with printing:
                     ready[number] = pieces
                     while written in ready:
@@ -186,6 +191,8 @@ def _in_order(units: Iterable[T], answer: Callable[[T], Iterable[tuple[bool, str
     except BaseException:
         if stop is not None:
             stop()
+            for worker in list(answering):  # stopped at once, each keeps what its search proved (a checkpoint)
+                worker.join()
         raise
     if failed:
         raise failed[0]
@@ -258,15 +265,16 @@ def empty_line(game: Any) -> GamedpError:
 
 
 def score_reader(game: Any, rules: Any, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True, threads: int = 1, scores: bool = False) -> ScoreReader:
+                 progress: bool = True, threads: int = 1, scores: bool = False, keeping: Any = None) -> ScoreReader:
     """A reader for a game with the exact-score search (``rules``, what its hook gave): one table for every
     line, searched by up to ``threads`` lines at once; with ``scores``, its values carry the benchmark sets'
-    score (the sign alone with ``outcomes_only``), which ``rules`` must offer (see :func:`benchmark_scores`)."""
+    score (the sign alone with ``outcomes_only``), which ``rules`` must offer (see :func:`benchmark_scores`);
+    ``keeping`` keeps a long line's search in a checkpoint (:mod:`gamedp.solvers.search_checkpoint`)."""
     from gamedp.solvers.score_search import ScoreSearch
 
     # several lines' progress at once would garble the terminal's one progress line
     search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress and threads == 1,
-                         threads=threads)
+                         threads=threads, keeping=keeping)
     return ScoreReader(game, search, getattr(rules, "read_moves", None), scores)
 
 
@@ -365,8 +373,11 @@ def fast_value(spec: str, threads: int = 1, scores: bool = False) -> int:
         return -1
     from gamedp.cores import usable_threads
 
+    from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
+
     threads = usable_threads(threads)
-    reader = score_reader(game, rules, threads=threads, scores=scores)
+    interrupt_on_sigterm()
+    reader = score_reader(game, rules, threads=threads, scores=scores, keeping=Keeping(command_afresh()))
     refused = answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, threads=threads, stop=reader.stop,
                            scores=scores)
     return 2 if refused else 0

@@ -185,33 +185,34 @@ class _SplitKernelGame(_KernelGame):
         return [int(p) for p in out[:n]]
 
 
-def jit_kernel(fn: Callable, signature: Any = None) -> Callable:
+def jit_kernel(fn: Callable, signature: Any = None, cache: bool = True) -> Callable:
     """``fn`` as a numba kernel (compiled for ``signature`` when given), with the plain functions of its module
-    that it calls compiled first (once each, cached on disk): rules written as plain Python for lookups without
-    numba become kernels when a solver needs them."""
+    that it calls compiled first (once each, cached on disk unless ``cache`` is False, as a kernel that takes
+    other kernels as arguments must be: numba's index would name objects of this process): rules written as
+    plain Python for lookups without numba become kernels when a solver needs them."""
     import types
 
     from numba import njit
     from numba.core.registry import CPUDispatcher
 
-    key, kernel = fn, _jitted.get(fn)
+    key, kernel = (fn, cache), _jitted.get((fn, cache))
     if kernel is None:
         if isinstance(fn, CPUDispatcher):
             kernel = fn
         else:
-            helpers = {name: jit_kernel(g) for name in fn.__code__.co_names
+            helpers = {name: jit_kernel(g, cache=cache) for name in fn.__code__.co_names
                        if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
             if helpers:
                 fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
                                         fn.__closure__)
-            kernel = njit(cache=True, nogil=True)(fn)
+            kernel = njit(cache=cache, nogil=True)(fn)
         _jitted[key] = kernel
     if signature is not None and signature.args not in kernel.overloads:
         try:
             kernel.compile(signature.args)
         except Exception as e:  # numba's whole message: where in the user's file, and which type failed
-            raise compile_failure(f"the kernel {getattr(key, '__name__', key)}", signature, e) from None
+            raise compile_failure(f"the kernel {getattr(key[0], '__name__', key[0])}", signature, e) from None
     return kernel
 
 
-_jitted: dict[Callable, Callable] = {}
+_jitted: dict[tuple[Callable, bool], Callable] = {}

@@ -48,6 +48,23 @@ def fingerprint(fn: types.FunctionType) -> str | None:
     return digest.hexdigest()
 
 
+def build_tag(parts: tuple[Any, ...], sources: tuple[str, ...]) -> str | None:
+    """The key (16 hex digits) of code built on this machine (:func:`~gamedp.kernel_cache.machine_tag`) from
+    ``parts`` (plain functions, and the constants compiled in with them, fingerprinted as ``fingerprint`` does)
+    and the files ``sources`` (gamedp's own code compiled with them); None when a part has no fingerprint."""
+    from gamedp.kernel_cache import machine_tag
+
+    digest = hashlib.sha256(machine_tag().encode())
+    try:
+        _value(parts, digest, {})
+    except _Opaque:
+        return None
+    for path in sources:
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:16]
+
+
 class _Opaque(Exception):
     pass
 

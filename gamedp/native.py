@@ -63,10 +63,16 @@ def load_if_built(module_name: str) -> ctypes.CDLL | None:
     current sources), else None: nothing is built, nothing reported."""
     lib = _loaded.get(module_name)
     if lib is None and os.environ.get("GAMEDP_JIT") != "1":
-        lib, _ = _open(_stem(module_name))
+        lib = open_built(_stem(module_name))
         if lib is not None:
             _loaded[module_name] = lib
     return lib
+
+
+def open_built(stem: str) -> ctypes.CDLL | None:
+    """The library ``stem``.so with its entry points typed if it is built already (whole, this user's), else None:
+    nothing is built, nothing reported."""
+    return _open(stem)[0]
 
 
 def entry_points(module_name: str) -> Any:
@@ -89,29 +95,34 @@ def scratch(size: int) -> tuple[memoryview, int]:
 
 
 def _jitted(module_name: str) -> Any:
-    """The entry points as numba C callbacks, typed as the built library's: pointers as void *, the rest int64
-    (compiled in each process that needs them)."""
+    """The entry points as numba C callbacks (compiled in each process that needs them)."""
+    from gamedp.aot import jit_functions, kernel_modules_used
+
+    module = importlib.import_module(module_name)
+    for used in [*kernel_modules_used(module), module]:  # callees first: typed kernels compile at once
+        jit_functions(used, skip=getattr(used, "NATIVE", ()))
+    return c_callbacks({name: (getattr(module, name), signature) for name, signature in module.NATIVE.items()})
+
+
+def c_callbacks(entries: dict[str, tuple[Callable, Any]]) -> Any:
+    """``entries`` (name: (function, signature), as :func:`build_library` takes them) as numba C callbacks, typed
+    as the built library's entry points: pointers as void *, the rest int64."""
     import types
 
     from numba import cfunc
     from numba.core import sigutils
     from numba.core import types as numba_types
 
-    from gamedp.aot import jit_functions, kernel_modules_used
-
-    module = importlib.import_module(module_name)
-    for used in [*kernel_modules_used(module), module]:  # callees first: typed kernels compile at once
-        jit_functions(used, skip=getattr(used, "NATIVE", ()))
-    entries = {}
-    for name, signature in module.NATIVE.items():
+    callbacks = {}
+    for name, (function, signature) in entries.items():
         # Not cached: an entry point that hands a game's kernels to a search as values (a search module's) refers
         # to them as objects of this process, which numba cannot keep; the library, where it can be built, is.
-        compiled = cfunc(signature, nogil=True, error_model="numpy")(getattr(module, name))
+        compiled = cfunc(signature, nogil=True, error_model="numpy")(function)
         args, _ = sigutils.normalize_signature(signature)
         kinds = [ctypes.c_void_p if isinstance(a, numba_types.CPointer) else ctypes.c_int64 for a in args]
-        entries[name] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(compiled.address)
-        entries[name + "_keep"] = compiled  # the compiled code lives as long as its entry point
-    return types.SimpleNamespace(**entries)
+        callbacks[name] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(compiled.address)
+        callbacks[name + "_keep"] = compiled  # the compiled code lives as long as its entry point
+    return types.SimpleNamespace(**callbacks)
 
 
 def _load(module_name: str) -> ctypes.CDLL | None:

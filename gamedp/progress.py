@@ -1,4 +1,5 @@
-"""A progress line on a terminal for long work, and nothing at all when stderr is a pipe or a file.
+"""A progress line on a terminal for long work; when stderr is a pipe or a file, nothing at all, unless a
+front end asks for a plain line every few seconds (:func:`report_when_piped`).
 
 The line appears only once the work has gone on a while (the caller reports progress at its own pace, e.g.
 every 64k positions), so quick answers print nothing extra, and it is erased when the work ends.
@@ -11,7 +12,19 @@ every 64k positions), so quick answers print nothing extra, and it is erased whe
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any
+
+#: Seconds between the plain lines of long work when stderr is not a terminal; None: no lines (the default)
+_piped_every: float | None = None
+
+
+def report_when_piped(seconds: float = 5.0) -> None:
+    """From now on, long work whose stderr is not a terminal says how far it is on one plain line every
+    ``seconds``: a program driving ``gamedp play`` through pipes sees that it is alive. Commands whose piped
+    stderr must stay quiet (judges, ``value``) never ask."""
+    global _piped_every
+    _piped_every = seconds
 
 
 class ProgressLine:
@@ -22,8 +35,14 @@ class ProgressLine:
         self.shown = sys.stderr.isatty()
         self._progress: Any = None
         self._task: Any = None
+        self._began = time.monotonic()
+        #: when the next plain line is due (piped, where asked for: :func:`report_when_piped`), else None
+        self._due = None if self.shown or _piped_every is None else self._began + _piped_every
+        self._said = False  # whether a plain line was written
 
     def update(self, done: int, total: int | None = None) -> None:
+        if self._due is not None and time.monotonic() >= self._due:
+            self._say(done, total)
         if not self.shown:
             return
         if self._progress is None:
@@ -48,8 +67,22 @@ class ProgressLine:
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
-            if summary is not None:
-                sys.stderr.write(f"gamedp: {summary}\n")
+        elif not self._said:
+            return
+        self._said = False
+        if summary is not None:
+            sys.stderr.write(f"gamedp: {summary}\n")
+            sys.stderr.flush()
+
+    def _say(self, done: int, total: int | None) -> None:
+        """One plain line: ``gamedp: searching connect4: score between -3 and 5: 1,234,567 positions, 12.0 s``."""
+        assert _piped_every is not None and self._due is not None
+        now = time.monotonic()
+        self._due = now + _piped_every
+        self._said = True
+        count = f"{done:,}" if total is None else f"{done:,} of {total:,}"
+        sys.stderr.write(f"gamedp: {self.description}: {count} positions, {duration(now - self._began)}\n")
+        sys.stderr.flush()
 
 
 def duration(seconds: float) -> str:

@@ -191,25 +191,25 @@ def test_safe_moves_are_counted_before_the_pairs_that_would_take_their_cells():
 
 
 @pytest.mark.parametrize("drawn", [
-    # a move that leaves the opponent settled lost wins
-    """. . . .
+    # Vertical's square c2-d2 over c3-d3 has an empty cell beside it (b3) but the board's edge on its other side:
+    # Vertical's domino c2-c3 leaves d2-d3 safe, so it is protective all the same (two moves for Vertical, with
+    # its safe move a1-a2 three; of Horizontal's three disjoint placements, the two in the square are spoilt)
+    """. # # #
        . # . .
+       . . . .
+       Vertical to move""",
+    # Horizontal's pairs a1-b1, c1-d1 and a3-b3 each hold a cell Vertical can never cover (b1, d1, b3), and d3 is
+    # out of Vertical's reach too: Horizontal, first, takes one pair and is sure of one of the other two; the
+    # held cells of the pair Vertical spoils and d3 leave Vertical's 8 empty cells room for one domino beside
+    # Horizontal's two, though Vertical has two disjoint placements (a1-a2, c1-c2)
+    """. . . .
+       . # . #
        . . # .
-       # . . #""",
-    # moves that leave the opponent settled won are not searched: with none left, the position is lost
-    """# . # .
-       # # . #
-       # . . .
-       . . # #""",
+       Horizontal to move""",
 ])
-def test_positions_the_bound_settles_after_a_move_are_not_entered(drawn):
-    game = Domineering(4, 4)
-    bits = game.parse_position(drawn + "\nVertical to move")
-    assert not settled_right(game, bits)  # the bound does not settle the position itself ...
-    search = ScoreSearch(DomineeringScores(game), progress=False, book=False)
-    empty = frozenset((r, c) for r in range(4) for c in range(4) if not bits >> (r * 4 + c) & 1)
-    assert search.value(bits).outcome is (WIN if plain_wins(empty, True) else LOSE)
-    assert search.explored == 1  # ... but it settles its moves' positions: this one alone is explored
+def test_bullock_s_bound_settles_what_the_sure_moves_alone_did_not(drawn):
+    game = Domineering(3, 4)
+    assert settled_right(game, game.parse_position(drawn))
 
 
 def test_pairs_a_domino_can_spoil_two_of_count_one_in_three():

@@ -9,9 +9,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
+import signal
+import subprocess
 import sys
+import time
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
 import pexpect
 import pytest
@@ -402,3 +408,70 @@ def test_a_damaged_or_foreign_save_is_refused_on_one_line(tmp_path):
     for db in ([], ["--db", str(path)]):  # a block found damaged when read: the fix named
         one_clear_error(gamedp("play", "nim", "2 3", *db, db_dir=tmp_path, stdin="quit\n"), "damaged",
                         "gamedp solve nim")
+
+
+# -- Ctrl-C and long searches ---------------------------------------------------------------------------------------
+@contextmanager
+def interruptible(*args: str) -> Iterator[subprocess.Popen]:
+    """``gamedp ARGS`` with pipes, Ctrl-C's signal at its default as on a terminal (a test started in the
+    background inherits it ignored, and so would gamedp); killed if still running when the test ends."""
+    process = subprocess.Popen([sys.executable, "-m", "gamedp", *args], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(ROOT),
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def test_ctrl_c_at_the_prompt_prints_the_game_so_far_in_a_form_play_takes_back():
+    with interruptible("play", "tictactoe", "X........") as process:
+        process.stdin.write("5\nundo\n9\n")  # X at 1, then O: 5, the computer's reply, undo, 9, the computer's
+        process.stdin.flush()
+        seen = ""
+        while seen.count(PROMPT) < 4:  # the prompt is written whole before play reads a line
+            chunk = os.read(process.stdout.fileno(), 4096).decode()
+            assert chunk, seen
+            seen += chunk
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 130 and err.strip() == "gamedp: interrupted", err
+        moves = re.search(r"The game so far, from X\.{8}: (.*)\.\n", out)
+        played = re.findall(r"^your move> (\d)$", seen, re.M)
+        replies = re.findall(r"The computer plays (\d)\.", seen)
+        assert moves and moves.group(1) == f"9, {replies[-1]}", out  # the undone moves are gone
+        command = re.search(r"To play on: gamedp play tictactoe (\S+) --first human\n", out)
+        assert command and played == ["5", "9"], out
+        position = command.group(1)
+        assert sorted(i for i, c in enumerate(position) if c != ".") == sorted([0, 8, int(replies[-1]) - 1])
+        again = gamedp("play", "tictactoe", position, "--first", "human", stdin="quit\n")
+        assert again.returncode == 0 and "Your moves: " in again.stdout, again.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["play", "connect4", "--first", "computer"], ["analyze", "connect4", "44"]])
+def test_a_long_search_piped_says_it_is_alive_and_ctrl_c_ends_it(command):
+    """The empty 7x6 board (the computer's first move) and one with two stones take minutes: a plain line on
+    stderr every few seconds says how far the search is; Ctrl-C ends it at once, play with the game so far."""
+    with interruptible(*command) as process:
+        said = ""
+        deadline = time.monotonic() + 120  # the search's library may be built first, once per machine
+        while "positions, " not in said:
+            ready, _, _ = select.select([process.stderr], [], [], max(deadline - time.monotonic(), 0))
+            assert ready, f"nothing said on stderr in 2 minutes of search: {said!r}"
+            chunk = os.read(process.stderr.fileno(), 4096).decode()
+            assert chunk, said
+            said += chunk
+        line = said.splitlines()[-1]
+        assert re.fullmatch(r"gamedp: searching connect4 7x6(: score between -?\d+ and -?\d+)?: [\d,]+ positions, "
+                            r"[\d.]+ s", line), said
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+        assert process.returncode == 130 and (said + err).strip().endswith("gamedp: interrupted"), said + err
+        assert "Traceback" not in said + err
+        if command[0] == "play":
+            assert "The game so far, from the start: no moves.\n" \
+                   "To play on: gamedp play connect4 --first computer\n" in out

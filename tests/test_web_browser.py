@@ -114,9 +114,9 @@ def page(browser, server_url):
 
 
 def settle(page, timeout: float = 60_000) -> None:
-    """Wait until no request is in flight and the computer is not about to move."""
-    page.wait_for_function("document.body.dataset.busy === '0' && document.body.dataset.thinking !== '1'",
-                           timeout=timeout)
+    """Wait until no request is in flight, the values are in and the computer is not about to move."""
+    page.wait_for_function("document.body.dataset.busy === '0' && document.body.dataset.searching === '0' && "
+                           "document.body.dataset.thinking !== '1'", timeout=timeout)
 
 
 def pick(page, game: str, mode: str = "two") -> None:
@@ -381,3 +381,53 @@ def test_the_coloured_moves_are_readable(page):
         pick(page, game, "two")
         ratios = page.eval_on_selector_all("#moves button", CONTRAST)
         assert ratios and min(ratios) >= 4.5, ratios  # WCAG's AA for text
+
+
+# -- values as they are proved ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def big_board():
+    """Connect-4 7x6 served by its exact search (seconds to minutes a position): the app and its address."""
+    app = create_app(["connect4"], time_limit=60)
+    for url in served(app):
+        yield app, url
+
+
+def test_the_board_and_its_moves_come_at_once_and_the_values_fill_in(browser, big_board):
+    """4444443's six moves take seconds to value: the board and the moves are there first, the values come in
+    one by one, the moves can be played meanwhile; closing the page stops the search it left."""
+    from test_web_values import MINUTES, SECONDS, searching, stops_searching, worker_of
+
+    app, url = big_board
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}?game=connect4&position={SECONDS}")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 6", timeout=30_000)
+    assert page.locator("#board svg [data-cell]").count() > 0
+    seen = []
+    while page.evaluate("document.body.dataset.searching") == "1":
+        seen.append((page.is_visible("#searching"),
+                     page.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.value)")))
+        page.wait_for_timeout(50)
+    assert seen and all(visible for visible, _ in seen)
+    assert any("unknown" in values and set(values) != {"unknown"} for _, values in seen), seen  # some, not all
+    assert page.inner_text("#status").startswith("You to move: ") and not page.is_visible("#searching")
+    values = page.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.value)")
+    assert "unknown" not in values and len(values) == 6
+
+    page.select_option("#mode", "two")  # two moves in a row while the values are searched: each board at once
+    for move in ("1", "7"):
+        before = shown_position(page)
+        page.click(f"#moves button[data-move='{move}']")
+        page.wait_for_function(f"document.querySelector('#board').dataset.position !== {before!r}")
+    settle(page, timeout=120_000)
+    assert "unknown" not in page.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.value)")
+
+    page.goto(f"{url}?game=connect4&position={MINUTES}")  # minutes of search; the page leaves it
+    page.wait_for_function("document.body.dataset.searching === '1'")
+    worker = worker_of(app, "connect4")
+    assert searching(worker.pid, 2)
+    context.close()
+    stops_searching(worker.pid, "after the page closed")
+    assert errors == []

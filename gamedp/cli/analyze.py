@@ -12,8 +12,9 @@ from typing import Any
 import click
 
 from gamedp.analysis import Analyst, load_analyst
-from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, memory_option, position_argument,
-                                  read_position_argument, saved_option, threads_option, variant_option)
+from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, fresh_option, memory_option,
+                                  position_argument, read_position_argument, saved_option, threads_option,
+                                  variant_option)
 from gamedp.errors import GamedpError
 
 
@@ -29,19 +30,29 @@ from gamedp.errors import GamedpError
 @depth_option
 @memory_option
 @threads_option
+@fresh_option
 def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_json: bool, show_line: bool,
-            outcomes_only: bool, db: str | None, depth: int | None, memory: int | None, threads: int) -> None:
+            outcomes_only: bool, db: str | None, depth: int | None, memory: int | None, threads: int,
+            fresh: bool) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
     game's own notation (several lines are fine; `-` reads it from standard input); without it, the start.
     Values are for the player making the move: WIN/LOSE/TIE/DRAW, with the remoteness (moves to the end
     under perfect play), the score in scored games and the nimber where the game gives one.
-    """
-    from gamedp.render import analysis_lines, console
 
+    A game searched one position at a time (connect4, big domineering boards) keeps a long analysis in a
+    checkpoint beside the databases now and then and when stopped (Ctrl-C, SIGTERM); the same command again goes
+    on from it (--fresh: starts afresh). The file is removed once the analysis is done.
+    """
+    from gamedp.progress import report_when_piped
+    from gamedp.render import analysis_lines, console
+    from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
+
+    interrupt_on_sigterm()
+    report_when_piped()  # a long search says it is alive, even piped
     analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth,
-                           memory=memory, threads=threads)
+                           memory=memory, threads=threads, keeping=Keeping(command_afresh(), fresh=fresh))
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

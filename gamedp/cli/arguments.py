@@ -124,6 +124,14 @@ def cluster_options(command: Callable) -> Callable:
     return command
 
 
+#: ``--fresh``: a long pruned search starts afresh instead of going on from its checkpoint (analyze, value)
+fresh_option = click.option(
+    "--fresh", is_flag=True,
+    help="For games searched one position at a time (connect4): a long search keeps what it proved in a file "
+         "beside the databases (now and then, and when stopped: Ctrl-C, SIGTERM), and the same command goes on "
+         "from it; --fresh starts afresh instead, replacing that file.")
+
+
 class NumbersCommand(click.Command):
     """A click command whose arguments may start with ``-`` when they are numbers."""
 

@@ -17,6 +17,10 @@ judged each move it makes; ``hint`` then shows every move's score by the same se
 
 A saved solve of the game (``gamedp solve GAME [POSITION]``; ``--db FILE`` names one) answers every position it
 holds, as in ``analyze``: the opponent plays from it, and a ``--depth`` search takes its values as exact ends.
+
+A long search shows how far it is: a progress line on a terminal, or one plain line on stderr every few seconds
+when piped (a program at the prompt sees that it is alive). Ctrl-C ends the game, at the prompt or during a
+search, and prints the moves so far and the command that goes on from there; the exit status is 130.
 """
 
 from __future__ import annotations
@@ -45,10 +49,11 @@ PROMPT = "your move> "
 
 @dataclass
 class _Turn:
-    """What undo goes back to: a position where it was your turn, and the points scored before it."""
+    """What undo goes back to: a position where it was your turn, the points scored and the moves made before it."""
 
     position: Any
     margin: Any
+    moves: int
 
 
 class Match:
@@ -68,6 +73,8 @@ class Match:
         #: points scored by moves so far, from your side (scored games whose moves score)
         self.margin: Any = 0
         self.history: list[_Turn] = []
+        #: the names of the moves made so far (both sides), for the game so far when it is interrupted
+        self.moves: list[str] = []
         self._pending: Any = None  # the score of the move just made, settled when its child is valued
 
     def run(self) -> None:
@@ -120,6 +127,7 @@ class Match:
                     continue
                 turn = self.history.pop()
                 self.position, self.margin, self._pending = turn.position, turn.margin, None
+                del self.moves[turn.moves:]
                 self.out.print("Taken back.")
                 return True
             else:
@@ -128,11 +136,12 @@ class Match:
                 except GamedpError as e:
                     self.out.print(f"{str(e).rstrip('.')}. Try again (or 'help').")
                     continue
-                self.history.append(_Turn(self.position, self.margin))
+                self.history.append(_Turn(self.position, self.margin, len(self.moves)))
                 self._play(next(mv for mv in analysis.moves if mv.move == move))
                 return True
 
     def _play(self, move_value: MoveValue) -> None:
+        self.moves.append(self.analyst.move_name(self.position, move_value.move))
         self._pending = None if move_value.value is None else move_value.value.score
         self.position = move_value.child
         self.human_to_move = not self.human_to_move
@@ -237,9 +246,30 @@ def play(game: str, position: tuple[str, ...], variant: tuple[str, ...], first: 
     if position == ("-",):
         raise GamedpError("play reads moves from standard input, so POSITION cannot be '-'; pass the position "
                           "as an argument (quote it if it has several lines)")
-    analyst = load_analyst(board_spec(game, variant), "play", db=db, outcomes_only=outcomes_only, depth=depth,
-                           memory=memory)
+    from gamedp.progress import report_when_piped
+
+    report_when_piped()
+    spec = board_spec(game, variant)
+    analyst = load_analyst(spec, "play", db=db, outcomes_only=outcomes_only, depth=depth, memory=memory)
     start = read_position_argument(analyst, position)
     typed = sys.stdin.isatty()
-    Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,
-          color=typed and sys.stdout.isatty()).run()
+    match = Match(analyst, start, human_first=first == "human", hints=hints, source=sys.stdin, typed=typed,
+                  color=typed and sys.stdout.isatty())
+    try:
+        match.run()
+    except KeyboardInterrupt:
+        _so_far(match, spec, start)
+        raise  # gamedp: interrupted, exit status 130
+
+
+def _so_far(match: Match, spec: str, start: Any) -> None:
+    """The game so far, when Ctrl-C ends it: its moves, and the command that plays on from where it stopped."""
+    import shlex
+
+    analyst = match.analyst
+    first = "human" if match.human_to_move else "computer"
+    where = "the start" if start == analyst.start() else shlex.quote(analyst.position_name(start))
+    at = [] if match.position == analyst.start() else [analyst.position_name(match.position)]
+    command = shlex.join(["gamedp", "play", spec, *at, "--first", first])
+    print(f"\nInterrupted. The game so far, from {where}: {', '.join(match.moves) or 'no moves'}.\n"
+          f"To play on: {command}", flush=True)

@@ -21,14 +21,16 @@ from gamedp.errors import GamedpError
               help="Port to listen on; 0 (the default) picks a free one.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the board in a web browser.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
-              help="Seconds one request may spend solving before it is stopped with a message.")
+              help="Seconds one API request for a record may spend solving before it is stopped with a message "
+                   "(the page's own searches go on until it leaves them).")
 @saved_option
 @depth_option
 @memory_option
 def serve(game: str | None, position: tuple[str, ...], variant: tuple[str, ...], host: str, port: int,
           open_browser: bool, time_limit: float, db: str | None, depth: int | None, memory: int | None) -> None:
     """Serve a web board: pick a game, play it against the perfect opponent or a friend, every move coloured
-    by its value, with a value history chart; an HTTP API under /api/ answers in `analyze --json`'s shape.
+    by its value as soon as it is proved (the board and its moves at once), with a value history chart; an HTTP
+    API under /api/ answers in `analyze --json`'s shape.
 
     Every built-in game is offered; GAME (a built-in name, module:attribute or path/to/file.py[:attribute])
     is added and shown first, from POSITION (in its notation) if given. A game's saved solve (`gamedp solve`)

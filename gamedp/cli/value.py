@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import board_spec, memory_option, threads_option, variant_option
+from gamedp.cli.arguments import board_spec, fresh_option, memory_option, threads_option, variant_option
 from gamedp.errors import GamedpError
 
 
@@ -23,8 +23,9 @@ from gamedp.errors import GamedpError
                    "--outcomes-only its sign), reading `MOVES` or a benchmark line `MOVES SCORE`, whose score is "
                    "checked. Connect-Four only.")
 @threads_option
+@fresh_option
 def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool,
-          form: str, threads: int) -> None:
+          form: str, threads: int, fresh: bool) -> None:
     """Print the exact value of each position of GAME read from standard input, one a line.
 
     Each answer is a line `POSITION<TAB>VALUE<TAB>REMOTENESS` (VALUE is WIN, LOSE, TIE or DRAW for the player to
@@ -33,6 +34,8 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     the empty board (its answer's POSITION is empty). Connect-Four (any board) is
     searched one position at a time with a table of bounded size (--memory), kept across the lines; with
     --threads N, N lines are searched at once on that table, and the answers still come in the lines' order.
+    A line searched long is kept in a checkpoint beside the databases now and then and when stopped (Ctrl-C,
+    SIGTERM); the same command again goes on from it (--fresh: starts afresh).
 
     Example: echo 4453 | gamedp value connect4
     """
@@ -52,14 +55,17 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     stop = None
     if rules is not None:
         from gamedp.cores import usable_threads
+        from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
 
         threads = usable_threads(threads)
+        interrupt_on_sigterm()
         reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads,
-                              scores=scores)
+                              scores=scores, keeping=Keeping(command_afresh(), fresh=fresh))
         read, stop = reader, reader.stop
     else:
         for given, option in ((memory is not None, "--memory bounds the table"),
-                              (threads != 1, "--threads shares the search")):
+                              (threads != 1, "--threads shares the search"),
+                              (fresh, "--fresh starts afresh the search")):
             if given:
                 raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
                                   f"engine that keeps every position it meets (leave {option.split()[0]} out)")

@@ -112,6 +112,11 @@ def moves(current, mask, p):
     return kept, -win_score(cells, max(stones + 3, 7 - parity)), win_score(cells, max(stones + 2, 6 + parity))
 
 
+def bound(current, mask, p):
+    # every bound Connect-Four knows is cheap enough for moves(), before the table is read
+    return -null_window.OFFSET, null_window.OFFSET
+
+
 def play_move(current, mask, move, p):
     return current ^ mask, mask | move
 
@@ -143,7 +148,7 @@ def solve(current, mask, width, height, low, high, table_ptr, size, symmetric, f
     """The exact score of (current, mask) if it lies in [low, high], else the nearest of the two (so (-1, 1)
     asks the outcome alone). Returns :data:`~gamedp.kernels.null_window.STOPPED` when asked to stop."""
     table, frames, counters, watch = search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr)
-    return null_window.solve(start, moves, play_move, order, key, np.uint64(current), np.uint64(mask),
+    return null_window.solve(start, moves, bound, play_move, order, key, np.uint64(current), np.uint64(mask),
                              parameters(width, height, symmetric), low, high, width, False, table, size, frames,
                              counters, watch)
 
@@ -243,7 +248,7 @@ def answer_lines(text_ptr, begin, end, width, height, outcomes_only, quick, tabl
             break
         watch[null_window.NODES] = 0
         watch[null_window.LIMIT] = quick
-        score = null_window.solve(start, moves, play_move, order, key, current, mask, p, low, high, width, False,
+        score = null_window.solve(start, moves, bound, play_move, order, key, current, mask, p, low, high, width, False,
                                   table, size, frames, counters, watch)
         if score == null_window.STOPPED:
             status = LEFT

@@ -11,16 +11,15 @@ there are no ties).
 The hooks give the search what the Domineering solvers of the literature use (Breuker, Uiterwijk and van den
 Herik; Bullock), written here from their description:
 
-- a position is settled without a search when the moves one player is sure to make (its safe moves, on cells the
-  other can never cover, its protective 2 x 2 squares, and half its other disjoint pairs, every other one of those
-  side by side, or one in three of all its disjoint pairs) outnumber every move the other can still make: the
-  other's disjoint placements (half of every run of empty cells along its direction, less the two in each protective
-  square the player is sure to take), or the cells within the other's reach, less those the player's sure moves will
-  cover there, by halves;
+- a position is settled without a search when the moves one player is sure to make outnumber every move the other
+  can still make (Bullock's bounds, :func:`sure_and_most`): the player's safe moves, its protective areas, its
+  vulnerable areas (half of those a domino across spoils alone, a third of those it may spoil two of), a move's
+  worth for whichever of them is odd in number when it moves first; against the other's disjoint placements (less
+  those the protective areas take), or the empty cells less the player's and the cells out of the other's reach
+  that the player's packing leaves unused (a spare cell beside a safe move among them), by halves. The bound is
+  computed for a position the table does not settle, after the table is read (it costs more than the rest of a
+  position's work);
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
-- a position with a move that leaves the opponent sure to lose (by the bound above) is won at once, and a move
-  that leaves the opponent sure to win is not searched (a position whose moves all do is lost): the positions
-  the bound settles are not entered;
 - moves are tried by what they do to both players' counts of disjoint placements and of safe ones, then by their
   place on a fixed lattice of the board (every other column from the sides, every other row from the ends), then by
   their contact with filled cells;
@@ -65,6 +64,56 @@ def _run_pairs():
 
 #: For each row of 8 cells (a byte, set where empty), the most dominoes that fit along it at once.
 RUN_PAIRS = _run_pairs()
+
+
+def pack_row(cells, held):
+    """Bullock's packing of one row into vulnerable areas (two cells side by side, for the player who places along
+    the row; the other, across it, can still spoil them), left to right: ``cells`` are the row's cells free for
+    the packing (a byte), ``held`` those of them the other can never cover. Returns the left cells of the areas
+    with a held cell, those of the areas without one (a byte each), and the held cells left alone (no one's)."""
+    with_held = without = unused = 0
+    # 0 nothing pending; 1 a held cell; 2 a free cell at ``start``; 3 ``start`` and a held cell after it, then
+    # pairs of held cells (safe moves); 4 ``start``, then pairs of held cells (``start`` left alone)
+    state = start = 0
+    for c in range(9):
+        if c == 8 or not cells >> c & 1:  # a gap (or the row's end) ends what is pending
+            if state == 1:
+                unused |= 1 << (c - 1)
+            elif state == 3:
+                with_held |= start
+            state = 0
+        elif held >> c & 1:
+            state = 1 - state if state < 2 else 4 if state == 3 else 3
+        elif state == 1:
+            with_held |= 1 << (c - 1)
+            state = 0
+        elif state == 2:
+            without |= start
+            state = 0
+        else:
+            if state == 3:
+                with_held |= start
+            state = 2
+            start = 1 << c
+    return with_held, without, unused
+
+
+def _row_areas():
+    table = np.zeros(1 << 16, dtype=np.int64)
+    for cells in range(256):
+        held = cells
+        while True:  # every subset of the cells
+            with_held, without, unused = pack_row(cells, held)
+            table[cells | held << 8] = with_held | without << 8 | unused << 16
+            if held == 0:
+                break
+            held = (held - 1) & cells
+    return table
+
+
+#: :func:`pack_row` of every row (its free cells, and the held ones among them 8 bits up): the left cells of its
+#: areas with a held cell, those of its areas without one 8 bits up, and its unused held cells 16 bits up.
+ROW_AREAS = _row_areas()
 
 
 def delta_swap(x, mask, shift):
@@ -116,101 +165,177 @@ def isolated(empty):
     return empty & ~((empty << U1) & NOT_FIRST_COLUMN) & ~((empty >> U1) & NOT_LAST_COLUMN)
 
 
-def guaranteed(empty, first):
-    """Moves Vertical can make whatever Horizontal does, taking the best of what is left at each turn while
-    Horizontal spoils the best of the rest, one a move: its safe moves (on cells no horizontal domino can ever
-    cover); its protective squares (2 x 2 empty, nothing empty beside them: a domino in one makes the other
-    column safe, two moves; a horizontal domino spoils it); its vulnerable pairs (other vertical pairs, every
-    other one of those side by side, so that a horizontal domino spoils one at most). All disjoint, taken
-    greedily row by row for every column at once, the safe moves first; Vertical takes the first spoilable one
-    when it moves ``first``. Or, after the same safe moves and squares, every disjoint pair at all, one in three
-    of them (a horizontal domino spoils two at most). Returns the moves and how many of their cells Horizontal
-    can never cover, by each count, and the protective squares Vertical takes."""
-    iso = isolated(empty)
-    # the safe moves first, a whole move each: a pair never takes a cell from one
-    safe_cells = np.uint64(0)
-    below = np.uint64(0)  # cells of this row held by what was taken at the row before
+def line(word, r):
+    """Row ``r`` of ``word`` (a byte); outside the frame, all set (the rows beyond the board are filled)."""
+    if r < 0 or r > 7:
+        return ROW
+    return (word >> np.uint64(8 * r)) & ROW
+
+
+def packed_line(packed, r):
+    if r < 0 or r > 7:
+        return np.uint64(0)
+    return (packed >> np.uint64(8 * r)) & ROW
+
+
+def lowest(x):
+    return x & (~x + U1)
+
+
+def areas(filled):
+    """Bullock's packing of the board for the player who places dominoes along its rows (the other across them),
+    row after row: its protective areas (2 x 2 empty, walled across on one side at least: one domino there leaves
+    the other row's two cells safe), then along each row its vulnerable areas (two empty cells the other can still
+    spoil), each counted as touching another area across or not, and with one cell the other can never cover or
+    not, and the cells out of the other's reach that neither uses, then its safe moves with a spare empty cell
+    beside them along the row, by how many of the other's placements that cell holds alone (0, 1 or 2).
+    Returns (protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0)."""
+    empty = ~filled
+    packed = np.uint64(0)
+    protective = 0
+    # the upper left cells of the empty 2 x 2 squares, and the left cells of the safe moves: rows with none skip
+    # their loops below
+    squares = empty & (empty >> U1) & (empty >> U8) & (empty >> np.uint64(9)) & NOT_LAST_COLUMN
+    lone = column_isolated(empty)
+    safe_moves = lone & (lone >> U1) & NOT_LAST_COLUMN
     for r in range(7):
-        shift = np.uint64(8 * r)
-        below = (iso >> shift) & (iso >> (shift + U8)) & ROW & ~below
-        safe_cells |= (below | (below << U8)) << shift
-    safe = null_window.popcount(safe_cells) // 2
-    rest = empty & ~safe_cells
-    squares = 0
-    pairs = 0
-    below = np.uint64(0)
-    near = np.uint64(0)  # cells of this row beside the vulnerable pairs taken at the row before
-    packed = safe_cells
-    squared = np.uint64(0)
-    for r in range(7):
-        shift = np.uint64(8 * r)
-        row = (empty >> shift) & ROW
-        upper = (rest >> shift) & ROW & ~below
-        lower = (rest >> (shift + U8)) & ROW
-        square_lefts = alone_pairs(row) & alone_pairs((empty >> (shift + U8)) & ROW)
-        square_lefts &= ~(below | (below >> U1))
-        square = square_lefts | (square_lefts << U1)
-        vulnerable = every_other(upper & lower & ~square & ~near)
-        squares += null_window.popcount(square_lefts)
-        pairs += null_window.popcount(vulnerable)
-        below = square | vulnerable
-        packed |= (below | (below << U8)) << shift
-        squared |= (square | (square << U8)) << shift
-        near = ((vulnerable << U1) | (vulnerable >> U1)) & ROW
-    # Vertical's picks are every other one of the squares, then of the pairs, from the first or the second
-    take = 1 if first else 0
-    got_squares = (squares + take) // 2
-    got_pairs = (squares + pairs + take) // 2 - got_squares
-    # Or every disjoint pair, side by side or not: a horizontal domino spoils two at most, so after the squares
-    # Vertical gets one in three, from the first or the third
-    packed_all = safe_cells | squared
-    cells = rest & ~squared
-    all_pairs = 0
-    below = np.uint64(0)
-    for r in range(7):
-        shift = np.uint64(8 * r)
-        below = (cells >> shift) & (cells >> (shift + U8)) & ROW & ~below
-        packed_all |= (below | (below << U8)) << shift
-        all_pairs += null_window.popcount(below)
-    then = take if squares % 2 == 0 else 1 - take  # whether Vertical picks first once the squares are gone
-    return safe + 2 * got_squares + got_pairs, null_window.popcount(packed & iso), \
-        safe + 2 * got_squares + (all_pairs + 2 * then) // 3, null_window.popcount(packed_all & iso), got_squares
+        if (squares >> np.uint64(8 * r)) & ROW == 0:
+            continue
+        free = line(empty, r) & line(empty, r + 1) & ~(packed_line(packed, r - 1) | packed_line(packed, r) |
+                                                       packed_line(packed, r + 1) | packed_line(packed, r + 2))
+        above, below = line(filled, r - 1), line(filled, r + 2)
+        starts = free & (free >> U1) & ((above & (above >> U1)) | (below & (below >> U1)))
+        while starts != 0:
+            cell = lowest(starts)
+            starts &= ~(cell | (cell << U1))
+            packed |= (cell | (cell << U1)) * np.uint64(0x101) << np.uint64(8 * r)
+            protective += 1
+    touching = touching_held = apart = apart_held = unused = 0
+    for r in range(8):
+        e_next = line(empty, r + 1) if r < 7 else np.uint64(0)
+        # cells where a domino across would also spoil another area: one packed on the row before, or a cell of
+        # the next row that can still pair along it
+        near = packed_line(packed, r - 1) | (e_next & ((e_next << U1) | (e_next >> U1)))
+        near |= near >> U1  # the left cells of the areas that touch one
+        cells = line(empty, r) & ~packed_line(packed, r)
+        held = line(filled, r - 1) & line(filled, r + 1) & cells
+        row = np.uint64(ROW_AREAS[cells | (held << U8)])
+        with_held, lefts = row & ROW, (row | (row >> U8)) & ROW
+        touching += null_window.popcount(lefts & near)
+        touching_held += null_window.popcount(with_held & near)
+        apart += null_window.popcount(lefts & ~near)
+        apart_held += null_window.popcount(with_held & ~near)
+        lone = row >> np.uint64(16)
+        unused += null_window.popcount(lone)
+        packed |= (lefts | (lefts << U1) | lone) << np.uint64(8 * r)
+    spare2 = spare1 = spare0 = 0
+    for r in range(8):
+        if (safe_moves >> np.uint64(8 * r)) & ROW == 0:
+            continue
+        guard = line(filled, r - 1) & line(filled, r + 1)
+        used = line(filled, r) | packed_line(packed, r)
+        free = ~used & ROW
+        safe = free & (free >> U1) & guard & (guard >> U1)
+        across = packed_line(packed, r - 1) | packed_line(packed, r + 1)
+        while safe != 0:
+            cell = lowest(safe)
+            safe &= ~(cell | (cell << U1))
+            used |= cell | (cell << U1)
+            spare = cell >> U1
+            if spare == 0 or (used | across) & spare != 0:
+                spare = (cell << np.uint64(2)) & ROW
+                if spare != 0 and (safe | used | across) & spare != 0:
+                    spare = np.uint64(0)
+            if spare == 0:
+                continue
+            used |= spare
+            packed |= spare << np.uint64(8 * r)
+            up = line(filled, r - 1) & spare == 0 and line(filled, r - 2) & spare != 0
+            down = line(filled, r + 1) & spare == 0 and line(filled, r + 2) & spare != 0
+            if up and down:
+                spare2 += 1
+            elif up or down:
+                spare1 += 1
+            else:
+                spare0 += 1
+    return protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0
+
+
+def sure_and_most(filled, to_move, cells):
+    """For the player who places along the rows of ``filled`` (the other across them): the moves it is sure to
+    make, and the most the other can make (Bullock's bounds), when it moves next (``to_move``) or after the other."""
+    protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = areas(filled)
+    empty = ~filled
+    safe = disjoint_horizontal(column_isolated(empty))
+    other = disjoint_vertical(empty)
+    if to_move:  # its move first: where the parity of a kind is odd, it takes the odd one
+        if protective % 2 == 1:
+            protective -= 1
+            safe += 2
+            other -= 2
+        elif touching % 3 != 0 or (apart % 2 == 0 and spare2 % 2 == 0 and spare1 % 2 == 0 and spare0 % 2 == 0
+                                   and touching > 0):
+            touching -= 1
+            safe += 1
+            touching_held = min(touching_held, touching)
+        elif apart % 2 != 0 or (spare2 % 2 == 0 and spare1 % 2 == 0 and spare0 % 2 == 0 and apart > 0):
+            apart -= 1
+            safe += 1
+            apart_held = min(apart_held, apart)
+        elif spare2 % 2 != 0:
+            spare2 -= 1
+            unused += 3
+        elif spare1 % 2 != 0:
+            spare1 -= 1
+            unused += 2
+        elif spare0 % 2 != 0:
+            spare0 -= 1
+            unused += 1
+        elif protective > 0:
+            protective -= 1
+            safe += 2
+    if protective % 2 == 1:
+        protective -= 1
+        touching += 2
+    moves = protective + touching // 3 + apart // 2 + safe
+    paired = touching % 3 == 0 and apart % 2 == 0
+    if touching % 3 != 0 and apart % 2 != 0:
+        moves += 1
+        unused -= 1
+        paired = True
+    if paired:
+        if spare2 % 2 == 1:
+            spare2 -= 1
+            spare1 += 1
+        if spare1 % 2 == 1:
+            spare1 -= 1
+            spare0 += 1
+    elif spare2 % 2 == 1:
+        unused += 3
+        if spare1 % 2 == 1:
+            spare1 -= 1
+            spare0 += 1
+    elif spare1 % 2 == 1:
+        unused += 2
+    elif spare0 % 2 == 1:
+        unused += 1
+    unused += touching_held - (touching // 3 - (touching - touching_held) // 3)
+    unused += apart_held - (apart // 2 - (apart - apart_held) // 2)
+    unused += spare2 // 2 * 3 + spare1 // 2 * 2 + spare0 // 2
+    return moves, min(null_window.trunc_half(cells - 2 * moves - unused), other - protective)
 
 
 def settled(empty, turned):
     """+1 if Vertical, to move on ``empty`` (``turned`` is the same board transposed), is sure to win, -1 if
-    sure to lose, else 0. A player sure of ``m`` moves (on cells of which ``x`` are out of the other's reach)
-    wins when the other cannot make as many moves: the other's disjoint placements are too few, or the cells
-    the other can cover cannot hold the other's ``m`` dominoes beside the player's own ``2m - x`` cells there. A
-    protective square the player takes held two of the other's disjoint placements (one in each of its lines),
-    both spoilt by the player's domino there: the other's moves are at most its disjoint placements less two for
-    each."""
-    m, x, m3, x3, squares = guaranteed(empty, True)
-    most = disjoint_vertical(turned) - 2 * squares
-    reach = null_window.popcount(empty & ~isolated(empty))
-    if m > most or 4 * m - x > reach or m3 > most or 4 * m3 - x3 > reach:
+    sure to lose, else 0."""
+    cells = null_window.popcount(empty)
+    sure, most = sure_and_most(~turned, True, cells)
+    if sure > most:
         return 1
-    m, x, m3, x3, squares = guaranteed(turned, False)
-    most = disjoint_vertical(empty) - 2 * squares
-    reach = null_window.popcount(turned & ~isolated(turned))
-    if m >= most or 4 * m + 2 - x > reach or m3 >= most or 4 * m3 + 2 - x3 > reach:
+    sure, most = sure_and_most(~empty, False, cells)
+    if sure >= most:
         return -1
     return 0
-
-
-def every_other(row):
-    """Of each run of set bits in a row (a byte), the first, the third, ...: no two side by side."""
-    kept = np.uint64(0)
-    while row != 0:
-        starts = row & ~(row << U1)
-        kept |= starts
-        row &= ~(starts | (starts << U1))
-    return kept
-
-
-def alone_pairs(row):
-    """The left cells of the runs of exactly two empty cells in a row (a byte)."""
-    return row & (row >> U1) & ~(row << U1) & ~(row >> np.uint64(2)) & np.uint64(0x7F)
 
 
 # -- the hooks; p = () ---------------------------------------------------------------------------------------
@@ -225,27 +350,17 @@ def moves(board, _, p):
     mine = vertical_moves(empty)
     if mine == 0:
         return mine, -1, -1
-    outcome = settled(empty, transpose(empty))
-    if outcome != 0:
-        return np.uint64(0), outcome, outcome
     # A safe move can wait: the other moves are searched first, and alone when there are any (Bullock).
     unsafe = mine & ~vertical_moves(isolated(empty))
     searched = unsafe if unsafe != 0 else mine
-    # won at once where a move leaves the opponent settled lost; a move that leaves it settled won is not searched
-    # (lost where every move does): no need to enter those positions
-    rest = searched
-    while rest != 0:
-        move = rest & (~rest + U1)
-        rest ^= move
-        left = empty & ~(move | (move << U8))
-        outcome = settled(transpose(left), left)
-        if outcome < 0:
-            return np.uint64(0), 1, 1
-        if outcome > 0:
-            searched ^= move
-    if searched == 0:
-        return searched, -1, -1
     return searched, -1, 1
+
+
+def bound(board, _, p):
+    outcome = settled(~board, transpose(~board))
+    if outcome != 0:
+        return outcome, outcome
+    return -1, 1
 
 
 def play_move(board, shape, move, p):
@@ -263,7 +378,7 @@ def order(board, shape, move, p):
         (move << np.uint64(16))
     contact = null_window.popcount(around & board) + (2 if move < np.uint64(256) else 0) + \
         (2 if move >> np.uint64(48) != 0 else 0)
-    return 4096 * (placements(rest) - placements(empty)) + 8 * lattice(move, shape) + contact
+    return 4096 * placements(rest) + 8 * lattice(move, shape) + contact
 
 
 def lattice(move, shape):
@@ -338,9 +453,9 @@ def solve(board, shape, low, high, table_ptr, size, symmetric, frames_ptr, count
     watch = carray(watch_ptr, null_window.WATCH_WORDS)
     board, shape = np.uint64(board), np.uint64(shape)
     if symmetric:
-        return null_window.solve(start, moves, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, False,
+        return null_window.solve(start, moves, bound, play_move, order, key, board, shape, (0,), low, high, MAX_MOVES, False,
                                  table, size, frames, counters, watch)
-    return null_window.solve(start, moves, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
+    return null_window.solve(start, moves, bound, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
                              False, table, size, frames, counters, watch)
 
 

@@ -1,7 +1,7 @@
 """The score search's core, for any game: null-window negamax over a bounded transposition table of bounds,
 and a driver that bisects the score with it (:mod:`gamedp.solvers.score_search` runs it).
 
-A game gives its rules as five kernels over a position held in two 64-bit words ``(a, b)`` (Connect-Four: the
+A game gives its rules as six kernels over a position held in two 64-bit words ``(a, b)`` (Connect-Four: the
 mover's stones and every stone; Domineering: the board and nothing) and a tuple of its parameters ``p``; its
 native module passes them to :func:`solve` as functions (numba compiles the search once per game, with the
 game's kernels inlined):
@@ -12,6 +12,9 @@ game's kernels inlined):
   once, and the game is not over): its moves worth searching as a set of bits (those that do not lose at once
   — the *non-losing moves* hook), and bounds on its score (e.g. nobody wins before their fourth stone); no
   moves: ``low`` is its exact score;
+- ``bound(a, b, p) -> (low, high)``: bounds on the score of a position met in the search that neither its moves'
+  bounds nor the table settle, by a test that costs too much to run before the table is read (a game without
+  one returns bounds that narrow nothing);
 - ``play(a, b, move, p) -> (a, b)``: the position after ``move`` (one bit of ``moves``), for the other player;
 - ``order(a, b, move, p) -> int``: how promising ``move`` looks (higher first; ties keep the bits' order, low
   bits first — a game puts its own preference for ties in the lowest digits);
@@ -106,7 +109,7 @@ def trunc_half(x):
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
-def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table, shift, frames, counters,
+def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, history, table, shift, frames, counters,
             watch):
     """The score of (a, b) against the null window (alpha, alpha + 1): a result above alpha is a lower bound, one
     at or below alpha an upper bound. Returns :data:`STOPPED` when asked to stop."""
@@ -141,6 +144,10 @@ def negamax(moves_of, play, order, key_of, a, b, p, alpha, width, history, table
                     low = max(low, np.int64(lower_byte) - OFFSET)
                 if upper_byte != 0:
                     high = min(high, np.int64(upper_byte) - OFFSET)
+            if max(alpha, low) < min(beta, high):
+                settle_low, settle_high = bound_of(a, b, p)
+                low = max(low, settle_low)
+                high = min(high, settle_high)
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
@@ -273,7 +280,7 @@ def table_shift(size):
     return np.uint64(64 - bits)
 
 
-def solve(start, moves_of, play, order, key_of, a, b, p, low, high, width, history, table, size, frames, counters,
+def solve(start, moves_of, bound_of, play, order, key_of, a, b, p, low, high, width, history, table, size, frames, counters,
           watch):
     """The exact score of (a, b) if it lies in [low, high], else the nearest of the two (so (-1, 1) asks the
     outcome alone). Returns :data:`STOPPED` when asked to stop."""
@@ -291,7 +298,7 @@ def solve(start, moves_of, play, order, key_of, a, b, p, low, high, width, histo
             middle = trunc_half(lo)
         elif middle >= 0 and trunc_half(hi) > middle:
             middle = trunc_half(hi)
-        r = negamax(moves_of, play, order, key_of, a, b, p, middle, width, history, table, shift, frames, counters,
+        r = negamax(moves_of, bound_of, play, order, key_of, a, b, p, middle, width, history, table, shift, frames, counters,
                     watch)
         if r == STOPPED:
             return STOPPED

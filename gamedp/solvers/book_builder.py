@@ -59,7 +59,8 @@ class Stopped(GamedpError):
 class Part(NamedTuple):
     """Some of the deepest positions, searched together and kept in ``path``."""
 
-    game: str  # the game as the command line names it (a worker loads it by that name)
+    name: str  # the game as the command line names it
+    game: Any  # the game itself, for a worker to make its search
     memory: int | None
     positions: tuple
     keys: tuple
@@ -173,7 +174,7 @@ class _Build:
     def _part(self, keys: tuple, positions: dict[int, Any]) -> Part:
         # named by its positions, so that a build that stops finds it again, whatever it found before it
         name = hashlib.sha256(struct.pack(f"<{len(keys)}Q", *keys)).hexdigest()[:20]
-        return Part(self.rules.book_game, self.memory, tuple(positions[k] for k in keys), keys,
+        return Part(self.rules.book_game, self.rules.game, self.memory, tuple(positions[k] for k in keys), keys,
                     str(self.folder / f"part-{name}.gdb"))
 
     def _take(self, part: Part, resumed: bool = False) -> bool:
@@ -208,7 +209,7 @@ def parts_folder(book: Path) -> Path:
 
 def search_part(part: Part) -> None:
     """Search ``part``'s positions and write their scores to its file (run by an executor, anywhere)."""
-    search = search_for(part.game, part.memory)
+    search = search_for(part.name, part.game, part.memory)
     began = time.perf_counter()
     explored = 0
     scores = []

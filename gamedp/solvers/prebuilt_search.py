@@ -17,13 +17,11 @@ game when ``GAMEDP_JIT=1`` is set or a build failed (reported once, remembered):
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
-import types
 from typing import Any
 
 from gamedp.compiled import CompiledGame
-from gamedp.kernel_cache import kernel_folder, machine_tag
+from gamedp.kernel_cache import kernel_folder
 from gamedp.solvers.search_status import NEED_ROOM
 
 _STEM = "libpruned_search"
@@ -113,24 +111,11 @@ def _grown(array: Any) -> Any:
 def _tag(game: CompiledGame) -> str | None:
     if os.environ.get("GAMEDP_JIT") == "1":
         return None
-    from gamedp.fingerprint import fingerprint
+    from gamedp.fingerprint import build_tag
 
-    digest = hashlib.sha256(machine_tag().encode())
-    for kernel in (game.children_kernel, game.primitive_kernel):
-        if kernel is None:
-            digest.update(b"none;")
-            continue
-        if not isinstance(kernel, types.FunctionType):
-            return None  # a numba dispatcher (or another callable): numba's path
-        key = fingerprint(kernel)
-        if key is None:
-            return None
-        digest.update(key.encode())
     here = os.path.dirname(__file__)
-    for name in _SOURCES:
-        with open(os.path.join(here, name), "rb") as f:
-            digest.update(f.read())
-    return digest.hexdigest()[:16]
+    # a numba dispatcher (or another callable) has no fingerprint: numba's path
+    return build_tag((game.children_kernel, game.primitive_kernel), tuple(os.path.join(here, n) for n in _SOURCES))
 
 
 def _entries(game: CompiledGame) -> dict[str, tuple[Any, Any]]:

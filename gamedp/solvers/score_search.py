@@ -13,7 +13,9 @@ the compiled search (entry points ``solve`` and ``grow`` with the arguments of
 remoteness). Connect-Four gives one (:mod:`gamedp.games.connect4_scores`).
 
 A search that takes a while shows progress on a terminal (the score's bounds so far and the positions
-searched) and stops on Ctrl-C, keeping what its table learnt.
+searched) and stops on Ctrl-C, keeping what its table learnt. Given a :class:`~gamedp.solvers.search_checkpoint.Keeping`
+(``keeping``), a long search also keeps what it proved in a file now and then and when stopped, and goes on from it
+when asked again (:mod:`gamedp.solvers.search_checkpoint`).
 
 Both cores (or more), ``threads=N`` (``--threads N``): N searches share the table without locks, which is sound
 because an entry is one 64-bit word (a thread never sees half of another's write) holding bounds that are
@@ -29,12 +31,17 @@ from __future__ import annotations
 import ctypes
 import mmap
 import queue
+import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
+from gamedp.errors import GamedpError
 from gamedp.values import Analysis, Value, analysis_of
+
+if TYPE_CHECKING:  # a search is kept only where a front end asks for it
+    from gamedp.solvers.search_checkpoint import Checkpoint, Keeping, Window
 
 #: Bytes per slot: one 64-bit word holds a key's tag and its two bounds.
 SLOT_BYTES = 8
@@ -56,6 +63,9 @@ UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
 #: Plies near the root at which a helper thread tries its moves in another order than the main search.
 HELPER_SKEW = 1
+#: A checkpoint is written at most once per this many times the seconds the last one took to write (a big table
+#: on a slow disk is not written over and over).
+WRITE_SHARE = 10
 #: What a game's ``answer_lines`` kernel returns (see :meth:`ScoreSearch.answer_lines`).
 ANSWERED, LEFT, PAUSED = range(3)
 
@@ -124,11 +134,12 @@ class ScoreSearch:
     1 GiB or half the memory available if that is less); ``outcomes_only`` makes :meth:`value` search the outcome alone; ``progress`` shows a
     progress line on a terminal for long searches; ``book`` is the opening book to answer from first (by
     default the game's, where ``gamedp book`` made one; False for none); ``threads`` is how many threads a long
-    search runs in, sharing the table (see :meth:`score`).
+    search runs in, sharing the table (see :meth:`score`); ``keeping`` keeps long searches in checkpoints (see
+    :mod:`gamedp.solvers.search_checkpoint`).
     """
 
     def __init__(self, rules: ScoreRules, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True, book: Any = None, threads: int = 1):
+                 progress: bool = True, book: Any = None, threads: int = 1, keeping: Keeping | None = None):
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         self.rules = rules
@@ -156,11 +167,16 @@ class ScoreSearch:
         self._local = threading.local()
         self._gate = threading.Condition()
         self._running: set[Searcher] = set()  # the searchers in the table now
-        self._growing = False
+        self._alone_now = False  # whether one thread has the table to itself (to grow it, or to keep it)
         self._stopping = False
         #: positions explored by finished queries since the table last grew: many queries of a few positions
         #: each (``analyze`` asks one per move) fill the table as one long one would
         self._unspent = 0
+        self.keeping = keeping
+        self._kept: list[Checkpoint] = []  # the checkpoints of the searches under way, written together
+        self._kept_at = 0.0  # when they were last written (time.monotonic)
+        self._keep_every = 0.0 if keeping is None or keeping.seconds is None else keeping.seconds
+        self._analysis: Checkpoint | None = None  # that of the analysis under way, for its moves' queries
         self._reserve()
         self._grow(min(FIRST_SLOTS, self.max_slots))
 
@@ -206,6 +222,15 @@ class ScoreSearch:
                 self._local.explored = 0
                 return max(low, min(high, kept))
         args = self.rules.arguments(position)
+        window = (args, low, high)
+        # A long search is kept (:mod:`gamedp.solvers.search_checkpoint`) in the analysis' checkpoint where one is
+        # under way, else in its own, begun once it proves long (quick ones never look for a file).
+        keeping, own = self._analysis, None
+        if keeping is not None and (kept := keeping.bounds(window)) is not None:
+            low, high = max(low, kept[0]), min(high, kept[1])
+            if low >= high:
+                self._local.explored = 0
+                return low
         main = self._free.get()
         watch = main.watch
         watch[NODES] = watch[SKEW] = 0
@@ -213,6 +238,7 @@ class ScoreSearch:
         grown_at = -self._unspent  # positions explored when the table last grew (as this query counts them)
         explored = 0  # by helpers
         line = None
+        answered = False
         try:
             while True:
                 # A quick search runs here; a long one in a thread (ctypes lets go of the GIL), so that this
@@ -233,10 +259,27 @@ class ScoreSearch:
                     result, helped = self._solve_watched(main, args, low, high, line)
                     explored += helped
                 if result != STOPPED:
+                    answered = True
+                    if keeping is not None:
+                        keeping.proved[window] = (result, result)
                     return result
                 if self._stopping:
                     raise KeyboardInterrupt
                 low, high = max(low, watch[LOW]), min(high, watch[HIGH])  # what the searches had proved
+                if self.keeping is not None:
+                    if keeping is None:
+                        search = {(-UNBOUNDED, UNBOUNDED): "value", (-1, 1): "outcome"}.get(
+                            window[1:], f"value in [{window[1]}, {window[2]}]")
+                        keeping = own = self._begin_keeping(args, search, window)
+                        kept = keeping.bounds(window)
+                        if kept is not None:
+                            low, high = max(low, kept[0]), min(high, kept[1])
+                            if low >= high:
+                                answered = True
+                                return low
+                    keeping.proved[window] = (low, high)
+                    keeping.exploring[threading.get_ident()] = watch[NODES] + explored
+                    self._keep_if_due()
                 if grow and watch[NODES] - grown_at >= self.grow_after * slots:
                     self._grow_shared(slots * 2)
                     grown_at = watch[NODES]
@@ -247,6 +290,11 @@ class ScoreSearch:
             self._free.put(main)
             if line is not None:
                 line.close()
+            if keeping is not None:
+                keeping.exploring.pop(threading.get_ident(), None)
+                keeping.explored_done += watch[NODES] + explored
+            if own is not None:
+                self._end_keeping(own, window, answered)
 
     @property
     def explored(self) -> int:
@@ -259,6 +307,11 @@ class ScoreSearch:
         self._stopping = True
         for searcher in self._searchers:
             searcher.watch[STOP] = 1
+
+    def resume(self) -> None:
+        """Take queries again after :meth:`stop`, once the stopped ones have returned (a board that left a
+        position's search searches the next one with the table it filled)."""
+        self._stopping = False
 
     def value(self, position: Any) -> Value:
         """The exact value and remoteness of ``position`` for the player to move (the outcome alone when the
@@ -276,16 +329,35 @@ class ScoreSearch:
         """``position``'s value and every legal move's exact value, best first. With ``threads`` above 1, the
         moves are valued that many at once, one thread each (sharing the table)."""
         began = time.monotonic()
+        if self.keeping is None or self._analysis is not None:
+            return self._analyze(position, began)
+        args = self.rules.arguments(position)
+        window = (args, -1, 1) if self.outcomes_only else (args, -UNBOUNDED, UNBOUNDED)
+        self._analysis = self._begin_keeping(args, "analyze outcomes" if self.outcomes_only else "analyze", window)
+        answered = False
+        try:
+            analysis = self._analyze(position, began)
+            answered = True
+            return analysis
+        finally:
+            checkpoint, self._analysis = self._analysis, None
+            self._end_keeping(checkpoint, window, answered)
+
+    def _analyze(self, position: Any, began: float) -> Analysis:
         value = self.value(position)
         children = self.rules.children(position)
+        game = getattr(self.rules, "game", None)
+        name = game.format_move if callable(getattr(game, "format_move", None)) else lambda _, move: str(move)
         known = self._values_at_once([child for _, child in children], f"{self.rules.name}: {value}", began,
-                                     self.explored)
+                                     self.explored, {child: name(position, move) for move, child in children})
         return analysis_of(position, value, children, known.__getitem__)
 
-    def _values_at_once(self, positions: list[Any], heading: str, began: float, explored: int) -> dict[Any, Value]:
+    def _values_at_once(self, positions: list[Any], heading: str, began: float, explored: int,
+                        names: dict[Any, str]) -> dict[Any, Value]:
         """The values of ``positions``, a query per thread at a time; one progress line for them all, under
-        ``heading``, says how many are known, and where it was shown, it ends saying how long the whole took
-        since ``began`` and how many positions were explored (``explored`` before these)."""
+        ``heading``, says how many are known and which (the moves ``names`` names, with their values for the
+        player making them), and where it was shown, it ends saying how long the whole took since ``began`` and
+        how many positions were explored (``explored`` before these)."""
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
         def quiet_value(position: Any) -> tuple[Value, int]:
@@ -309,7 +381,8 @@ class ScoreSearch:
                         known[running.pop(future)], spent = future.result()
                         explored += spent
                     if line is not None and time.monotonic() > shown_after:
-                        line.describe(f"{heading}, moves valued: {len(known)}/{len(positions)}")
+                        line.describe(f"{heading}, moves valued: {len(known)}/{len(positions)}"
+                                      f"{best_so_far(known, names)}")
                         line.update(explored + sum(s.watch[NODES] for s in self._searchers if s in self._running))
             except BaseException:  # Ctrl-C: every search stops at its next report, keeping the table whole
                 self.stop()
@@ -353,10 +426,11 @@ class ScoreSearch:
         return status, done[0], out.raw[:done[1]].decode("ascii")
 
     # -- running the compiled search -----------------------------------------------------------------------
-    # Searches run in the table only while it keeps its size: growing it moves entries to slots that a search
-    # still working with the old size would misread. So each call of the compiled search is counted in and out
-    # under ``_gate``, and the table grows only when no search is in: one that wants it to grow asks the others
-    # to stop (they go on from their proven bounds once it has grown).
+    # Searches run in the table only while it keeps its size and no one reads it whole: growing it moves entries
+    # to slots that a search still working with the old size would misread, and a checkpoint must be one state of
+    # it. So each call of the compiled search is counted in and out under ``_gate``, and the table grows or is
+    # kept only when no search is in: the thread that wants it alone asks the others to stop (they go on from
+    # their proven bounds afterwards).
     def _solve(self, searcher: Searcher, args: tuple[int, ...], low: int, high: int) -> int:
         with self._searching(searcher) as (table, slots):
             if table is None:
@@ -368,7 +442,7 @@ class ScoreSearch:
     def _searching(self, searcher: Searcher) -> Iterator[tuple[Any, int]]:
         """The table and its slots while ``searcher`` is counted in (None after :meth:`stop`)."""
         with self._gate:
-            while self._growing:
+            while self._alone_now:
                 self._gate.wait()
             if self._stopping:
                 table, slots = None, 0
@@ -382,24 +456,108 @@ class ScoreSearch:
                 self._running.discard(searcher)
                 self._gate.notify_all()
 
-    def _grow_shared(self, slots: int) -> None:
-        """Grow the table to ``slots`` once no search runs in it, unless another thread grew it meanwhile."""
+    @contextmanager
+    def _alone(self) -> Iterator[None]:
+        """The table to this thread alone (no search in it) for the while: the searches in it now are stopped."""
         with self._gate:
-            while self._growing:
+            while self._alone_now:
                 self._gate.wait()
-            if self.slots >= slots:
-                return
-            self._growing = True
-            for searcher in self._running:
-                searcher.watch[STOP] = 1
-            while self._running:
-                self._gate.wait()
-        try:
-            self._grow(slots)
+            self._alone_now = True
+        try:  # from here on, Ctrl-C while waiting must not leave the table held
+            with self._gate:
+                for searcher in self._running:
+                    searcher.watch[STOP] = 1
+                while self._running:
+                    self._gate.wait()
+            yield
         finally:
             with self._gate:
-                self._growing = False
+                self._alone_now = False
                 self._gate.notify_all()
+
+    def _grow_shared(self, slots: int) -> None:
+        """Grow the table to ``slots`` once no search runs in it, unless another thread grew it meanwhile."""
+        if self.slots < slots:
+            with self._alone():
+                if self.slots < slots:
+                    self._grow(slots)
+
+    # -- checkpoints ---------------------------------------------------------------------------------------
+    def _begin_keeping(self, args: tuple[int, ...], search: str, window: Window) -> Checkpoint:
+        """The checkpoint of the search ``search`` of the position of ``args`` (whose own query is ``window``),
+        read back where a stopped run kept one: its table then replaces this one, and its bounds are known."""
+        assert self.keeping is not None
+        checkpoint = self.keeping.checkpoint(self.rules, args, search)
+        kept = checkpoint.load()
+        if kept is not None:
+            with self._alone():
+                self._restore(*kept)
+            kept[1].release()
+            print(f"gamedp: resuming from {checkpoint.path} ({checkpoint.summary(window)} before)", file=sys.stderr)
+        with self._gate:
+            if not self._kept:
+                self._kept_at = time.monotonic()
+            self._kept.append(checkpoint)
+        return checkpoint
+
+    def _end_keeping(self, checkpoint: Checkpoint, window: Window, answered: bool) -> None:
+        """The search of ``checkpoint`` is over: its file is removed if it was ``answered``, else (stopped)
+        written, and where it is said."""
+        with self._gate:
+            self._kept.remove(checkpoint)
+        if answered:
+            checkpoint.remove()
+            return
+        with self._alone():
+            self._keep([checkpoint])
+        if checkpoint.written:
+            print(f"gamedp: stopped; what the search proved is kept in {checkpoint.path} ({checkpoint.summary(window)});"
+                  f" run the same command again to go on from it", file=sys.stderr)
+
+    def _keep_due(self) -> bool:
+        return bool(self._kept) and self._keep_every > 0 and time.monotonic() >= self._kept_at + self._keep_every
+
+    def _keep_if_due(self) -> None:
+        """Write the checkpoints of the searches under way if it is time (they pause meanwhile)."""
+        if self._keep_due():
+            with self._alone():
+                if self._keep_due():  # not written by another thread meanwhile
+                    self._keep(list(self._kept))
+
+    def _keep(self, checkpoints: list[Checkpoint]) -> None:
+        """Write ``checkpoints`` with the table as it is (no search in it); a write that fails is said once, and
+        the search goes on without."""
+        began = time.monotonic()
+        view = memoryview(self._map)[:self.slots * SLOT_BYTES]
+        try:
+            for checkpoint in checkpoints:
+                checkpoint.save(view, self.slots)
+        except GamedpError as e:
+            print(f"gamedp: {e}; the search goes on without a checkpoint", file=sys.stderr)
+            self._keep_every = 0.0
+        finally:
+            view.release()
+        took = time.monotonic() - began
+        self._kept_at = time.monotonic()
+        if self._keep_every:
+            self._keep_every = max(self._keep_every, WRITE_SHARE * took)
+
+    def _restore(self, slots: int, entries: memoryview) -> None:
+        """Make the table the ``slots`` ``entries`` kept (no search in it): as they are where the bound allows,
+        else folded into the bound's slots (an entry's slot is the top bits of its hashed key, and its tag the low
+        48, so it keeps its slot's top bits and is found whole; entries meeting in a slot keep one)."""
+        if slots <= self.max_slots:
+            self._map[:slots * SLOT_BYTES] = entries
+            self.slots = slots
+            return
+        import numpy as np
+
+        kept = np.frombuffer(entries, dtype=np.uint64)
+        folded = np.zeros(self.max_slots, np.uint64)
+        used = np.flatnonzero(kept)
+        folded[used >> (slots.bit_length() - self.max_slots.bit_length())] = kept[used]
+        self._map[:self.max_slots * SLOT_BYTES] = folded.tobytes()
+        self.slots = self.max_slots
 
     def _solve_watched(self, main: Searcher, args: tuple[int, ...], low: int, high: int,
                        line: Any) -> tuple[int, int]:
@@ -433,6 +591,9 @@ class ScoreSearch:
         try:
             while threads[0].is_alive():
                 threads[0].join(POLL_SECONDS)
+                if self._keep_due():  # the searches pause at their next report, and the table is kept
+                    for searcher in searchers:
+                        searcher.watch[STOP] = 1
                 if line is not None:
                     line.describe(f"searching {self.rules.name}: score between "
                                   f"{max(s.watch[LOW] for s in searchers)} and {min(s.watch[HIGH] for s in searchers)}")
@@ -452,6 +613,23 @@ class ScoreSearch:
                 main.watch[HIGH] = min(main.watch[HIGH], searcher.watch[HIGH])
                 self._free.put(searcher)
         return next(iter(done.values()), STOPPED), sum(s.watch[NODES] for s in searchers[1:])
+
+
+def best_so_far(known: dict[Any, Value], names: dict[Any, str], most: int = 4) -> str:
+    """The best of the moves valued so far (their positions' values ``known``), named (``names``) up to ``most``
+    of them, for a progress line: `` (best so far WIN: b1-b2, e1-e2)``; empty while none is known.
+
+    >>> from gamedp.values import LOSE, WIN
+    >>> best_so_far({1: Value(LOSE, 3), 2: Value(WIN, 4), 3: Value(LOSE, 3)}, {1: "a", 2: "b", 3: "c"})
+    ' (best so far WIN in 4: a, c)'
+    """
+    if not known:
+        return ""
+    values = {position: value.for_parent() for position, value in known.items()}
+    top = max(values.values(), key=lambda value: value.rank())
+    best = [names[position] for position, value in values.items() if value == top]
+    more = f" and {len(best) - most} more" if len(best) > most else ""
+    return f" (best so far {top}: {', '.join(best[:most])}{more})"
 
 
 class Searcher:

@@ -10,7 +10,15 @@ API (every answer JSON; errors are ``{"error": message}`` with a 4xx status, or 
 - ``GET /api/position?game=ID[&position=TEXT]``: the position's record (the start without ``position``):
   GamesmanUni's ``analyze --json`` shape plus ``board`` (SVG), ``text`` and each move's ``cells`` (a game served
   with a search depth: :func:`gamedp.web.record.judgement_json`'s, estimates where nothing is proven);
-- ``GET /api/move?game=ID&position=TEXT&move=NAME``: the record of the position the move leads to.
+- ``GET /api/move?game=ID&position=TEXT&move=NAME``: the record of the position the move leads to;
+- ``GET /api/board?game=ID[&position=TEXT][&move=NAME]``: the position's record without values (the board, the
+  text, each move's name, cells and position), at once: no search;
+- ``GET /api/values?game=ID[&position=TEXT]``: the values as they are proved, as server-sent events
+  (``text/event-stream``): ``move`` (a move's entry, as in the record but ``deltaRemoteness``) as each is
+  found, then ``done`` (the whole record, as ``/api/position`` gives it) or ``stopped`` (a later request for
+  this game's values took its place) or ``failed`` (``{"error": message, "status": code}``); a comment line
+  every second meanwhile. No time limit: the search stops when the client closes the stream (the page went
+  elsewhere or was closed). A request of values or a record of the game stops the search under way.
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app(["tictactoe"])) as client:
@@ -23,25 +31,28 @@ unknown game 'chess': this server has tictactoe (see /api/games)
 
 from __future__ import annotations
 
+import json
 from contextlib import asynccontextmanager
 from importlib.resources import files
-from typing import Any, AsyncIterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from gamedp.web.worker import GameWorker, ServeError
+from gamedp.web.worker import GameWorker, ServeError, Stream
 
 #: the longest position or move text a request may carry, and the largest request body (none is needed)
 MAX_TEXT = 4096
 MAX_BODY = 64 * 1024
 #: the games a server offers besides those on its command line (the big Connect-4 board needs hours; 4x4 not)
 EXTRA_GAMES = ("connect4:4x4",)
+#: seconds between the comment lines of a stream of values (a closed page is noticed by them at the latest)
+HEARTBEAT_SECONDS = 1.0
 
 
 def builtin_games() -> list[str]:
@@ -62,6 +73,24 @@ class Games:
         self._locks: dict[str, anyio.Lock] = {}
 
     async def ask(self, spec: str, request: dict) -> dict:
+        record = await self._call(spec, "ask", request)
+        # The game as this server lists it (a file's game by its file), not as the game calls itself.
+        return {**record, "game": spec}
+
+    async def watch(self, spec: str, request: dict) -> Stream:
+        """The stream of the values of the position ``request`` names (see :meth:`GameWorker.watch`)."""
+        return await self._call(spec, "watch", request)
+
+    async def unwatch(self, spec: str, stream: Stream) -> None:
+        """Stop ``stream``'s search, if it is still under way: its page is gone, so a failure has no one to tell
+        (a worker that failed to stop is ended; the game's next request starts a fresh one)."""
+        try:
+            await self._call(spec, "unwatch", stream)
+        except ServeError:
+            pass
+
+    async def _call(self, spec: str, method: str, argument: Any) -> Any:
+        """``method`` of ``spec``'s worker on ``argument``, in a thread, after the requests queued before it."""
         worker = self._workers.get(spec)
         if worker is None:
             raise ServeError(404, f"unknown game {spec!r}: this server has {', '.join(self.specs)} (see /api/games)")
@@ -73,9 +102,7 @@ class Games:
             raise ServeError(503, f"{spec} is busy with a long solve; try again in a moment, or another game") \
                 from None
         try:
-            record = await anyio.to_thread.run_sync(worker.ask, request)
-            # The game as this server lists it (a file's game by its file), not as the game calls itself.
-            return {**record, "game": spec}
+            return await anyio.to_thread.run_sync(getattr(worker, method), argument)
         finally:
             lock.release()
 
@@ -111,6 +138,15 @@ def create_app(games: Sequence[str], *, start: tuple[str, str | None] | None = N
         game, request_fields = _read_query(request, required=("position", "move"))
         return JSONResponse(await served.ask(game, request_fields))
 
+    async def board(request: Request) -> JSONResponse:
+        game, request_fields = _read_query(request, required=())
+        return JSONResponse(await served.ask(game, {**request_fields, "kind": "board"}))
+
+    async def values(request: Request) -> StreamingResponse:
+        game, request_fields = _read_query(request, required=())
+        stream = await served.watch(game, {"position": request_fields["position"]})
+        return EventStream(_events(game, stream), lambda: served.unwatch(game, stream))
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
@@ -122,6 +158,8 @@ def create_app(games: Sequence[str], *, start: tuple[str, str | None] | None = N
             Route("/api/games", list_games),
             Route("/api/position", position),
             Route("/api/move", move),
+            Route("/api/board", board),
+            Route("/api/values", values),
             Mount("/static", StaticFiles(directory=str(static)), name="static"),
         ],
         exception_handlers={ServeError: _serve_error, HTTPException: _http_error, Exception: _server_error},
@@ -129,6 +167,39 @@ def create_app(games: Sequence[str], *, start: tuple[str, str | None] | None = N
     )
     app.state.games = served
     return LimitBody(app)
+
+
+async def _events(game: str, stream: Stream) -> AsyncIterator[str]:
+    """A stream's events as server-sent events, until its last (see the API above)."""
+    while True:
+        event = await anyio.to_thread.run_sync(stream.next, HEARTBEAT_SECONDS)
+        if event is None:
+            yield ": searching\n\n"
+            continue
+        kind, *rest = event
+        if kind == "error":
+            kind, data = "failed", {"status": rest[0], "error": rest[1]}
+        else:  # a move's entry, the whole record (of the game as this server lists it), or nothing
+            data = {**rest[0], "game": game} if kind == "done" else rest[0] if rest else {}
+        yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+        if kind != "move":
+            return
+
+
+class EventStream(StreamingResponse):
+    """Server-sent events that call ``closed`` once the response ends, however it ends (the client gone too)."""
+
+    def __init__(self, events: AsyncIterator[str], closed: Callable[[], Awaitable[None]]):
+        super().__init__(events, media_type="text/event-stream",
+                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        self.closed = closed
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            with anyio.CancelScope(shield=True):  # the client going away cancels the response, not this
+                await self.closed()
 
 
 def _read_query(request: Request, required: Sequence[str]) -> tuple[str, dict]:
@@ -152,7 +223,8 @@ async def _serve_error(request: Request, error: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
-    messages = {404: f"no such page: {request.url.path} (the API is /api/games, /api/position, /api/move)",
+    messages = {404: f"no such page: {request.url.path} (the API is /api/games, /api/position, /api/move, "
+                     "/api/board, /api/values)",
                 405: f"{request.method} is not allowed on {request.url.path}; use GET"}
     return JSONResponse({"error": messages.get(error.status_code, error.detail)}, status_code=error.status_code)
 

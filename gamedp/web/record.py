@@ -3,6 +3,8 @@
 :func:`position_record` is GamesmanUni's record (see :mod:`gamedp.gamesman`) with a few fields for drawing:
 ``game``, ``text`` (the game's own drawing in text), ``board`` (SVG, or ``None``: see
 :mod:`gamedp.drawing`), and on each move ``cells``, the parts of the board that make it when clicked.
+:func:`board_record` is the same without a value: what the board shows at once, while the values are searched
+(each move's as :func:`move_entry` gives it, as it is found).
 
 >>> from gamedp.analysis import Analyst
 >>> from gamedp.games.tictactoe import TicTacToe
@@ -21,14 +23,15 @@ from gamedp.drawing import board_svg, move_cells
 from gamedp.gamesman import gamesman_json
 
 
-def position_record(analyst: Any, position: Any) -> dict:
-    """Everything a board shows of ``position`` (an :class:`~gamedp.analysis.Analyst`'s game), as JSON data;
-    with a search depth (``analyst.depth``), as :func:`judgement_json` gives it."""
+def position_record(analyst: Any, position: Any, analysis: Any = None) -> dict:
+    """Everything a board shows of ``position`` (an :class:`~gamedp.analysis.Analyst`'s game), as JSON data, from
+    its ``analysis`` if it is made already; with a search depth (``analyst.depth``), as :func:`judgement_json`
+    gives it."""
     if analyst.depth is not None:
         judgement = analyst.judge(position)
         doc, moves = judgement_json(analyst, judgement), judgement.moves
     else:
-        analysis = analyst.analyze(position)
+        analysis = analysis or analyst.analyze(position)
         doc = gamesman_json(analysis, lambda m: analyst.move_name(position, m), analyst.position_name,
                             nimber=analyst.nimber(position), child_values=analyst.child_values(analysis),
                             child_nimbers=analyst.child_nimbers(analysis))
@@ -36,6 +39,45 @@ def position_record(analyst: Any, position: Any) -> dict:
         moves = analysis.moves
     for entry, mv in zip(doc["moves"], moves):
         entry["cells"] = move_cells(analyst.rules, position, mv.move)
+    return _drawn(analyst, position, doc)
+
+
+def board_record(analyst: Any, position: Any) -> dict:
+    """What a board shows of ``position`` before any value is known: :func:`position_record` without the values
+    (each move's ``move``, ``moveName``, ``position`` and ``cells``, in the game's order), at once.
+
+    >>> from gamedp.analysis import Analyst
+    >>> from gamedp.games.tictactoe import TicTacToe
+    >>> record = board_record(Analyst(TicTacToe()), "XX.OO....")
+    >>> "positionValue" in record, record["moves"][0]
+    (False, {'move': '3', 'moveName': '3', 'position': 'XXXOO....', 'cells': ['3']})
+    """
+    moves = []
+    for move, child in analyst.rules.move_list(position):
+        name = analyst.move_name(position, move)
+        moves.append({"move": name, "moveName": name, "position": analyst.position_name(child),
+                      "cells": move_cells(analyst.rules, position, move)})
+    return _drawn(analyst, position, {"position": analyst.position_name(position), "moves": moves})
+
+
+def move_entry(analyst: Any, position: Any, move: Any, child: Any, value: Any) -> dict:
+    """A move's entry in :func:`position_record` but ``deltaRemoteness`` (which needs every move), from the value
+    of the position it leads to (``value``, for the player to move there: see :meth:`Analyst.values_as_proved`).
+
+    >>> from gamedp.analysis import Analyst
+    >>> from gamedp.games.tictactoe import TicTacToe
+    >>> analyst = Analyst(TicTacToe())
+    >>> move_entry(analyst, "XX.OO....", 2, "XXXOO....", analyst.value("XXXOO...."))
+    {'move': '3', 'moveName': '3', 'moveValue': 'win', 'position': 'XXXOO....', 'positionValue': 'lose', 'remoteness': 0}
+    """
+    from gamedp.gamesman import value_fields
+
+    name = analyst.move_name(position, move)
+    return {"move": name, "moveName": name, "moveValue": value.for_parent().outcome.value,
+            "position": analyst.position_name(child), **value_fields(value, analyst.nimber(child))}
+
+
+def _drawn(analyst: Any, position: Any, doc: dict) -> dict:
     return {"game": analyst.name, **doc, "text": analyst.draw(position), "board": board_svg(analyst.rules, position)}
 
 

@@ -1,4 +1,6 @@
-// The gamedp web board: asks the server (/api/) for each position's record and draws it.
+// The gamedp web board: asks the server (/api/) for each position's board and moves, draws them at once, and
+// fills in their values as the server proves them (/api/values, server-sent events); a search the page leaves
+// (another position shown, the page closed) is closed, and the server stops it.
 // The page keeps the game's history (records) itself; the server keeps no state per player.
 "use strict";
 
@@ -11,13 +13,16 @@ const state = {
   index: 0,          // the record on the board
   selection: new Set(),
   requests: 0,       // requests in flight (body[data-busy] tells tests and styles)
+  watching: null,    // the search whose values are coming in: { source (EventSource), record, timer }
 };
 
 const $ = (id) => document.getElementById(id);
 
 // A value's colour: green win, yellow tie, red lose, blue draw; the sooner the end, the darker. A value a
 // search (gamedp serve --depth) did not prove is null: pale, leaning green or red as its estimate (-1..1) does.
+// A value still being searched is undefined: white.
 function valueColor(value, remoteness, estimate) {
+  if (value === undefined) return "hsl(0, 0%, 100%)";
   if (value === null) {
     const [hue] = HUES[estimate > 0 ? "win" : estimate < 0 ? "lose" : "tie"];
     return `hsl(${hue}, ${Math.round(10 + 40 * Math.min(Math.abs(estimate), 1))}%, 66%)`;
@@ -41,6 +46,7 @@ function textOn(color) {
 }
 
 function valueText(value, remoteness, winby, estimate) {
+  if (value === undefined) return "…";
   if (value === null) {  // as the command line writes it (lookahead.score_text): never "-0.00"
     const shown = Math.round(estimate * 100) / 100;
     return shown === 0 ? "estimate 0.00" : `estimate ${shown > 0 ? "+" : ""}${shown.toFixed(2)}`;
@@ -84,6 +90,8 @@ function showMessage(text) {
 }
 
 const current = () => state.history[state.index];
+// Whether a record's values are in (a board's record has none until its search is done).
+const known = (record) => record.positionValue !== undefined;
 const mode = () => $("mode").value;
 
 // In a game against the perfect opponent, whose turn it is follows from the moves made since the start.
@@ -105,7 +113,7 @@ function remember(how) {
 async function loadPosition(game, position, address = "push") {
   const params = { game };
   if (position) params.position = position;
-  const record = await api("/api/position", params);
+  const record = await api("/api/board", params);
   if (!record) return false;
   state.game = game;
   state.history = [record];
@@ -130,7 +138,7 @@ function revisit(entry) {
 async function play(moveName) {
   if (state.requests > 0) return;
   const here = current();
-  const record = await api("/api/move", { game: state.game, position: here.position, move: moveName });
+  const record = await api("/api/board", { game: state.game, position: here.position, move: moveName });
   if (!record || current() !== here) return;
   state.history = state.history.slice(0, state.index + 1);
   state.history.push(record);
@@ -144,7 +152,7 @@ async function play(moveName) {
 function scheduleComputer() {
   const at = state.index;
   const record = current();
-  const due = record && computerToMove(at) && record.moves.length > 0;
+  const due = record && computerToMove(at) && record.moves.length > 0 && known(record);
   document.body.dataset.thinking = due ? "1" : "0";
   if (!due) return;
   setTimeout(async () => {
@@ -182,7 +190,61 @@ function render(letComputerMove = true) {
   renderBoard(record);
   renderMoves(record);
   renderChart();
+  watch(record);
   if (letComputerMove) scheduleComputer();
+}
+
+// The values of the record on the board, as the server proves them: each move's as it comes, then the whole
+// record (best first). Only the record shown is searched: watching another stops the search of the last.
+// body[data-searching] is "1" meanwhile (tests and styles wait for it).
+function watch(record) {
+  if (state.watching && state.watching.record === record) return;
+  stopWatching();
+  if (known(record)) return;
+  const source = new EventSource("/api/values?" + new URLSearchParams({ game: state.game, position: record.position }));
+  const began = Date.now();
+  const tick = () => { $("searching").textContent = `searching… ${Math.round((Date.now() - began) / 1000)} s`; };
+  state.watching = { source, record, timer: setInterval(tick, 1000) };
+  tick();
+  $("searching").hidden = false;
+  document.body.dataset.searching = "1";
+  source.addEventListener("move", (event) => {
+    const entry = JSON.parse(event.data);
+    const move = record.moves.find((m) => m.moveName === entry.moveName);
+    if (move) Object.assign(move, entry);
+    if (current() === record) {
+      renderMoves(record);
+      paintBoard(record);
+    }
+  });
+  source.addEventListener("done", (event) => {
+    stopWatching();
+    Object.assign(record, JSON.parse(event.data));
+    if (current() === record) render();
+  });
+  source.addEventListener("stopped", () => {
+    stopWatching();
+    showMessage("the search of this position was stopped: another one of this game took its place");
+  });
+  source.addEventListener("failed", (event) => {
+    stopWatching();
+    showMessage(JSON.parse(event.data).error);
+  });
+  source.onerror = () => {
+    if (state.watching && state.watching.source === source) {
+      stopWatching();
+      showMessage("lost the server while searching; reload the page to search again");
+    }
+  };
+}
+
+function stopWatching() {
+  if (!state.watching) return;
+  state.watching.source.close();
+  clearInterval(state.watching.timer);
+  state.watching = null;
+  $("searching").hidden = true;
+  document.body.dataset.searching = "0";
 }
 
 // The opponent: perfect, or a search some moves deep (records then carry the depth).
@@ -193,7 +255,11 @@ function opponentName(record) {
 function renderStatus(record) {
   const value = valueText(record.positionValue, record.remoteness, record.winby, record.estimate);
   let text;
-  if (record.moves.length > 0) {
+  if (!known(record)) {
+    text = record.moves.length === 0 ? "Game over"
+      : computerToMove(state.index) ? "The computer is searching for its move"
+        : "Searching for the values; the moves can be played meanwhile";
+  } else if (record.moves.length > 0) {
     const who = mode() === "two" ? `Player ${state.index % 2 + 1}` : computerToMove(state.index) ? "The computer" : "You";
     const how = record.depth ? ` (${record.positionValue === null ? "" : "proven by "}a search ${record.depth} moves deep)` : "";
     text = `${who} to move: ${value}${how}`;
@@ -205,7 +271,7 @@ function renderStatus(record) {
     text = `Game over: ${{ win: "you win", lose: "you lose", tie: "a tie", draw: "a draw" }[mine]}`;
   }
   $("status").textContent = text;
-  $("status").dataset.value = record.positionValue ?? "estimate";
+  $("status").dataset.value = known(record) ? record.positionValue ?? "estimate" : "unknown";
   $("mode").options[0].textContent = `against ${opponentName(record)}, you first`;
   $("mode").options[1].textContent = `against ${opponentName(record)}, it first`;
 }
@@ -268,11 +334,12 @@ function paintBoard(record) {
   const show = $("show-values").checked && !computerToMove(state.index);
   for (const el of $("board").querySelectorAll("[data-cell]")) {
     const cell = el.dataset.cell;
-    const best = candidates(record, new Set([...state.selection, cell]))[0];
+    const best = candidates(record, new Set([...state.selection, cell])).find((m) => m.moveValue !== undefined);
     el.classList.toggle("selected", state.selection.has(cell));
     const paint = show && best && !state.selection.has(cell);
     el.setAttribute("fill", paint ? valueColor(best.moveValue, moveRemoteness(best), best.moveEstimate) : el.dataset.fill);
     if (best) el.dataset.value = best.moveValue ?? "estimate"; else delete el.dataset.value;
+
   }
 }
 
@@ -285,7 +352,7 @@ function renderMoves(record) {
     const button = document.createElement("button");
     const remoteness = moveRemoteness(move);
     button.dataset.move = move.moveName;
-    button.dataset.value = move.moveValue ?? "estimate";
+    button.dataset.value = move.moveValue === undefined ? "unknown" : move.moveValue ?? "estimate";
     button.dataset.remoteness = remoteness;
     button.dataset.color = valueColor(move.moveValue, remoteness, move.moveEstimate);
     button.style.background = button.dataset.color;
@@ -302,15 +369,16 @@ function renderMoves(record) {
 
 // Remoteness after each move, for the player who moved first: up when winning, down when losing, on the
 // middle line for ties and draws (as GamesmanUni's value history); an estimate as far up or down as it leans.
+// A position whose values were not searched to the end has no point.
 function renderChart() {
   const records = state.history;
   const w = 560, h = 220, left = 36, top = 14, bottom = 30;
-  const most = Math.max(1, ...records.map((r) => Math.max(r.remoteness, 0)));
+  const most = Math.max(1, ...records.filter(known).map((r) => Math.max(r.remoteness, 0)));
   const x = (i) => left + (i * (w - left - 10)) / Math.max(records.length - 1, 1);
   const mid = top + (h - top - bottom) / 2;
   const y = (signed) => mid - (signed * (h - top - bottom) / 2) / most;
   const flip = { win: "lose", lose: "win", tie: "tie", draw: "draw" };
-  const points = records.map((r, i) => {
+  const points = records.map((r, i) => [r, i]).filter(([r]) => known(r)).map(([r, i]) => {
     const sign = i % 2 === 0 ? 1 : -1;
     if (r.positionValue === null) {
       const estimate = sign * r.estimate;

@@ -1,0 +1,143 @@
+"""Connect-Four 7x6 as a user would put it on gamedp's score search: the board and text of the k-in-a-row example
+(examples/k_in_a_row.py), positions read as the columns played (``4453``, Pascal Pons' notation), and five plain
+Python hooks that know Connect-Four's usual tricks: lines found by shifts of the whole board, only moves that do
+not lose at once, the centre and the threats first. bench/bench_own_hooks.py times it beside the built-in search.
+
+    echo 4453 | gamedp value bench/connect4_hooks.py
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+
+from k_in_a_row import KInARow
+
+from gamedp import GamedpError, SearchRules
+
+ONE = np.uint64(1)
+# p: the board's cells, every cell, the bottom row, the shifts of the four directions, a column's rank by bit
+CELLS, BOARD, BOTTOM, SHIFTS, RANK = range(5)
+
+
+def count(x):
+    n = 0
+    while x != 0:
+        x &= x - ONE
+        n += 1
+    return n
+
+
+def gaps(stones, s):
+    """The cells that one more stone makes four in a row with ``stones``, along the shift ``s``: the gap first,
+    second, third or last of the four."""
+    up1, up2, up3 = stones << s, stones << (s + s), stones << (s + s + s)
+    down1, down2, down3 = stones >> s, stones >> (s + s), stones >> (s + s + s)
+    return (down1 & down2 & down3) | (up1 & down1 & down2) | (up2 & up1 & down1) | (up3 & up2 & up1)
+
+
+def threats(stones, free, p):
+    found = np.uint64(0)
+    for s in p[SHIFTS]:
+        found |= gaps(stones, s)
+    return found & free
+
+
+def four(stones, p):
+    for s in p[SHIFTS]:
+        pairs = stones & (stones >> s)
+        if pairs & (pairs >> (s + s)) != 0:
+            return True
+    return False
+
+
+def win_score(p, stones):
+    return (p[CELLS] + 1 - stones) // 2
+
+
+def start(a, b, p):
+    stones = count(b)
+    if four(a ^ b, p):
+        return True, -win_score(p, stones - 1), 0
+    if stones == p[CELLS]:
+        return True, 0, 0
+    if threats(a, p[BOARD] & ~b, p) & (b + p[BOTTOM]) & p[BOARD] != 0:
+        return True, win_score(p, stones), 0
+    return False, -win_score(p, stones + 1), win_score(p, stones + 2)
+
+
+def moves(a, b, p):
+    stones = count(b)
+    free = p[BOARD] & ~b
+    playable = (b + p[BOTTOM]) & p[BOARD]
+    theirs = threats(a ^ b, free, p)
+    must = playable & theirs
+    lost = -win_score(p, stones + 1)
+    if must != 0:
+        if must & (must - ONE) != 0:  # two threats to block
+            return np.uint64(0), lost, lost
+        playable = must
+    safe = playable & ~(theirs >> ONE)  # not under a cell that would complete the opponent's line
+    if safe == 0:
+        return np.uint64(0), lost, lost
+    if stones >= p[CELLS] - 2:
+        return np.uint64(0), 0, 0
+    parity = stones & 1
+    return safe, -win_score(p, max(stones + 3, 7 - parity)), win_score(p, max(stones + 2, 6 + parity))
+
+
+def play(a, b, move, p):
+    return a ^ b, b | move
+
+
+def order(a, b, move, p):
+    made = count(threats(a | move, p[BOARD] & ~(b | move), p))
+    return made * 8 + p[RANK][count(move - ONE)]
+
+
+def key(a, b, p):
+    return a + b
+
+
+class Connect4Hooks(KInARow):
+    def __init__(self):
+        super().__init__(7, 6, 4, gravity=True)
+        self.name = "connect4 by plain hooks"
+        h = np.uint64(self.height)
+        centre = (self.width - 1) / 2  # the centre column first, then outwards
+        rank = tuple(7 - int(abs(i // (self.height + 1) - centre)) for i in range(64))
+        self.hooks_p = (self.cells, self.p[1], self.p[2], (ONE, h, h + ONE, h + np.uint64(2)), rank)
+
+    def score_search(self):
+        return SearchRules(self, start=start, moves=moves, play=play, order=order, key=key, parameters=self.hooks_p,
+                           value=self.value_of)
+
+    def parse_position(self, text):
+        """The position after the columns ``text`` (1 to 7) from the empty board, in plain integers (this runs
+        once a line, in Python)."""
+        stride = self.height + 1
+        heights = [0] * self.width
+        a = b = 0
+        for i, column in enumerate(text.strip()):
+            c = ord(column) - 49
+            if not 0 <= c < self.width or heights[c] == self.height:
+                raise GamedpError(f"{column!r} at move {i + 1} is not a column with room (1 to {self.width})")
+            if i and four_of(a ^ b, stride):
+                raise GamedpError(f"move {i + 1} comes after a line of four")
+            a, b = a ^ b, b | 1 << (c * stride + heights[c])
+            heights[c] += 1
+        return a, b
+
+
+def four_of(stones, stride):
+    """Whether ``stones`` (a Python integer) hold four in a row."""
+    for s in (1, stride - 1, stride, stride + 1):
+        pairs = stones & stones >> s
+        if pairs & pairs >> 2 * s:
+            return True
+    return False
+
+
+game = Connect4Hooks()

@@ -1,0 +1,179 @@
+"""A game's own score search, from the five hooks of :class:`~gamedp.solvers.search_rules.SearchRules` (plain Python
+functions in the user's file), compiled into the null-window search of :mod:`gamedp.kernels.null_window` ahead of
+time, once per machine, as :mod:`gamedp.solvers.prebuilt_search` compiles a :class:`~gamedp.compiled.CompiledGame`.
+
+The library's key is the hooks' fingerprints (:mod:`gamedp.fingerprint`) with the parameters, the most moves and
+the history switch (constants compiled in), the search's sources and the machine; it lives in the user's trusted
+kernel cache (:func:`gamedp.native.build_library`), and later runs load it with ctypes, without numba or numpy.
+``GAMEDP_JIT=1``, or a build that failed (reported once, remembered), takes numba's compiled callbacks instead:
+the same entry points, the same answers.
+
+Before anything is built each hook is compiled alone, for the types the search calls it with, so that a mistake
+in one is reported as one line naming the hook, its file and line, and numba's first useful words
+(:func:`check_hooks`), not as a traceback of the search that inlines it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from gamedp.errors import GamedpError
+
+_STEM = "libown_search"
+#: gamedp's sources compiled into the library besides the hooks.
+_SOURCES = ("kernels/null_window.py", "solvers/hooks_search.py")
+#: Each hook's arguments (a and b are 64-bit words, move one bit of them, p the parameters) and what it returns.
+ARGUMENTS = {"start": ("a", "b", "p"), "moves": ("a", "b", "p"), "play": ("a", "b", "move", "p"),
+             "order": ("a", "b", "move", "p"), "key": ("a", "b", "p")}
+RETURNS = {"start": "(settled, low, high)", "moves": "(moves, low, high)", "play": "(a, b), the position after the move",
+           "order": "an integer (higher: searched first)", "key": "an integer, the position's key"}
+# The library's entry points, as ScoreSearch calls a game's search (see gamedp.kernels.connect4_search).
+_SOLVE = "i8(i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))"
+_GROW = "i8(CPointer(u8), i8)"
+
+
+def load_search(rules: Any) -> Any:
+    """The compiled search of ``rules`` (a :class:`~gamedp.solvers.search_rules.SearchRules`): a library with the entry
+    points ``solve`` and ``grow``, built once per machine, else numba's callbacks with the same entry points."""
+    from gamedp.native import build_library, c_callbacks, load_built, open_built
+
+    tag = _tag(rules)
+    lib = None
+    if tag is not None:
+        from gamedp.kernel_cache import kernel_folder
+
+        folder = kernel_folder(tag)
+        stem = os.path.join(folder, _STEM)
+        lib = open_built(stem)
+        if lib is None:
+            check_hooks(rules)  # before the build: a mistake is said as itself, not as a failed build
+            lib = load_built(stem, lambda: build_library(_STEM, _entries(rules), folder, False),
+                             f"the search of {rules.name}", "numba's path")
+    return lib if lib is not None else c_callbacks(_entries(rules))
+
+
+def _tag(rules: Any) -> str | None:
+    if os.environ.get("GAMEDP_JIT") == "1":
+        return None
+    from gamedp.fingerprint import build_tag
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    hooks = tuple(rules.hooks[name] for name in ARGUMENTS)
+    return build_tag((*hooks, rules.parameters, rules.max_moves, rules.history),
+                     tuple(os.path.join(here, source) for source in _SOURCES))
+
+
+def check_hooks(rules: Any) -> dict[str, Any]:
+    """Each hook of ``rules`` compiled alone for the search's argument types (numba kernels, by name); a hook that
+    does not compile, or returns something else than the contract says, is a :class:`GamedpError` naming it."""
+    from numba import typeof, types
+
+    from gamedp.compiled import jit_kernel
+
+    word, p = types.uint64, typeof(rules.parameters)
+    kinds = {"a": word, "b": word, "move": word, "p": p}
+    kernels = {}
+    for name, arguments in ARGUMENTS.items():
+        hook = rules.hooks[name]
+        signature = tuple(kinds[a] for a in arguments)
+        kernel: Any = jit_kernel(hook, cache=False)
+        try:
+            kernel.compile(signature)
+        except Exception as e:  # numba's typing error, of this hook or of a function it calls
+            raise hook_error(name, hook, _first_useful_line(str(e), hook.__code__.co_filename)) from None
+        returned = kernel.overloads[signature].signature.return_type
+        if not _returns_as_it_should(name, returned, types):
+            raise hook_error(name, hook, f"returns {returned}; it must return {RETURNS[name]}")
+        kernels[name] = kernel
+    return kernels
+
+
+def hook_error(name: str, hook: Any, what: str) -> GamedpError:
+    """The one line that says what is wrong with hook ``name`` (the function ``hook``)."""
+    where = getattr(getattr(hook, "__code__", None), "co_filename", None)
+    return GamedpError(f"hook {name!r}" + (f" in {where}" if where else "") + f": {what}")
+
+
+def _returns_as_it_should(name: str, returned: Any, types: Any) -> bool:
+    number = (types.Integer, types.Boolean)
+    if name in ("order", "key"):
+        return isinstance(returned, number)
+    size = 2 if name == "play" else 3
+    return isinstance(returned, types.BaseTuple) and len(returned) == size and \
+        all(isinstance(t, number) for t in returned.types)
+
+
+def _first_useful_line(message: str, filename: str) -> str:
+    """numba's account of a typing error in a few words: the line of ``filename`` it names, and its first line
+    that says what failed (with the line after it, where that one ends in a colon)."""
+    lines = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", message).splitlines()]
+    place = next((m for m in (re.match(r'File "(.*)", line (\d+)', line) for line in lines)
+                  if m and os.path.basename(m[1]) == os.path.basename(filename)), None)
+    said = [line for line in lines if line and not line.startswith(("Failed in ", "File ", "During:", "<source",
+                                                                    "^", "- Resolution", "Resolution failure"))]
+    what = said[0] if said else "numba cannot compile it"
+    if what.endswith(":") and len(said) > 1:
+        what = f"{what} {said[1]}"
+    return (f"line {place[2]}: " if place else "") + what
+
+
+def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
+    """The library's entry points: ``solve`` (the null-window search of :mod:`gamedp.kernels.null_window` with the
+    hooks and the parameters compiled in) and ``grow`` (the table doubled in place)."""
+    import numpy as np
+    from numba import carray, njit
+
+    from gamedp.compiled import jit_kernel
+    from gamedp.kernels import null_window
+
+    hooks = check_hooks(rules)
+    start, moves, play, order, key = (hooks[name] for name in ARGUMENTS)
+    p, width, history = rules.parameters, rules.max_moves, rules.history
+    # The search's own kernels, not numba's cached ones: they take the hooks as arguments (see jit_kernel).
+    search, grow = jit_kernel(null_window.solve, cache=False), jit_kernel(null_window.grow, cache=False)
+    plies = null_window.MAX_PLIES + 1
+    frames_size = plies * null_window.frame_words(width)
+    counters_size = plies * null_window.counter_words(width) + null_window.HISTORY_WORDS
+    watch_size = null_window.WATCH_WORDS
+
+    # The hooks' results in the types the search keeps them in, whatever integers a user's hook returns (an
+    # int64 key would make the search's hashing float arithmetic).
+    @njit(nogil=True)
+    def start_typed(a, b, p):
+        settled, low, high = start(a, b, p)
+        return bool(settled), np.int64(low), np.int64(high)
+
+    @njit(nogil=True)
+    def moves_typed(a, b, p):
+        found, low, high = moves(a, b, p)
+        return np.uint64(found), np.int64(low), np.int64(high)
+
+    @njit(nogil=True)
+    def play_typed(a, b, move, p):
+        a, b = play(a, b, move, p)
+        return np.uint64(a), np.uint64(b)
+
+    @njit(nogil=True)
+    def order_typed(a, b, move, p):
+        return np.int64(order(a, b, move, p))
+
+    @njit(nogil=True)
+    def key_typed(a, b, p):
+        return np.uint64(key(a, b, p))
+
+    @njit(nogil=True)
+    def no_bound(a, b, p):  # the search's optional test after the table misses: a user's game gives none
+        return np.int64(-null_window.OFFSET), np.int64(null_window.OFFSET)
+
+    def solve(a, b, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
+        return search(start_typed, moves_typed, no_bound, play_typed, order_typed, key_typed, np.uint64(a),
+                      np.uint64(b), p, low, high, width, history, carray(table_ptr, size), size,
+                      carray(frames_ptr, frames_size), carray(counters_ptr, counters_size),
+                      carray(watch_ptr, watch_size))
+
+    def grow_table(table_ptr, size):
+        return grow(carray(table_ptr, 2 * size), size)
+
+    return {"solve": (solve, _SOLVE), "grow": (grow_table, _GROW)}
