@@ -1,17 +1,21 @@
 """One position's exact score by a search split over the workers of a Dask cluster.
 
 A null-window search asks whether a position's score is above ``a``; by the rules of negamax the question splits:
-the score of P is above ``a`` when one of its moves c leaves a score not above ``-a - 1``, that is, when every
-reply g to c leaves a score above ``a`` again. So the question about P is an OR, over P's moves, of ANDs of the
-same question about its grandchildren. This process (the driver) asks it so down to ``plies`` plies (an even
-number) and hands the questions about the positions there to the workers, each a null-window search with a
-table of its own, kept from one question to the next (:mod:`gamedp.solvers.worker_search`):
+the score of P is above ``a`` when one of its moves c leaves a score not above ``-a - 1``. So the question about P
+is an OR, over P's moves, of the negated question about its children, each again an OR over theirs. This process
+(the driver) asks it so down to ``plies`` plies and hands the questions about the positions there to the workers,
+each a null-window search with a table of its own, kept from one question to the next
+(:mod:`gamedp.solvers.worker_search`):
 
-- an OR (or an AND) asks about its most promising move first, alone (moves are ordered by the game's
-  ``heuristic`` where it has one, else by the fewest replies): where that one decides it, as it mostly does,
-  nothing else is asked; where it does not, the node needs (almost) all its moves, and they are asked all at
-  once, the first that decides stopping the others (the young brothers wait, as parallel alpha-beta searches
-  share work);
+- a node is seen as the compiled search sees it (the game library's ``expand``,
+  :func:`gamedp.kernels.null_window.expand`): bounded by the game's ``start``, ``moves`` and ``bound`` hooks
+  (a position they settle needs no question), its moves those the search would search (e.g. none that loses at
+  once, no safe move of Domineering while there are others), in the search's order;
+- an OR asks about its first move alone: where that one decides it, as it mostly does, nothing else is asked;
+  where it does not, the node needs (almost) all its moves, and they are asked all at once, the first that
+  decides stopping the others (the young brothers wait, as parallel alpha-beta searches share work);
+- a question asked before (a transposition, or the same one in the bisection's next round) is answered from
+  what the driver kept;
 - the score is narrowed from its bounds by such questions, bisecting with a pull towards 0, as the search of one
   process does (:func:`gamedp.kernels.null_window.solve`).
 
@@ -22,7 +26,7 @@ worker lost in the middle costs only the questions it held: Dask hands them to a
 from __future__ import annotations
 
 import contextlib
-import itertools
+import ctypes
 import queue
 import threading
 from typing import Any, Callable
@@ -30,14 +34,15 @@ from typing import Any, Callable
 from gamedp.errors import GamedpError
 from gamedp.values import Value
 
-#: The most plies the driver splits to (each two multiply the questions by a position's moves twice over).
+#: The most plies the driver splits to.
 MOST_PLIES = 8
-#: The driver splits deeper while the first AND holds fewer questions than this many per worker.
+#: The driver splits deeper while the replies along the first moves hold fewer questions than this many a worker.
 QUESTIONS_PER_WORKER = 4
 #: Seconds between looks at a question's stop signal while it waits for a worker.
 POLL = 0.1
-#: Scores are at most this either way (a bound is kept in a byte: :mod:`gamedp.kernels.null_window`).
-MOST_SCORE = 63
+
+#: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
+View = tuple[int, int, list[Any]]
 
 
 class _Cancelled(Exception):
@@ -45,27 +50,25 @@ class _Cancelled(Exception):
 
 
 class SplitSearch:
-    """Exact values of positions of ``rules``' game (named ``game`` for the workers, as :func:`gamedp.loader.
-    load_game` takes it) by the search split over ``executor``'s Dask cluster; each worker's table takes at most
-    ``memory`` bytes. ``plies``: how deep the driver splits (default: deep enough that the first AND holds
+    """Exact values of positions of ``rules``' game (known as ``name`` to the workers' searches) by the search
+    split over ``executor``'s Dask cluster; each worker's table takes at most ``memory`` bytes. ``plies``: how
+    deep the driver splits (default: deep enough that the replies along the first moves hold
     :data:`QUESTIONS_PER_WORKER` questions a worker)."""
 
     book = None
 
-    def __init__(self, rules: Any, game: str, executor: Any, *, memory: int | None = None, plies: int | None = None,
+    def __init__(self, rules: Any, name: str, executor: Any, *, memory: int | None = None, plies: int | None = None,
                  outcomes_only: bool = False):
-        from gamedp.solvers.score_search import ScoreSearch
-
-        if plies is not None and (plies < 2 or plies % 2):
-            raise GamedpError(f"the split goes an even number of plies deep (2, 4, ...), not {plies}")
-        self.rules, self.game, self.executor, self.memory = rules, game, executor, memory
+        if plies is not None and plies < 1:
+            raise GamedpError(f"the split goes at least one ply deep, not {plies}")
+        self.rules, self.name, self.executor, self.memory = rules, name, executor, memory
         self.plies, self.outcomes_only = plies, outcomes_only
-        #: this process's own search, for the positions settled at once (a game over, a win at once)
-        self.here = ScoreSearch(rules, memory=1 << 24, progress=False, book=False)
         self.explored = 0
         self.questions = 0
-        self._order = itertools.count()
         self._stopped = threading.Event()
+        self._views: dict[tuple[int, ...], View] = {}
+        self._known: dict[tuple[tuple[int, ...], int], bool] = {}
+        self._base = rules.max_moves + 1
 
     def stop(self) -> None:
         """Stop the search (its query raises KeyboardInterrupt)."""
@@ -77,17 +80,18 @@ class SplitSearch:
             return Value(self.rules.value(position, self.score(position, -1, 1)).outcome)
         return self.rules.value(position, self.score(position))
 
-    def score(self, position: Any, low: int = -MOST_SCORE, high: int = MOST_SCORE) -> int:
+    def score(self, position: Any, low: int = -(1 << 20), high: int = 1 << 20) -> int:
         """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
         self.explored = self.questions = 0
-        kids = self.rules.children(position)
-        if not kids or not all(self.rules.children(child) for _, child in kids):
-            return self.here.score(position, low, high)  # over, or settled by a move that ends it: at once
+        self._views.clear()
+        self._known.clear()
+        least, most, kids = self._view(position)
+        if not kids:  # settled by the game's hooks: over, won at once, or bounded to one score
+            return max(low, min(high, least))
         self.executor.start()  # once, here: the threads that ask the questions would each start a local cluster
-        most = getattr(self.rules, "score_bound", lambda _: MOST_SCORE)(position)
+        lo, hi = max(low, least), min(high, most)
         if self.outcomes_only or getattr(self.rules, "outcomes_only", False):
-            most = 1
-        lo, hi = max(low, -most), min(high, most)
+            lo, hi = max(lo, -1), min(hi, 1)
         ties = getattr(self.rules, "ties", True)
         plies = self.plies or self._plies(position)
         while lo < hi:
@@ -97,7 +101,7 @@ class SplitSearch:
             elif middle >= 0 and _half(hi) > middle:
                 middle = _half(hi)
             try:
-                above = self._above(position, middle, plies, (self._stopped,))
+                above = self._above(position, middle, plies, (self._stopped,), 1)
             except _Cancelled:
                 raise KeyboardInterrupt from None
             if above:
@@ -109,61 +113,75 @@ class SplitSearch:
         return lo
 
     def _plies(self, position: Any) -> int:
-        """The fewest plies at which the first AND, along the most promising moves, holds enough questions."""
+        """The fewest plies (an even number: the first move's replies are where a won position's work spreads
+        out) at which the replies along the first moves hold enough questions."""
         wanted = QUESTIONS_PER_WORKER * self.executor.slots()
         plies, line, questions = 2, position, 1
         while True:
-            replies = self.rules.children(self._moves(line)[0][1])
+            replies = self._view(self._view(line)[2][0])[2]
             questions *= max(1, len(replies))
-            if questions >= wanted or plies == MOST_PLIES or not replies or not self.rules.children(replies[0][1]):
+            if questions >= wanted or plies >= MOST_PLIES or not replies or not self._view(replies[0])[2]:
                 return plies
-            plies, line = plies + 2, replies[0][1]
+            plies, line = plies + 2, replies[0]
 
-    def _moves(self, position: Any) -> list[tuple[Any, Any]]:
-        """``position``'s moves, the most promising first: the game's ``heuristic`` of the position each leaves
-        (an estimate for the other player: the lower the better), else the fewest replies."""
-        kids = self.rules.children(position)
-        judge: Callable[[Any], float] | None = getattr(self.rules.game, "heuristic", None)
-        if judge is not None:
-            return sorted(kids, key=lambda kid: judge(kid[1]))
-        return sorted(kids, key=lambda kid: len(self.rules.children(kid[1])))
+    def _view(self, position: Any) -> View:
+        """``position`` as the compiled search sees it: bounds on its score, and its children in the search's
+        order (none where the game's hooks settle it: the bounds are then its exact score). The search's
+        children are its words; the game's own positions are found among ``rules.children`` by theirs."""
+        words = tuple(self.rules.arguments(position))
+        view = self._views.get(words)
+        if view is None:
+            out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves))()
+            count = self.rules.library().expand(*words, out)
+            self.explored += 1
+            kids = []
+            if count:
+                by_words = {tuple(self.rules.arguments(child)[:2]): child
+                            for _, child in self.rules.children(position)}
+                kids = [by_words[(out[3 + 3 * j], out[4 + 3 * j])] for j in range(count)]
+            view = self._views[words] = (out[0], out[1], kids)
+        return view
 
     # -- the split questions ----------------------------------------------------------------------------------
-    def _above(self, position: Any, a: int, plies: int, stops: tuple[threading.Event, ...]) -> bool:
-        """Whether ``position``'s score is above ``a``: asked of a worker at ``plies`` 0, else split."""
-        kids = self._moves(position) if plies else []
-        if not kids:
-            return self._ask(position, a, stops)
+    def _above(self, position: Any, a: int, plies: int, stops: tuple[threading.Event, ...], path: int) -> bool:
+        """Whether ``position``'s score is above ``a``: settled by its bounds, known, asked of a worker at
+        ``plies`` 0, else split over its children. ``path``: the position's place in the split, from the root,
+        a digit per ply (base: one more than a position's most moves), the move's rank there (1 the first)."""
+        low, high, kids = self._view(position)
+        if low > a or high <= a:
+            return low > a
+        known = (tuple(self.rules.arguments(position)), a)
+        above = self._known.get(known)
+        if above is None:
+            if plies == 0:
+                above = self._ask(position, a, stops, path)
+            else:
+                above = self._some(kids, lambda rank, kid, stops:
+                                   not self._above(kid, -a - 1, plies - 1, stops, path * self._base + rank), stops)
+            self._known[known] = above
+        return above
 
-        def holds(kid: tuple[Any, Any], stops: tuple[threading.Event, ...]) -> bool:
-            replies = self.rules.children(kid[1])
-            if not replies:  # the move ends the game: its score is settled here at once
-                return self.here.score(kid[1]) < -a
-            return not self._some(replies, lambda reply, stops: not self._above(reply[1], a, plies - 2, stops),
-                                  stops)
-
-        return self._some(kids, holds, stops)
-
-    def _some(self, items: list, test: Callable[[Any, tuple], bool], stops: tuple[threading.Event, ...]) -> bool:
-        """Whether ``test`` holds for one of ``items``: the first alone (the most promising: where it decides,
+    def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[threading.Event, ...]) -> bool:
+        """Whether ``test`` (of an item's rank, 1 the first, and the item) holds for one of ``items``: the first alone (the most promising: where it decides,
         as it mostly does, nothing else is asked), then all the others at once, each in a thread of its own (it
         waits on a worker, or splits further); the first that holds stops the others."""
-        if test(items[0], stops):
+        if test(1, items[0], stops):
             return True
         if len(items) == 1:
             return False
         stop = threading.Event()
         answers: queue.SimpleQueue = queue.SimpleQueue()
 
-        def ask(item: Any) -> None:
+        def ask(rank: int, item: Any) -> None:
             try:
-                answers.put(test(item, (*stops, stop)))
+                answers.put(test(rank, item, (*stops, stop)))
             except _Cancelled:
                 answers.put(None)
             except BaseException as e:  # the cluster failed: the driver says so
                 answers.put(e)
 
-        threads = [threading.Thread(target=ask, args=(item,), daemon=True) for item in items[1:]]
+        threads = [threading.Thread(target=ask, args=(rank, item), daemon=True)
+                   for rank, item in enumerate(items[1:], 2)]
         for thread in threads:
             thread.start()
         some = False
@@ -184,14 +202,16 @@ class SplitSearch:
             raise _Cancelled
         return some
 
-    def _ask(self, position: Any, a: int, stops: tuple[threading.Event, ...]) -> bool:
-        """Whether ``position``'s score is above ``a``, by a worker's search."""
-        if not self.rules.children(position):
-            return self.here.score(position) > a
+    def _ask(self, position: Any, a: int, stops: tuple[threading.Event, ...], path: int) -> bool:
+        """Whether ``position``'s score is above ``a``, by a worker's search. The workers take the questions
+        leftmost in the split first (by ``path``, padded to the deepest split), as a search of one process would
+        come to them: those are the likeliest to be needed, the others' answers the likeliest to be thrown away."""
         from distributed import wait
 
         client = self.executor.client
-        future = client.submit(search_above, self.game, self.memory, position, a, priority=-next(self._order),
+        while path < self._base ** MOST_PLIES:
+            path *= self._base
+        future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a, priority=-path,
                                pure=False)
         try:
             while not future.done():
@@ -212,11 +232,11 @@ class SplitSearch:
         return above
 
 
-def search_above(game: str, memory: int | None, position: Any, a: int) -> tuple[bool, int]:
+def search_above(name: str, game: Any, memory: int | None, position: Any, a: int) -> tuple[bool, int]:
     """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker)."""
     from gamedp.solvers.worker_search import search_for
 
-    search = search_for(game, memory)
+    search = search_for(name, game, memory)
     above = search.score(position, a, a + 1) > a
     return above, search.explored
 
