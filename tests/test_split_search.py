@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from command import gamedp, one_clear_error
 from gamedp.executors import DaskExecutor
 from gamedp.games.connect4 import Connect4
 from gamedp.games.placement import Domineering
@@ -127,3 +128,21 @@ def test_a_worker_killed_in_the_middle_changes_nothing_but_the_time(cluster):
     killer.join()
     assert killed_before_the_end == [True]
     assert answer == ScoreSearch(rules, progress=False, book=False).value(game.start())
+
+
+def test_the_command_line_splits_each_line_over_the_workers():
+    lines = "3344\n444\n1122\n"  # move strings, which one process answers in compiled code many at a time
+    split = gamedp("value", "connect4:5x4", "--workers", "2", stdin=lines)
+    alone = gamedp("value", "connect4:5x4", stdin=lines)
+    assert split.returncode == alone.returncode == 0, (split.stderr, alone.stderr)
+    assert split.stdout == alone.stdout and len(split.stdout.splitlines()) == 3
+
+
+@pytest.mark.parametrize("args, said", [
+    (("tictactoe", "--workers", "2"), ("--workers splits the search", "tictactoe")),
+    (("connect4", "--workers", "2", "--threads", "2"), ("--threads and --workers cannot be used together",)),
+    (("connect4", "--workers", "2", "--fresh"), ("--fresh and --workers",)),
+    (("connect4", "--workers", "2", "--cluster", "127.0.0.1:1"), ("--workers and --cluster",)),
+])
+def test_the_command_line_says_what_cannot_be_split(args, said):
+    one_clear_error(gamedp("value", *args, stdin="44\n"), *said)
