@@ -146,3 +146,24 @@ def test_the_command_line_splits_each_line_over_the_workers():
 ])
 def test_the_command_line_says_what_cannot_be_split(args, said):
     one_clear_error(gamedp("value", *args, stdin="44\n"), *said)
+
+
+def test_a_question_given_up_stops_its_worker_s_search(cluster):
+    # Two long questions (the empty 7x6 board's sign: minutes each), one a worker, given up: the next question is
+    # answered at once, not after them.
+    from distributed import wait
+
+    from gamedp.solvers.split_search import search_above
+
+    game = Connect4(7, 6)
+    position = game.score_search().read_moves("")
+    long = [cluster.client.submit(search_above, "connect4:7x6", game, 1 << 22, position, 0, pure=False)
+            for _ in range(2)]
+    time.sleep(1.0)
+    for future in long:
+        future.cancel()
+    began = time.monotonic()
+    quick = cluster.client.submit(search_above, "connect4:7x6", game, 1 << 22,
+                                  game.score_search().read_moves("4444443"), 0, pure=False)  # about a second
+    wait([quick], timeout=60)
+    assert quick.done() and time.monotonic() - began < 20

@@ -37,7 +37,7 @@ from gamedp.values import Value
 #: The most plies the driver splits to.
 MOST_PLIES = 8
 #: The driver splits deeper while the replies along the first moves hold fewer questions than this many a worker.
-QUESTIONS_PER_WORKER = 4
+QUESTIONS_PER_WORKER = 3
 #: Seconds between looks at a question's stop signal while it waits for a worker.
 POLL = 0.1
 
@@ -211,34 +211,77 @@ class SplitSearch:
         client = self.executor.client
         while path < self._base ** MOST_PLIES:
             path *= self._base
-        future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a, priority=-path,
-                               pure=False)
-        try:
-            while not future.done():
-                if any(s.is_set() for s in stops):
-                    raise _Cancelled
-                with contextlib.suppress(TimeoutError):
-                    wait([future], timeout=POLL)
-            above, explored = future.result()
-        except _Cancelled:
-            future.cancel()
-            raise
-        except Exception as e:
-            said = " ".join(str(e).split())[:200]
-            raise GamedpError(f"a worker's search failed ({type(e).__name__}{': ' + said if said else ''}); run "
-                              "the same command again") from None
-        self.explored += explored
+        above = None
+        while above is None:  # None: the worker took its task for cancelled (not by the driver): asked again
+            future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a,
+                                   priority=-path, pure=False)
+            try:
+                while not future.done():
+                    if any(s.is_set() for s in stops):
+                        raise _Cancelled
+                    with contextlib.suppress(TimeoutError):
+                        wait([future], timeout=POLL)
+                above, explored = future.result()
+            except _Cancelled:
+                future.cancel()
+                raise
+            except Exception as e:
+                said = " ".join(str(e).split())[:200]
+                raise GamedpError(f"a worker's search failed ({type(e).__name__}{': ' + said if said else ''}); "
+                                  "run the same command again") from None
+            self.explored += explored
         self.questions += 1
         return above
 
 
-def search_above(name: str, game: Any, memory: int | None, position: Any, a: int) -> tuple[bool, int]:
-    """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker)."""
+def search_above(name: str, game: Any, memory: int | None, position: Any, a: int) -> tuple[bool | None, int]:
+    """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker). A
+    question the driver gave up (its task cancelled: another answer decided its node) stops its search, which a
+    worker's thread would otherwise finish for no one, while the questions still needed wait: None."""
     from gamedp.solvers.worker_search import search_for
 
     search = search_for(name, game, memory)
-    above = search.score(position, a, a + 1) > a
-    return above, search.explored
+    cancelled = _cancelled()
+    with _ONE_AT_A_TIME:  # so that stopping this question's search stops no other
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(POLL):
+                if cancelled():
+                    search.stop()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            return search.score(position, a, a + 1) > a, search.explored
+        except KeyboardInterrupt:  # stopped by the watcher alone
+            return None, search.explored
+        finally:
+            done.set()
+            watcher.join()
+            search.resume()
+
+
+#: A worker process searches one question at a time (its search has one thread).
+_ONE_AT_A_TIME = threading.Lock()
+
+
+def _cancelled() -> Callable[[], bool]:
+    """Whether the Dask task running in this thread has been cancelled (never, outside a Dask worker)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ImportError, ValueError, KeyError):
+        return lambda: False
+
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state in ("cancelled", "released", "forgotten")
+
+    return cancelled
 
 
 def _half(x: int) -> int:
