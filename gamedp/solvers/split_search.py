@@ -25,7 +25,6 @@ worker lost in the middle costs only the questions it held: Dask hands them to a
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import queue
 import threading
@@ -39,7 +38,7 @@ MOST_PLIES = 8
 #: The driver splits deeper while the replies along the first moves hold fewer questions than this many a worker.
 QUESTIONS_PER_WORKER = 3
 #: Seconds between looks at a question's stop signal while it waits for a worker.
-POLL = 0.1
+POLL = 0.05
 
 #: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
 View = tuple[int, int, list[Any]]
@@ -206,8 +205,6 @@ class SplitSearch:
         """Whether ``position``'s score is above ``a``, by a worker's search. The workers take the questions
         leftmost in the split first (by ``path``, padded to the deepest split), as a search of one process would
         come to them: those are the likeliest to be needed, the others' answers the likeliest to be thrown away."""
-        from distributed import wait
-
         client = self.executor.client
         while path < self._base ** MOST_PLIES:
             path *= self._base
@@ -215,12 +212,16 @@ class SplitSearch:
         while above is None:  # None: the worker took its task for cancelled (not by the driver): asked again
             future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a,
                                    priority=-path, pure=False)
+            answered = threading.Event()
+            future.add_done_callback(lambda _, answered=answered: answered.set())
             try:
-                while not future.done():
+                # waited for in this thread, not through the client's event loop: the driver's threads wait on
+                # many questions at once
+                while not answered.wait(POLL):
                     if any(s.is_set() for s in stops):
                         raise _Cancelled
-                    with contextlib.suppress(TimeoutError):
-                        wait([future], timeout=POLL)
+                if any(s.is_set() for s in stops):
+                    raise _Cancelled
                 above, explored = future.result()
             except _Cancelled:
                 future.cancel()
