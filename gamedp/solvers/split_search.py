@@ -65,6 +65,7 @@ class SplitSearch:
         self.explored = 0
         self.questions = 0
         self._stopped = threading.Event()
+        self._counting = threading.Lock()  # the counts are added to by the threads asking the questions
         self._views: dict[tuple[int, ...], View] = {}
         self._known: dict[tuple[tuple[int, ...], int], bool] = {}
         self._base = rules.max_moves + 1
@@ -132,7 +133,8 @@ class SplitSearch:
         if view is None:
             out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves))()
             count = self.rules.library().expand(*words, out)
-            self.explored += 1
+            with self._counting:
+                self.explored += 1
             kids = []
             if count:
                 by_words = {tuple(self.rules.arguments(child)[:2]): child
@@ -230,8 +232,10 @@ class SplitSearch:
                 said = " ".join(str(e).split())[:200]
                 raise GamedpError(f"a worker's search failed ({type(e).__name__}{': ' + said if said else ''}); "
                                   "run the same command again") from None
-            self.explored += explored
-        self.questions += 1
+            with self._counting:
+                self.explored += explored
+        with self._counting:
+            self.questions += 1
         return above
 
 
