@@ -163,9 +163,10 @@ class SplitSearch:
         return above
 
     def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[threading.Event, ...]) -> bool:
-        """Whether ``test`` (of an item's rank, 1 the first, and the item) holds for one of ``items``: the first alone (the most promising: where it decides,
-        as it mostly does, nothing else is asked), then all the others at once, each in a thread of its own (it
-        waits on a worker, or splits further); the first that holds stops the others."""
+        """Whether ``test`` (of an item's rank, 1 the first, and the item) holds for one of ``items``: the first
+        alone (the most promising: where it decides, as it mostly does, nothing else is asked), then all the
+        others at once, each in a thread of its own (it waits on a worker, or splits further); the first that
+        holds stops the others."""
         if test(1, items[0], stops):
             return True
         if len(items) == 1:
