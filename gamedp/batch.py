@@ -295,8 +295,9 @@ class ScoreReader:
         self.game, self.search, self.scores = game, search, scores
         self.read_moves = read_moves or self._read_position
         self.stop: Callable[[], None] = search.stop
-        #: whether the game answers move strings in compiled code (an opening book is read line by line)
-        self.compiled = hasattr(search.rules, "answer_lines") and search.book is None
+        #: whether the game answers move strings in compiled code (an opening book is read line by line, and a
+        #: search split over a cluster searches line by line)
+        self.compiled = hasattr(search.rules, "answer_lines") and hasattr(search, "answer_lines") and search.book is None
 
     def answer_block(self, number: int, block: bytes, begin: int, end: int, encoding: str,
                      errors: str) -> Iterator[tuple[bool, str]]:

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from gamedp.cli.arguments import board_spec, fresh_option, memory_option, threads_option, variant_option
+from gamedp.cli.arguments import (board_spec, cluster_options, fresh_option, memory_option, threads_option,
+                                  variant_option)
 from gamedp.errors import GamedpError
 
 
@@ -24,8 +25,10 @@ from gamedp.errors import GamedpError
                    "checked. Connect-Four only.")
 @threads_option
 @fresh_option
+@cluster_options
 def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool,
-          form: str, threads: int, fresh: bool) -> None:
+          form: str, threads: int, fresh: bool, workers: int | None, address: str | None,
+          scheduler_file: str | None) -> None:
     """Print the exact value of each position of GAME read from standard input, one a line.
 
     Each answer is a line `POSITION<TAB>VALUE<TAB>REMOTENESS` (VALUE is WIN, LOSE, TIE or DRAW for the player to
@@ -36,6 +39,10 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     --threads N, N lines are searched at once on that table, and the answers still come in the lines' order.
     A line searched long is kept in a checkpoint beside the databases now and then and when stopped (Ctrl-C,
     SIGTERM); the same command again goes on from it (--fresh: starts afresh).
+
+    With --workers N (a local Dask cluster), --cluster ADDRESS or --scheduler-file FILE, each line's search is
+    split over the cluster's workers, each with its own table (--memory), a worker lost costing only its part
+    (games with the exact-score search).
 
     Example: echo 4453 | gamedp value connect4
     """
@@ -53,6 +60,27 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     if scores and as_json:
         raise GamedpError("--json and --format pons are two formats of the answers; give one of them")
     stop = None
+    split = next((option for option, given in (("--workers", workers), ("--cluster", address),
+                                               ("--scheduler-file", scheduler_file)) if given is not None), None)
+    if split is not None:
+        if rules is None:
+            raise GamedpError(f"{split} splits the search of a game searched one position at a time; {game} is "
+                              f"solved by an engine that keeps every position it meets (leave {split} out)")
+        for given, option, why in ((threads != 1, "--threads", "the split's workers search in processes of their "
+                                    "own"), (fresh, "--fresh", "a split search keeps no checkpoint")):
+            if given:
+                raise GamedpError(f"{option} and {split} cannot be used together: {why} (leave {option} out)")
+        from gamedp.batch import ScoreReader
+        from gamedp.executors import make_executor
+        from gamedp.solvers.split_search import SplitSearch
+
+        with make_executor(workers, address, scheduler_file) as executor:
+            search = SplitSearch(rules, spec, executor, memory=memory, outcomes_only=outcomes_only)
+            reader = ScoreReader(loaded, search, getattr(rules, "read_moves", None), scores)
+            if answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, stop=search.stop,
+                            scores=scores):
+                sys.exit(2)
+        return
     if rules is not None:
         from gamedp.cores import usable_threads
         from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm

@@ -50,6 +50,8 @@ class DomineeringScores:
     max_moves = 56  # the vertical dominoes of the 8 x 8 frame
     #: The search gives the outcome alone.
     outcomes_only = True
+    #: Every game ends in a win (the player with no move loses): no score is 0.
+    ties = False
     #: The table doubles at every position explored per slot, not four: a position's bounds cost far more than
     #: the cache misses of a bigger table (7x8: 29.6 million positions to 21.3 million, 30 to 22 CPU seconds).
     grow_after = 1

@@ -24,6 +24,7 @@ from gamedp.kernels import null_window
 NATIVE = {
     "solve": "i8(i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))",
     "grow": "i8(CPointer(u8), i8)",
+    "expand": "i8(i8, i8, i8, i8, CPointer(i8))",
     "play": "i8(CPointer(u1), i8, i8, i8, CPointer(i8))",
     "answer_lines": "i8(CPointer(u1), i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), "
                     "CPointer(i8), CPointer(u1), i8, CPointer(i8))",
@@ -151,6 +152,13 @@ def solve(current, mask, width, height, low, high, table_ptr, size, symmetric, f
     return null_window.solve(start, moves, bound, play_move, order, key, np.uint64(current), np.uint64(mask),
                              parameters(width, height, symmetric), low, high, width, False, table, size, frames,
                              counters, watch)
+
+
+def expand(current, mask, width, height, out_ptr):
+    """The search's view of (current, mask) for a driver that splits it (see
+    :func:`gamedp.kernels.null_window.expand`)."""
+    return null_window.expand(start, moves, bound, play_move, order, np.uint64(current), np.uint64(mask),
+                              parameters(width, height, 0), carray(out_ptr, 2 + 3 * width))
 
 
 def search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr):

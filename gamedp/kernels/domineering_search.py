@@ -36,6 +36,7 @@ from gamedp.kernels import null_window
 NATIVE = {
     "solve": "i8(i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))",
     "grow": "i8(CPointer(u8), i8)",
+    "expand": "i8(i8, i8, CPointer(i8))",
 }
 
 #: The most moves a position has: the vertical dominoes of the 8 x 8 frame.
@@ -457,6 +458,12 @@ def solve(board, shape, low, high, table_ptr, size, symmetric, frames_ptr, count
                                  table, size, frames, counters, watch)
     return null_window.solve(start, moves, bound, play_move, order, plain_key, board, shape, (0,), low, high, MAX_MOVES,
                              False, table, size, frames, counters, watch)
+
+
+def expand(board, shape, out_ptr):
+    """The search's view of ``board`` for a driver that splits it (see :func:`gamedp.kernels.null_window.expand`)."""
+    return null_window.expand(start, moves, bound, play_move, order, np.uint64(board), np.uint64(shape), (0,),
+                              carray(out_ptr, 2 + 3 * MAX_MOVES))
 
 
 def plain_key(board, _, p):

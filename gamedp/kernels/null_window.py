@@ -311,6 +311,53 @@ def solve(start, moves_of, bound_of, play, order, key_of, a, b, p, low, high, wi
     return max(low, min(high, lo))
 
 
+def expand(start, moves_of, bound_of, play, order, a, b, p, out):
+    """The search's own view of (a, b), for a driver that splits the search above it: ``out[0]`` and ``out[1]``
+    bound its score (by ``start``, ``moves`` and ``bound``, as a node of :func:`negamax` is bounded before its
+    table is read), then each move the search would search, in its order (the game's ``order``, ties low bits
+    first), as three words: its order and the child's two words (``out`` holds ``2 + 3 * width``). Returns the
+    number of moves: 0 when the hooks settle the position (``out[0]`` is then its exact score)."""
+    settled, low, high = start(a, b, p)
+    if settled:
+        out[0] = low
+        out[1] = low
+        return 0
+    moves, move_low, move_high = moves_of(a, b, p)
+    if moves == 0:
+        out[0] = move_low
+        out[1] = move_low
+        return 0
+    low = max(low, move_low)
+    high = min(high, move_high)
+    settle_low, settle_high = bound_of(a, b, p)
+    low = max(low, settle_low)
+    high = min(high, settle_high)
+    out[0] = low
+    out[1] = high
+    if low >= high:
+        out[1] = low
+        return 0
+    # by the order, higher first (ties keep the bits' order), as the search sorts them
+    count = 0
+    rest = moves
+    while rest != 0:
+        move = rest & (~rest + U1)
+        rest ^= move
+        score = order(a, b, move, p)
+        ca, cb = play(a, b, move, p)
+        j = count
+        while j > 0 and out[3 * j - 1] < score:
+            out[3 * j + 2] = out[3 * j - 1]
+            out[3 * j + 3] = out[3 * j]
+            out[3 * j + 4] = out[3 * j + 1]
+            j -= 1
+        out[3 * j + 2] = score
+        out[3 * j + 3] = np.int64(ca)
+        out[3 * j + 4] = np.int64(cb)
+        count += 1
+    return count
+
+
 def grow(table, size):
     """Double the table of ``size`` slots in place (``table`` holds ``2 * size`` slots, the upper half zero);
     returns the entries kept. A hashed key is its slot (its top bits) and its tag (its low 48 bits), so it is found

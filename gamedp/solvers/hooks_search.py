@@ -32,11 +32,12 @@ RETURNS = {"start": "(settled, low, high)", "moves": "(moves, low, high)", "play
 # The library's entry points, as ScoreSearch calls a game's search (see gamedp.kernels.connect4_search).
 _SOLVE = "i8(i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))"
 _GROW = "i8(CPointer(u8), i8)"
+_EXPAND = "i8(i8, i8, CPointer(i8))"
 
 
 def load_search(rules: Any) -> Any:
     """The compiled search of ``rules`` (a :class:`~gamedp.solvers.search_rules.SearchRules`): a library with the entry
-    points ``solve`` and ``grow``, built once per machine, else numba's callbacks with the same entry points."""
+    points ``solve``, ``grow`` and ``expand``, built once per machine, else numba's callbacks with the same entry points."""
     from gamedp.native import build_library, c_callbacks, load_built, open_built
 
     tag = _tag(rules)
@@ -121,7 +122,8 @@ def _first_useful_line(message: str, filename: str) -> str:
 
 def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
     """The library's entry points: ``solve`` (the null-window search of :mod:`gamedp.kernels.null_window` with the
-    hooks and the parameters compiled in) and ``grow`` (the table doubled in place)."""
+    hooks and the parameters compiled in), ``grow`` (the table doubled in place) and ``expand`` (a position as the
+    search sees it, for a driver that splits the search: :func:`gamedp.kernels.null_window.expand`)."""
     import numpy as np
     from numba import carray, njit
 
@@ -133,6 +135,7 @@ def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
     p, width, history = rules.parameters, rules.max_moves, rules.history
     # The search's own kernels, not numba's cached ones: they take the hooks as arguments (see jit_kernel).
     search, grow = jit_kernel(null_window.solve, cache=False), jit_kernel(null_window.grow, cache=False)
+    view = jit_kernel(null_window.expand, cache=False)
     plies = null_window.MAX_PLIES + 1
     frames_size = plies * null_window.frame_words(width)
     counters_size = plies * null_window.counter_words(width) + null_window.HISTORY_WORDS
@@ -176,4 +179,8 @@ def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
     def grow_table(table_ptr, size):
         return grow(carray(table_ptr, 2 * size), size)
 
-    return {"solve": (solve, _SOLVE), "grow": (grow_table, _GROW)}
+    def expand(a, b, out_ptr):
+        return view(start_typed, moves_typed, no_bound, play_typed, order_typed, np.uint64(a), np.uint64(b), p,
+                    carray(out_ptr, 2 + 3 * width))
+
+    return {"solve": (solve, _SOLVE), "grow": (grow_table, _GROW), "expand": (expand, _EXPAND)}

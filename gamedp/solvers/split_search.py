@@ -1,0 +1,295 @@
+"""One position's exact score by a search split over the workers of a Dask cluster.
+
+A null-window search asks whether a position's score is above ``a``; by the rules of negamax the question splits:
+the score of P is above ``a`` when one of its moves c leaves a score not above ``-a - 1``. So the question about P
+is an OR, over P's moves, of the negated question about its children, each again an OR over theirs. This process
+(the driver) asks it so down to ``plies`` plies and hands the questions about the positions there to the workers,
+each a null-window search with a table of its own, kept from one question to the next
+(:mod:`gamedp.solvers.worker_search`):
+
+- a node is seen as the compiled search sees it (the game library's ``expand``,
+  :func:`gamedp.kernels.null_window.expand`): bounded by the game's ``start``, ``moves`` and ``bound`` hooks
+  (a position they settle needs no question), its moves those the search would search (e.g. none that loses at
+  once, no safe move of Domineering while there are others), in the search's order;
+- an OR asks about its first move alone: where that one decides it, as it mostly does, nothing else is asked;
+  where it does not, the node needs (almost) all its moves, and they are asked all at once, the first that
+  decides stopping the others (the young brothers wait, as parallel alpha-beta searches share work);
+- a question asked before (a transposition, or the same one in the bisection's next round) is answered from
+  what the driver kept;
+- the score is narrowed from its bounds by such questions, bisecting with a pull towards 0, as the search of one
+  process does (:func:`gamedp.kernels.null_window.solve`).
+
+Each question is answered by an exact search and they combine by the rules of negamax, so the score is exact. A
+worker lost in the middle costs only the questions it held: Dask hands them to another worker.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import queue
+import threading
+from typing import Any, Callable
+
+from gamedp.errors import GamedpError
+from gamedp.values import Value
+
+#: The most plies the driver splits to.
+MOST_PLIES = 8
+#: The driver splits deeper while the replies along the first moves hold fewer questions than this many a worker.
+QUESTIONS_PER_WORKER = 3
+#: Seconds between looks at a question's stop signal while it waits for a worker.
+POLL = 0.05
+
+#: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
+View = tuple[int, int, list[Any]]
+
+
+class _Cancelled(Exception):
+    """A question whose answer is no longer needed."""
+
+
+class SplitSearch:
+    """Exact values of positions of ``rules``' game (known as ``name`` to the workers' searches) by the search
+    split over ``executor``'s Dask cluster; each worker's table takes at most ``memory`` bytes. ``plies``: how
+    deep the driver splits (default: deep enough that the replies along the first moves hold
+    :data:`QUESTIONS_PER_WORKER` questions a worker)."""
+
+    book = None
+
+    def __init__(self, rules: Any, name: str, executor: Any, *, memory: int | None = None, plies: int | None = None,
+                 outcomes_only: bool = False):
+        if plies is not None and plies < 1:
+            raise GamedpError(f"the split goes at least one ply deep, not {plies}")
+        self.rules, self.name, self.executor, self.memory = rules, name, executor, memory
+        self.plies, self.outcomes_only = plies, outcomes_only
+        self.explored = 0
+        self.questions = 0
+        self._stopped = threading.Event()
+        self._counting = threading.Lock()  # the counts are added to by the threads asking the questions
+        self._views: dict[tuple[int, ...], View] = {}
+        self._known: dict[tuple[tuple[int, ...], int], bool] = {}
+        self._base = rules.max_moves + 1
+
+    def stop(self) -> None:
+        """Stop the search (its query raises KeyboardInterrupt)."""
+        self._stopped.set()
+
+    def value(self, position: Any) -> Value:
+        """The exact value of ``position`` (its outcome alone with ``outcomes_only``)."""
+        if self.outcomes_only:
+            return Value(self.rules.value(position, self.score(position, -1, 1)).outcome)
+        return self.rules.value(position, self.score(position))
+
+    def score(self, position: Any, low: int = -(1 << 20), high: int = 1 << 20) -> int:
+        """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
+        self.explored = self.questions = 0
+        self._views.clear()
+        self._known.clear()
+        least, most, kids = self._view(position)
+        if not kids:  # settled by the game's hooks: over, won at once, or bounded to one score
+            return max(low, min(high, least))
+        self.executor.start()  # once, here: the threads that ask the questions would each start a local cluster
+        lo, hi = max(low, least), min(high, most)
+        if self.outcomes_only or getattr(self.rules, "outcomes_only", False):
+            lo, hi = max(lo, -1), min(hi, 1)
+        ties = getattr(self.rules, "ties", True)
+        plies = self.plies or self._plies(position)
+        while lo < hi:
+            middle = lo + (hi - lo) // 2
+            if middle <= 0 and _half(lo) < middle:
+                middle = _half(lo)
+            elif middle >= 0 and _half(hi) > middle:
+                middle = _half(hi)
+            try:
+                above = self._above(position, middle, plies, (self._stopped,), 1)
+            except _Cancelled:
+                raise KeyboardInterrupt from None
+            if above:
+                lo = middle + 1
+            else:
+                hi = middle
+            if not ties:  # no position of a game without ties scores 0
+                lo, hi = (1 if lo == 0 and hi > 0 else lo), (-1 if hi == 0 and lo < 0 else hi)
+        return lo
+
+    def _plies(self, position: Any) -> int:
+        """The fewest plies (an even number: the first move's replies are where a won position's work spreads
+        out) at which the replies along the first moves hold enough questions."""
+        wanted = QUESTIONS_PER_WORKER * self.executor.slots()
+        plies, line, questions = 2, position, 1
+        while True:
+            replies = self._view(self._view(line)[2][0])[2]
+            questions *= max(1, len(replies))
+            if questions >= wanted or plies >= MOST_PLIES or not replies or not self._view(replies[0])[2]:
+                return plies
+            plies, line = plies + 2, replies[0]
+
+    def _view(self, position: Any) -> View:
+        """``position`` as the compiled search sees it: bounds on its score, and its children in the search's
+        order (none where the game's hooks settle it: the bounds are then its exact score). The search's
+        children are its words; the game's own positions are found among ``rules.children`` by theirs."""
+        words = tuple(self.rules.arguments(position))
+        view = self._views.get(words)
+        if view is None:
+            out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves))()
+            count = self.rules.library().expand(*words, out)
+            with self._counting:
+                self.explored += 1
+            kids = []
+            if count:
+                by_words = {tuple(self.rules.arguments(child)[:2]): child
+                            for _, child in self.rules.children(position)}
+                kids = [by_words[(out[3 + 3 * j], out[4 + 3 * j])] for j in range(count)]
+            view = self._views[words] = (out[0], out[1], kids)
+        return view
+
+    # -- the split questions ----------------------------------------------------------------------------------
+    def _above(self, position: Any, a: int, plies: int, stops: tuple[threading.Event, ...], path: int) -> bool:
+        """Whether ``position``'s score is above ``a``: settled by its bounds, known, asked of a worker at
+        ``plies`` 0, else split over its children. ``path``: the position's place in the split, from the root,
+        a digit per ply (base: one more than a position's most moves), the move's rank there (1 the first)."""
+        low, high, kids = self._view(position)
+        if low > a or high <= a:
+            return low > a
+        known = (tuple(self.rules.arguments(position)), a)
+        above = self._known.get(known)
+        if above is None:
+            if plies == 0:
+                above = self._ask(position, a, stops, path)
+            else:
+                above = self._some(kids, lambda rank, kid, stops:
+                                   not self._above(kid, -a - 1, plies - 1, stops, path * self._base + rank), stops)
+            self._known[known] = above
+        return above
+
+    def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[threading.Event, ...]) -> bool:
+        """Whether ``test`` (of an item's rank, 1 the first, and the item) holds for one of ``items``: the first
+        alone (the most promising: where it decides, as it mostly does, nothing else is asked), then all the
+        others at once, each in a thread of its own (it waits on a worker, or splits further); the first that
+        holds stops the others."""
+        if test(1, items[0], stops):
+            return True
+        if len(items) == 1:
+            return False
+        stop = threading.Event()
+        answers: queue.SimpleQueue = queue.SimpleQueue()
+
+        def ask(rank: int, item: Any) -> None:
+            try:
+                answers.put(test(rank, item, (*stops, stop)))
+            except _Cancelled:
+                answers.put(None)
+            except BaseException as e:  # the cluster failed: the driver says so
+                answers.put(e)
+
+        threads = [threading.Thread(target=ask, args=(rank, item), daemon=True)
+                   for rank, item in enumerate(items[1:], 2)]
+        for thread in threads:
+            thread.start()
+        some = False
+        failure = None
+        for _ in threads:
+            answer = answers.get()
+            if isinstance(answer, BaseException):
+                failure = failure or answer
+                stop.set()
+            elif answer is True:
+                some = True
+                stop.set()
+        for thread in threads:
+            thread.join()
+        if failure is not None:
+            raise failure
+        if any(s.is_set() for s in stops):
+            raise _Cancelled
+        return some
+
+    def _ask(self, position: Any, a: int, stops: tuple[threading.Event, ...], path: int) -> bool:
+        """Whether ``position``'s score is above ``a``, by a worker's search. The workers take the questions
+        leftmost in the split first (by ``path``, padded to the deepest split), as a search of one process would
+        come to them: those are the likeliest to be needed, the others' answers the likeliest to be thrown away."""
+        client = self.executor.client
+        while path < self._base ** MOST_PLIES:
+            path *= self._base
+        above = None
+        while above is None:  # None: the worker took its task for cancelled (not by the driver): asked again
+            future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a,
+                                   priority=-path, pure=False)
+            answered = threading.Event()
+            future.add_done_callback(lambda _, answered=answered: answered.set())
+            try:
+                # waited for in this thread, not through the client's event loop: the driver's threads wait on
+                # many questions at once
+                while not answered.wait(POLL):
+                    if any(s.is_set() for s in stops):
+                        raise _Cancelled
+                if any(s.is_set() for s in stops):
+                    raise _Cancelled
+                above, explored = future.result()
+            except _Cancelled:
+                future.cancel()
+                raise
+            except Exception as e:
+                said = " ".join(str(e).split())[:200]
+                raise GamedpError(f"a worker's search failed ({type(e).__name__}{': ' + said if said else ''}); "
+                                  "run the same command again") from None
+            with self._counting:
+                self.explored += explored
+        with self._counting:
+            self.questions += 1
+        return above
+
+
+def search_above(name: str, game: Any, memory: int | None, position: Any, a: int) -> tuple[bool | None, int]:
+    """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker). A
+    question the driver gave up (its task cancelled: another answer decided its node) stops its search, which a
+    worker's thread would otherwise finish for no one, while the questions still needed wait: None."""
+    from gamedp.solvers.worker_search import search_for
+
+    search = search_for(name, game, memory)
+    cancelled = _cancelled()
+    with _ONE_AT_A_TIME:  # so that stopping this question's search stops no other
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(POLL):
+                if cancelled():
+                    search.stop()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            return search.score(position, a, a + 1) > a, search.explored
+        except KeyboardInterrupt:  # stopped by the watcher alone
+            return None, search.explored
+        finally:
+            done.set()
+            watcher.join()
+            search.resume()
+
+
+#: A worker process searches one question at a time (its search has one thread).
+_ONE_AT_A_TIME = threading.Lock()
+
+
+def _cancelled() -> Callable[[], bool]:
+    """Whether the Dask task running in this thread has been cancelled (never, outside a Dask worker)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ImportError, ValueError, KeyError):
+        return lambda: False
+
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state in ("cancelled", "released", "forgotten")
+
+    return cancelled
+
+
+def _half(x: int) -> int:
+    """``x / 2`` rounded towards 0."""
+    return x // 2 if x >= 0 else -((-x) // 2)

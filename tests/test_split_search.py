@@ -1,0 +1,169 @@
+"""One position's search split over the workers of a real local Dask cluster (gamedp.solvers.split_search):
+its answers are those of the search of one process, on Connect-Four and Domineering, and a worker killed in the
+middle changes nothing but the time."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from command import gamedp, one_clear_error
+from gamedp.executors import DaskExecutor
+from gamedp.games.connect4 import Connect4
+from gamedp.games.placement import Domineering
+from gamedp.solvers.score_search import ScoreSearch
+from gamedp.solvers.split_search import SplitSearch
+from gamedp.values import LOSE
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "k_in_a_row.py"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with DaskExecutor(workers=2) as executor:
+        executor.start()
+        yield executor
+
+
+def random_position(rules, rng: random.Random, stones: int):
+    position = rules.game.start()
+    for _ in range(stones):
+        kids = [child for _, child in rules.children(position) if rules.children(child)]
+        if not kids:
+            break
+        position = rng.choice(kids)
+    return position
+
+
+def test_connect4_scores_are_the_search_s_of_one_process(cluster):
+    rules = Connect4(5, 4).score_search()
+    plain = ScoreSearch(rules, progress=False, book=False)
+    split = SplitSearch(rules, "connect4:5x4", cluster, plies=2)
+    rng = random.Random(4)
+    for _ in range(6):
+        position = random_position(rules, rng, rng.randrange(6, 12))
+        assert split.score(position) == plain.score(position), rules.game.format_position_line(position)
+    outcomes = SplitSearch(rules, "connect4:5x4", cluster, outcomes_only=True)
+    for _ in range(4):
+        position = random_position(rules, rng, rng.randrange(2, 8))
+        assert outcomes.value(position).outcome is plain.outcome(position).outcome
+
+
+def test_domineering_winners_are_the_search_s_of_one_process(cluster):
+    game = Domineering(5, 5)
+    rules = game.score_search()
+    plain = ScoreSearch(rules, progress=False, book=False)
+    split = SplitSearch(rules, "domineering:5x5", cluster)
+    rng = random.Random(5)
+    asked = 0
+    for _ in range(8):
+        position = random_position(rules, rng, rng.randrange(0, 4))
+        assert split.value(position) == plain.value(position), game.format_position(position)
+        asked += split.questions
+    assert asked > 0  # not every position is settled by Domineering's bounds
+
+
+def test_a_game_of_plain_hooks_is_split_too(cluster):
+    spec = importlib.util.spec_from_file_location("k_in_a_row", EXAMPLE)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    rules = example.KInARow(5, 4, 4, gravity=True).score_search()
+    plain = ScoreSearch(rules, progress=False, book=False)
+    split = SplitSearch(rules, "k_in_a_row", cluster, plies=2)
+    rng = random.Random(6)
+    for _ in range(4):
+        position = random_position(rules, rng, rng.randrange(2, 6))
+        assert split.score(position) == plain.score(position), position
+
+
+def test_the_split_explores_about_what_one_process_does(cluster):
+    # The driver sees each position as the compiled search does (the moves it searches, in its order, and the
+    # bounds its hooks give): a loss, every move of which must be refuted, is split without searching what the
+    # search of one process never looks at (1.29M positions against 10K when the driver ordered moves itself).
+    game = Domineering(7, 6)
+    rules = game.score_search()
+    plain = ScoreSearch(rules, progress=False, book=False)
+    assert plain.value(game.start()).outcome is LOSE
+    split = SplitSearch(rules, "domineering:7x6", cluster, plies=2)
+    assert split.value(game.start()).outcome is LOSE
+    assert split.explored < 5 * plain.explored
+
+
+def test_the_driver_searches_the_moves_the_search_would(cluster):
+    rules = Connect4(7, 6).score_search()
+    split = SplitSearch(rules, "connect4:7x6", cluster)
+    assert split._view(rules.read_moves("11223"))[2] == [rules.read_moves("112234")]  # the one block
+    low, high, kids = split._view(rules.read_moves("44556"))  # two threats to block: lost, no question
+    assert not kids and low == high < 0
+    assert split.score(rules.read_moves("44556")) == low and split.questions == 0
+
+
+def test_a_worker_killed_in_the_middle_changes_nothing_but_the_time(cluster):
+    game = Domineering(8, 8)
+    rules = game.score_search()
+    split = SplitSearch(rules, "domineering:8x8", cluster, memory=1 << 24)
+    pids = list(cluster.client.run(os.getpid).values())
+    done = threading.Event()
+    killed_before_the_end = []
+
+    def kill_one():
+        while split.questions < 3 and not done.is_set():
+            time.sleep(0.01)
+        os.kill(pids[0], signal.SIGKILL)
+        killed_before_the_end.append(not done.is_set())
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    answer = split.value(game.start())
+    done.set()
+    killer.join()
+    assert killed_before_the_end == [True]
+    assert answer == ScoreSearch(rules, progress=False, book=False).value(game.start())
+
+
+def test_the_command_line_splits_each_line_over_the_workers():
+    lines = "3344\n444\n1122\n"  # move strings, which one process answers in compiled code many at a time
+    split = gamedp("value", "connect4:5x4", "--workers", "2", stdin=lines)
+    alone = gamedp("value", "connect4:5x4", stdin=lines)
+    assert split.returncode == alone.returncode == 0, (split.stderr, alone.stderr)
+    assert split.stdout == alone.stdout and len(split.stdout.splitlines()) == 3
+
+
+@pytest.mark.parametrize("args, said", [
+    (("tictactoe", "--workers", "2"), ("--workers splits the search", "tictactoe")),
+    (("connect4", "--workers", "2", "--threads", "2"), ("--threads and --workers cannot be used together",)),
+    (("connect4", "--workers", "2", "--fresh"), ("--fresh and --workers",)),
+    (("connect4", "--workers", "2", "--cluster", "127.0.0.1:1"), ("--workers and --cluster",)),
+])
+def test_the_command_line_says_what_cannot_be_split(args, said):
+    one_clear_error(gamedp("value", *args, stdin="44\n"), *said)
+
+
+def test_a_question_given_up_stops_its_worker_s_search(cluster):
+    # Two long questions (the empty 7x6 board's sign: minutes each), one a worker, given up: the next question is
+    # answered at once, not after them.
+    from distributed import wait
+
+    from gamedp.solvers.split_search import search_above
+
+    game = Connect4(7, 6)
+    position = game.score_search().read_moves("")
+    long = [cluster.client.submit(search_above, "connect4:7x6", game, 1 << 22, position, 0, pure=False)
+            for _ in range(2)]
+    time.sleep(1.0)
+    for future in long:
+        future.cancel()
+    began = time.monotonic()
+    quick = cluster.client.submit(search_above, "connect4:7x6", game, 1 << 22,
+                                  game.score_search().read_moves("4444443"), 0, pure=False)  # about a second
+    wait([quick], timeout=60)
+    assert quick.done() and time.monotonic() - began < 20
