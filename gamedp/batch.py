@@ -296,7 +296,7 @@ class ScoreReader:
         self.read_moves = read_moves or self._read_position
         self.stop: Callable[[], None] = search.stop
         #: whether the game answers move strings in compiled code (an opening book is read line by line)
-        self.compiled = hasattr(search.rules, "answer_lines") and search.book is None
+        self.compiled = getattr(search.rules, "answer_lines", None) is not None and search.book is None
 
     def answer_block(self, number: int, block: bytes, begin: int, end: int, encoding: str,
                      errors: str) -> Iterator[tuple[bool, str]]:
