@@ -23,7 +23,7 @@ from gamedp.errors import GamedpError
 
 _STEM = "libown_search"
 #: gamedp's sources compiled into the library besides the hooks.
-_SOURCES = ("kernels/null_window.py", "solvers/hooks_search.py")
+_SOURCES = ("kernels/null_window.py", "kernels/line_answers.py", "solvers/hooks_search.py")
 #: Each hook's arguments (a and b are 64-bit words, move one bit of them, p the parameters; text a line's bytes,
 #: as a uint8 array, read from begin to end; score a score) and what it returns.
 ARGUMENTS = {"start": ("a", "b", "p"), "moves": ("a", "b", "p"), "play": ("a", "b", "move", "p"),
