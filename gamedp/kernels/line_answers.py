@@ -1,11 +1,12 @@
 """``gamedp value``'s answers to a block of lines in one compiled call, for a game whose rules read a line
 (:class:`~gamedp.solvers.search_rules.SearchRules`' optional ``read`` hook): each line read into the search's two
 words, searched, and its answer ``POSITION<TAB>VALUE<TAB>REMOTENESS`` written as :mod:`gamedp.batch` prints it,
-with no Python between the lines. :mod:`gamedp.solvers.hooks_search` compiles it with the game's hooks.
+with no Python between the lines. :mod:`gamedp.solvers.hooks_search` compiles it with a game's own hooks, and
+:mod:`gamedp.kernels.connect4_search` with Connect-Four's.
 
 The kernels it is given:
 
-- ``solve_words(a, b, low, high, arrays) -> score``: the search of the position (a, b) (``arrays``: the table
+- ``solve_words(a, b, p, low, high, arrays) -> score``: the search of the position (a, b) (``arrays``: the table
   and the searcher's own, passed through);
 - ``read(text, begin, end, p) -> (read, a, b)``: the line ``text[begin:end]`` (spaces, tabs and carriage
   returns around it taken off) as the position's two words, or ``read`` false where it is not a position the
@@ -60,7 +61,7 @@ def answer_lines(solve_words, read, remoteness, p, text, begin, end, low, high, 
             break
         watch[null_window.NODES] = 0
         watch[null_window.LIMIT] = quick
-        score = solve_words(a, b, low, high, arrays)
+        score = solve_words(a, b, p, low, high, arrays)
         if score == null_window.STOPPED:
             status = LEFT
             break

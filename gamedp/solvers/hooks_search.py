@@ -190,13 +190,13 @@ def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
             return np.int64(low), np.int64(high)
 
     @njit(nogil=True)
-    def solve_words(a, b, low, high, arrays):
+    def solve_words(a, b, p, low, high, arrays):
         table, size, frames, counters, watch = arrays
         return search(start_typed, moves_typed, bound_typed, play_typed, order_typed, key_typed, a, b, p, low, high,
                       width, history, table, size, frames, counters, watch)
 
     def solve(a, b, low, high, table_ptr, size, symmetric, frames_ptr, counters_ptr, watch_ptr):
-        return solve_words(np.uint64(a), np.uint64(b), low, high,
+        return solve_words(np.uint64(a), np.uint64(b), p, low, high,
                            (carray(table_ptr, size), size, carray(frames_ptr, frames_size),
                             carray(counters_ptr, counters_size), carray(watch_ptr, watch_size)))
 
