@@ -7,9 +7,9 @@ positions of Pascal Pons' benchmark sets.
 
 Each round runs both on the positions and on empty input (their start-up), whole process; the table gives the
 medians: whole process, start-up, and the difference (the positions' own time) per position, wall and CPU (user +
-system), with the ratio of the user's to the built-in's. The built-in answers a block of move strings in one
-call of its compiled reader; a game of one's own reads each line in Python (its ``parse_position``) and searches
-it by one call of the library. So a second table times the searches alone, through the API
+system), with the ratio of the user's to the built-in's. Both answer a block of move strings in one compiled call
+(the user's game through its optional ``read`` and ``remoteness`` hooks). A second table times the searches
+alone, through the API
 (``ScoreSearch.score`` of each position read beforehand, a fresh table each round, CPU seconds in this
 process). Every answer of the user's search must be the built-in's (the exit status is 1 otherwise). The issue's
 bar is at most 1.5x on the positions' own time.

@@ -1,7 +1,9 @@
 """Connect-Four 7x6 as a user would put it on gamedp's score search: the board and text of the k-in-a-row example
 (examples/k_in_a_row.py), positions read as the columns played (``4453``, Pascal Pons' notation), and five plain
 Python hooks that know Connect-Four's usual tricks: lines found by shifts of the whole board, only moves that do
-not lose at once, the centre and the threats first. bench/bench_own_hooks.py times it beside the built-in search.
+not lose at once, the centre and the threats first; and the two optional hooks that let ``gamedp value`` answer
+its lines in compiled code: ``read`` (a line of columns as the two words) and ``remoteness`` (what a score
+means). bench/bench_own_hooks.py times it beside the built-in search.
 
     echo 4453 | gamedp value bench/connect4_hooks.py
 """
@@ -18,8 +20,9 @@ from k_in_a_row import KInARow
 from gamedp import GamedpError, SearchRules
 
 ONE = np.uint64(1)
-# p: the board's cells, every cell, the bottom row, the shifts of the four directions, a column's rank by bit
-CELLS, BOARD, BOTTOM, SHIFTS, RANK = range(5)
+# p: the board's cells, every cell, the bottom row, the shifts of the four directions, the columns, the bits a
+# column takes (its cells and the spare one above them)
+CELLS, BOARD, BOTTOM, SHIFTS, WIDTH, STRIDE = range(6)
 
 
 def count(x):
@@ -94,11 +97,41 @@ def play(a, b, move, p):
 
 def order(a, b, move, p):
     made = count(threats(a | move, p[BOARD] & ~(b | move), p))
-    return made * 8 + p[RANK][count(move - ONE)]
+    # the centre column first, then outwards (computed: a 64-entry tuple of p indexed by the move's bit cost a
+    # quarter of the search's time in numba's code)
+    column = count(move - ONE) // p[STRIDE]
+    return made * 8 + 7 - abs(2 * column - (p[WIDTH] - 1)) // 2
 
 
 def key(a, b, p):
     return a + b
+
+
+def read(text, begin, end, p):
+    """The line's columns played (``4453``: digits 1 to 7) from the empty board, as ``parse_position`` reads them;
+    a line it would refuse is left to it (it says why)."""
+    a = b = np.uint64(0)
+    height = np.uint64(p[STRIDE] - 1)
+    for i in range(begin, end):
+        c = np.int64(text[i]) - 49
+        if c < 0 or c >= p[WIDTH]:
+            return False, a, b
+        low = ONE << np.uint64(c * p[STRIDE])
+        if b & (low << (height - ONE)) != 0 or (i > begin and four(a ^ b, p)):
+            return False, a, b
+        a, b = a ^ b, b | (b + low)
+    return True, a, b
+
+
+def remoteness(a, b, score, p):
+    """The plies to the end: the winner's last stone, or a full board."""
+    stones = count(b)
+    if score == 0:
+        return p[CELLS] - stones
+    plies = p[CELLS] + 2 - stones - 2 * abs(score)  # or one fewer: the one of the winner's parity
+    if plies % 2 != (1 if score > 0 else 0):
+        plies -= 1
+    return plies
 
 
 class Connect4Hooks(KInARow):
@@ -106,13 +139,12 @@ class Connect4Hooks(KInARow):
         super().__init__(7, 6, 4, gravity=True)
         self.name = "connect4 by plain hooks"
         h = np.uint64(self.height)
-        centre = (self.width - 1) / 2  # the centre column first, then outwards
-        rank = tuple(7 - int(abs(i // (self.height + 1) - centre)) for i in range(64))
-        self.hooks_p = (self.cells, self.p[1], self.p[2], (ONE, h, h + ONE, h + np.uint64(2)), rank)
+        self.hooks_p = (self.cells, self.p[1], self.p[2], (ONE, h, h + ONE, h + np.uint64(2)), self.width,
+                        self.height + 1)
 
     def score_search(self):
-        return SearchRules(self, start=start, moves=moves, play=play, order=order, key=key, parameters=self.hooks_p,
-                           value=self.value_of)
+        return SearchRules(self, start=start, moves=moves, play=play, order=order, key=key, read=read,
+                           remoteness=remoteness, parameters=self.hooks_p)
 
     def parse_position(self, text):
         """The position after the columns ``text`` (1 to 7) from the empty board, in plain integers (this runs

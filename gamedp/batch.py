@@ -297,7 +297,8 @@ class ScoreReader:
         self.stop: Callable[[], None] = search.stop
         #: whether the game answers move strings in compiled code (an opening book is read line by line, and a
         #: search split over a cluster searches line by line)
-        self.compiled = hasattr(search.rules, "answer_lines") and hasattr(search, "answer_lines") and search.book is None
+        self.compiled = getattr(search.rules, "answer_lines", None) is not None and hasattr(search, "answer_lines") \
+            and search.book is None
 
     def answer_block(self, number: int, block: bytes, begin: int, end: int, encoding: str,
                      errors: str) -> Iterator[tuple[bool, str]]:

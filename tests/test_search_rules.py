@@ -195,7 +195,9 @@ def test_a_hook_that_does_not_compile_is_named_before_anything_is_built(monkeypa
      r"hook 'order' in .*broken.py: returns .*str.*; it must return an integer \(higher: searched first\)"),
     ("play", "a, b, move, p", "    return a ^ b",
      r"hook 'play' in .*broken.py: returns uint64; it must return \(a, b\), the position after the move"),
-], ids=["typing", "order-returns-text", "play-returns-one-word"])
+    ("bound", "a, b, p", "    return a",
+     r"hook 'bound' in .*broken.py: returns uint64; it must return \(low, high\), bounds on the position's score"),
+], ids=["typing", "order-returns-text", "play-returns-one-word", "bound-returns-one-word"])
 def test_a_mistake_in_a_hook_is_one_line_naming_it(tmp_path, name, arguments, body, said):
     game = tmp_path / "broken.py"
     game.write_text(BROKEN.format(folder=str(EXAMPLE.parent), name=name, arguments=arguments, body=body))
@@ -216,3 +218,84 @@ def test_the_how_to_shows_the_example_as_it_is():
     assert shown
     for block in shown:
         assert block in EXAMPLE.read_text(), block
+
+
+# -- the optional hooks: read and remoteness (gamedp value's lines in compiled code), bound -----------------------
+def own_connect4():
+    """bench/connect4_hooks.py: Connect-Four on plain hooks, with read and remoteness."""
+    spec = importlib.util.spec_from_file_location("connect4_hooks", ROOT / "bench" / "connect4_hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def value_lines(game, rules, text: str, compiled: bool) -> tuple[str, str]:
+    """``gamedp value``'s output and errors for the lines ``text``, read in compiled code or each in Python."""
+    import io
+
+    from gamedp.batch import answer_lines, score_reader
+
+    reader = score_reader(game, rules, progress=False)
+    assert reader.compiled == (getattr(rules, "answer_lines", None) is not None)
+    reader.compiled = compiled
+    out, err = io.StringIO(), io.StringIO()
+    answer_lines(reader, io.TextIOWrapper(io.BytesIO(text.encode())), out, err)
+    return out.getvalue(), err.getvalue()
+
+
+POSITIONS = ROOT / "tests" / "fixtures" / "connect4-positions" / "Test_L2_R1"
+
+
+def test_lines_the_read_hook_reads_are_answered_in_compiled_code_as_the_built_in_answers_them():
+    from gamedp.games.connect4 import Connect4
+
+    own = own_connect4().game
+    moves = [line.split()[0] for line in POSITIONS.read_text().splitlines()[:150]]
+    text = "".join(m + "\n" for m in moves)
+    rules = own.score_search()
+    assert rules.answer_lines is not None
+    answers, errors = value_lines(own, rules, text, compiled=True)
+    builtin = Connect4()
+    assert (answers, errors) == value_lines(builtin, builtin.score_search(), text, compiled=True)
+    # lines it does not read are the game's own, among those it reads: the same answers as read one by one
+    odd = f" {moves[0]} \n4444444\n3x\n\n{moves[1]}\r\n1\u00e9\n" + "".join(m + "\n" for m in moves[2:10]) + moves[10]
+    assert value_lines(own, rules, odd, compiled=True) == value_lines(own, rules, odd, compiled=False)
+    said = value_lines(own, rules, odd, compiled=True)
+    assert said[0].startswith(answers.splitlines(True)[0]) and "line 2: '4' at move 7 is not a column" in said[1]
+
+
+def test_the_read_hook_needs_the_score_compiled_too():
+    with pytest.raises(GamedpError, match=r"give remoteness=a function remoteness\(a, b, score, p\) instead"):
+        SearchRules(K.game, **hooks(), read=own_connect4().read, value=K.game.value_of, parameters=K.game.p)
+
+
+count, win_score, LINES = K.count, K.win_score, K.LINES  # for the hook below, as a game's file has them
+
+
+def bound(a, b, p):
+    """k in a row: the mover wins with its k-th stone at the soonest, the opponent with theirs (k: a line's cells)."""
+    k, stones = count(p[LINES][0]), count(b)
+    mine, theirs = count(a), count(a ^ b)
+    return (-win_score(p, stones + 1 + 2 * max(k - theirs - 1, 0)),
+            win_score(p, stones + 2 * max(k - mine - 1, 0)))
+
+
+def all_tie(a, b, p):
+    return 0, 0
+
+
+@pytest.mark.slow
+def test_a_bound_hook_gives_the_answers_found_without_it():
+    game = K.KInARow(4, 4, 4, gravity=True)
+    positions = [position for position, _ in random_positions(game, 60, seed=3)]
+
+    def scores(**extra):
+        search = ScoreSearch(SearchRules(game, **hooks(), **extra, parameters=game.p, value=game.value_of),
+                             memory=1 << 20, progress=False, book=False)
+        return [search.score(position) for position in positions], search
+
+    plain, _ = scores()
+    bounded, search = scores(bound=bound)
+    assert bounded == plain
+    wrong, _ = scores(bound=all_tie)  # the search does ask the hook: a bound that lies changes answers
+    assert wrong != plain

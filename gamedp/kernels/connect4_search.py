@@ -19,7 +19,7 @@ The hooks give the search the techniques of Pascal Pons' solver (written here fr
 import numpy as np
 from numba import carray
 
-from gamedp.kernels import null_window
+from gamedp.kernels import line_answers, null_window
 
 NATIVE = {
     "solve": "i8(i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), CPointer(i8))",
@@ -29,9 +29,6 @@ NATIVE = {
     "answer_lines": "i8(CPointer(u1), i8, i8, i8, i8, i8, i8, CPointer(u8), i8, i8, CPointer(u8), CPointer(i8), "
                     "CPointer(i8), CPointer(u1), i8, CPointer(i8))",
 }
-#: What :func:`answer_lines` returns: every line answered; the line at ``done[0]`` left to the caller; paused
-#: (call again from ``done[0]``).
-ANSWERED, LEFT, PAUSED = range(3)
 
 U1 = np.uint64(1)
 #: Positions with fewer stones than this are kept under one key with their mirror image.
@@ -217,99 +214,39 @@ def answer_lines(text_ptr, begin, end, width, height, outcomes_only, quick, tabl
                  frames_ptr, counters_ptr, watch_ptr, out_ptr, room, done_ptr):
     """Answer the lines of ``text_ptr[begin:end]`` (split at newlines) in order, each a move string
     searched for at most ``quick`` positions, as ``gamedp value`` prints them (``MOVES<TAB>VALUE<TAB>REMOTENESS``,
-    the remoteness ``-`` when ``outcomes_only``), into ``out_ptr[:room]``.
-
-    Returns :data:`ANSWERED` once every line is; :data:`LEFT` at a line left to the caller (anything but a
-    legal move string, with spaces, tabs or a carriage return around it at most, or a search that needs more
-    positions or was stopped); :data:`PAUSED` when ``out`` is nearly full, the lines have explored ``quick``
-    positions together or ``watch[STOP]`` is set (so the caller can grow the table or hear Ctrl-C). ``done``
-    receives the offset of the first line not answered and the bytes written."""
-    text = carray(text_ptr, end)
-    out = carray(out_ptr, room)
-    done = carray(done_ptr, 2)
-    table, frames, counters, watch = search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr)
-    p = parameters(width, height, symmetric)
+    the remoteness ``-`` when ``outcomes_only``), into ``out_ptr[:room]``: see
+    :func:`gamedp.kernels.line_answers.answer_lines`, whose status this returns (a line is left to the caller
+    where it is not a legal move string, or needs a longer search)."""
+    arrays = search_arrays(width, table_ptr, size, frames_ptr, counters_ptr, watch_ptr)
     cells = width * height
     low, high = (-1, 1) if outcomes_only != 0 else (-cells, cells)
-    at = begin
-    written = 0
-    explored = 0
-    status = ANSWERED
-    while at < end:
-        stop = at
-        while stop < end and text[stop] != 10:
-            stop += 1
-        first, last = at, stop
-        while first < last and is_space(text[first]):
-            first += 1
-        while last > first and is_space(text[last - 1]):
-            last -= 1
-        if first == last or last - first > cells:  # empty, or too long to be read here
-            status = LEFT
-            break
-        if written + (last - first) + 16 > room or watch[null_window.STOP] != 0 or explored >= quick:
-            status = PAUSED
-            break
-        read, current, mask = read_columns(text, first, last, width, height)
-        if not read:
-            status = LEFT
-            break
-        watch[null_window.NODES] = 0
-        watch[null_window.LIMIT] = quick
-        score = null_window.solve(start, moves, bound, play_move, order, key, current, mask, p, low, high, width, False,
-                                  table, size, frames, counters, watch)
-        if score == null_window.STOPPED:
-            status = LEFT
-            break
-        explored += watch[null_window.NODES]
-        for i in range(first, last):
-            out[written] = text[i]
-            written += 1
-        written = put_value(out, written, score, cells - null_window.popcount(mask), outcomes_only)
-        at = stop + 1
-    done[0] = min(at, end)
-    done[1] = written
-    return status
+    return line_answers.answer_lines(solve_words, read_line, remoteness, parameters(width, height, symmetric),
+                                     carray(text_ptr, end), begin, end, low, high, outcomes_only, quick,
+                                     (arrays[0], size, arrays[1], arrays[2], arrays[3]), arrays[3],
+                                     carray(out_ptr, room), carray(done_ptr, 2))
 
 
-def is_space(byte):
-    return byte == 32 or byte == 9 or byte == 13
+def solve_words(current, mask, p, low, high, arrays):
+    table, size, frames, counters, watch = arrays
+    return null_window.solve(start, moves, bound, play_move, order, key, current, mask, p, low, high, p[0], False,
+                             table, size, frames, counters, watch)
 
 
-def put_value(out, at, score, left, outcomes_only):
-    """Write ``<TAB>VALUE<TAB>REMOTENESS`` and a newline for ``score`` with ``left`` empty cells at ``out[at:]``
-    (as :meth:`gamedp.games.connect4_scores.Connect4Scores.value` reads a score); returns the new end."""
-    out[at] = 9
-    at += 1
+def read_line(text, begin, end, p):
+    """A line of columns played (digits 1..W), as :func:`read_columns` reads it."""
+    return read_columns(text, begin, end, p[0], p[1])
+
+
+def remoteness(current, mask, score, p):
+    """The plies to the end that ``score`` means (as :meth:`gamedp.games.connect4_scores.Connect4Scores.value`
+    reads a score)."""
+    left = p[0] * p[1] - null_window.popcount(mask)
     if score == 0:
-        out[at], out[at + 1], out[at + 2] = 84, 73, 69  # TIE
-        at += 3
-        plies = left
-    elif score > 0:
-        out[at], out[at + 1], out[at + 2] = 87, 73, 78  # WIN
-        at += 3
-        plies = left + 2 - 2 * score
-        if plies % 2 == 0:
-            plies -= 1
-    else:
-        out[at], out[at + 1], out[at + 2], out[at + 3] = 76, 79, 83, 69  # LOSE
-        at += 4
-        plies = left + 2 + 2 * score
-        if plies % 2 == 1:
-            plies -= 1
-    out[at] = 9
-    at += 1
-    if outcomes_only != 0:
-        out[at] = 45  # -
-        at += 1
-    else:
-        if plies >= 10:
-            out[at] = 48 + plies // 10
-            at += 1
-        out[at] = 48 + plies % 10
-        at += 1
-    out[at] = 10
-    return at + 1
+        return left
+    plies = left + 2 - 2 * abs(score)  # or one fewer: the one of the winner's parity
+    if plies % 2 != (1 if score > 0 else 0):
+        plies -= 1
+    return plies
 
 
 def has_four(stones, height):
