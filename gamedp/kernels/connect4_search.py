@@ -30,6 +30,10 @@ NATIVE = {
                     "CPointer(i8), CPointer(u1), i8, CPointer(i8))",
 }
 
+#: solve_words hands this module's kernels to the search as values: numba's cache cannot keep it (see
+#: gamedp.aot.jit_functions), so on numba's path (GAMEDP_JIT=1) the module compiles afresh in each process.
+TAKES_KERNELS = True
+
 U1 = np.uint64(1)
 #: Positions with fewer stones than this are kept under one key with their mirror image.
 SYMMETRIC_STONES = 12
