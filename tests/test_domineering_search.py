@@ -251,3 +251,10 @@ def test_value_reads_who_moves_on_the_board_s_own_line():
     out = gamedp("value", "domineering:4x6", stdin="\n".join(lines) + "\n")
     assert out.returncode == 0, out.stderr
     assert [line.split("\t")[1] for line in out.stdout.splitlines()] == expected
+
+
+def test_a_line_that_is_no_board_says_where_the_player_to_move_goes():
+    out = gamedp("value", "domineering:4x6", stdin="." * 24 + " X\n")
+    assert out.returncode == 2 and out.stdout == "", out.stdout
+    assert out.stderr.startswith("gamedp: error: line 1: ") and "then V or H for the player to move" in out.stderr
+    assert out.stderr.count("\n") == 1, out.stderr

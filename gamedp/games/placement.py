@@ -227,9 +227,10 @@ class Rules:
             lines.append(f"{r + 1:>2} " + " ".join(row))
         return "\n".join(lines)
 
-    def parse_board(self, text: str, source: str = "position") -> int:
+    def parse_board(self, text: str, source: str = "position", then: str = "") -> int:
         """A board from ``rows`` lines of ``cols`` characters ``.``/``#`` (spaces ignored), or all the cells on
-        one line; the coordinates :meth:`draw` puts around the board may stay."""
+        one line; the coordinates :meth:`draw` puts around the board may stay. ``then`` says what a position may
+        hold after the board (for the message of a board that is not one)."""
         lines = [(no, line.split()) for no, line in enumerate(text.splitlines(), 1) if line.strip()]
         if lines and lines[0][1] == list(COLUMNS[:self.cols]):
             lines = lines[1:]  # the column letters
@@ -239,7 +240,7 @@ class Rules:
             lines = [(no, cells[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
         if len(lines) != self.rows:
             raise InputError(f"a {self.name} board is {self.rows} lines of {self.cols} characters '.' or '#' (or "
-                             f"{self.n} characters on one line); got {len(lines)} lines", None, None, source)
+                             f"{self.n} characters on one line){then}; got {len(lines)} lines", None, None, source)
         board = 0
         for r, (no, line) in enumerate(lines):
             board |= parse_row(line, self.cols, no, source) << (r * self.cols)
@@ -442,7 +443,8 @@ class Domineering(PlacementGame):
                     lines[-1] = " ".join(words[:named])
                 else:
                     lines.pop()
-        return self.rules.parse_board("\n".join(lines)) | turn << self.rules.n
+        return self.rules.parse_board("\n".join(lines), then=", then V or H for the player to move (on a line of its "
+                                      "own, or after a board written on one line)") | turn << self.rules.n
 
 
 #: The words that name the player to move after a Domineering board.
