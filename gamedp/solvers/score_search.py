@@ -66,8 +66,8 @@ HELPER_SKEW = 1
 #: A checkpoint is written at most once per this many times the seconds the last one took to write (a big table
 #: on a slow disk is not written over and over).
 WRITE_SHARE = 10
-#: How a kept search ended (see ScoreSearch._end_keeping).
-ANSWERED, STOPPED_BY_USER, FAILED = "answered", "stopped", "failed"
+#: How a kept search ended (see ScoreSearch._end_keeping), apart from the line statuses below.
+KEPT_ANSWERED, KEPT_STOPPED, KEPT_FAILED = "answered", "stopped", "failed"
 #: What a game's ``answer_lines`` kernel returns (see :meth:`ScoreSearch.answer_lines`).
 ANSWERED, LEFT, PAUSED = range(3)
 
@@ -240,7 +240,7 @@ class ScoreSearch:
         grown_at = -self._unspent  # positions explored when the table last grew (as this query counts them)
         explored = 0  # by helpers
         line = None
-        ended = FAILED
+        ended = KEPT_FAILED
         try:
             while True:
                 # A quick search runs here; a long one in a thread (ctypes lets go of the GIL), so that this
@@ -261,7 +261,7 @@ class ScoreSearch:
                     result, helped = self._solve_watched(main, args, low, high, line)
                     explored += helped
                 if result != STOPPED:
-                    ended = ANSWERED
+                    ended = KEPT_ANSWERED
                     if keeping is not None:
                         keeping.proved[window] = (result, result)
                     return result
@@ -277,7 +277,7 @@ class ScoreSearch:
                         if kept is not None:
                             low, high = max(low, kept[0]), min(high, kept[1])
                             if low >= high:
-                                ended = ANSWERED
+                                ended = KEPT_ANSWERED
                                 return low
                     keeping.proved[window] = (low, high)
                     keeping.exploring[threading.get_ident()] = watch[NODES] + explored
@@ -286,7 +286,7 @@ class ScoreSearch:
                     self._grow_shared(slots * 2)
                     grown_at = watch[NODES]
         except KeyboardInterrupt:
-            ended = STOPPED_BY_USER
+            ended = KEPT_STOPPED
             raise
         finally:
             self._local.explored = watch[NODES] + explored
@@ -339,13 +339,13 @@ class ScoreSearch:
         args = self.rules.arguments(position)
         window = (args, -1, 1) if self.outcomes_only else (args, -UNBOUNDED, UNBOUNDED)
         self._analysis = self._begin_keeping(args, "analyze outcomes" if self.outcomes_only else "analyze", window)
-        ended = FAILED
+        ended = KEPT_FAILED
         try:
             analysis = self._analyze(position, began)
-            ended = ANSWERED
+            ended = KEPT_ANSWERED
             return analysis
         except KeyboardInterrupt:
-            ended = STOPPED_BY_USER
+            ended = KEPT_STOPPED
             raise
         finally:
             checkpoint, self._analysis = self._analysis, None
@@ -514,10 +514,10 @@ class ScoreSearch:
         it was."""
         with self._gate:
             self._kept.remove(checkpoint)
-        if ended == ANSWERED:
+        if ended == KEPT_ANSWERED:
             checkpoint.remove()
             return
-        if ended == FAILED:
+        if ended == KEPT_FAILED:
             return
         with self._alone():
             self._keep([checkpoint])
