@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 
 import click
 
@@ -62,44 +63,41 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     stop = None
     split = next((option for option, given in (("--workers", workers), ("--cluster", address),
                                                ("--scheduler-file", scheduler_file)) if given is not None), None)
-    if split is not None:
-        if rules is None:
-            raise GamedpError(f"{split} splits the search of a game searched one position at a time; {game} is "
-                              f"solved by an engine that keeps every position it meets (leave {split} out)")
-        for given, option, why in ((threads != 1, "--threads", "the split's workers search in processes of their "
-                                    "own"), (fresh, "--fresh", "a split search keeps no checkpoint")):
-            if given:
-                raise GamedpError(f"{option} and {split} cannot be used together: {why} (leave {option} out)")
-        from gamedp.batch import ScoreReader
-        from gamedp.executors import make_executor
-        from gamedp.solvers.split_search import SplitSearch
+    with ExitStack() as cluster:
+        if split is not None:
+            if rules is None:
+                raise GamedpError(f"{split} splits the search of a game searched one position at a time; {game} is "
+                                  f"solved by an engine that keeps every position it meets (leave {split} out)")
+            for given, option, why in ((threads != 1, "--threads", "the split's workers search in processes of their "
+                                        "own"), (fresh, "--fresh", "a split search keeps no checkpoint")):
+                if given:
+                    raise GamedpError(f"{option} and {split} cannot be used together: {why} (leave {option} out)")
+            from gamedp.batch import ScoreReader
+            from gamedp.executors import make_executor
+            from gamedp.solvers.split_search import SplitSearch
 
-        with make_executor(workers, address, scheduler_file) as executor:
+            executor = cluster.enter_context(make_executor(workers, address, scheduler_file))
             search = SplitSearch(rules, spec, executor, memory=memory, outcomes_only=outcomes_only)
-            reader = ScoreReader(loaded, search, getattr(rules, "read_moves", None), scores)
-            if answer_lines(reader, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, stop=search.stop,
-                            scores=scores):
-                sys.exit(2)
-        return
-    if rules is not None:
-        from gamedp.cores import usable_threads
-        from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
+            read, stop = ScoreReader(loaded, search, getattr(rules, "read_moves", None), scores), search.stop
+        elif rules is not None:
+            from gamedp.cores import usable_threads
+            from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
 
-        threads = usable_threads(threads)
-        interrupt_on_sigterm()
-        reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads,
-                              scores=scores, keeping=Keeping(command_afresh(), fresh=fresh))
-        read, stop = reader, reader.stop
-    else:
-        for given, option in ((memory is not None, "--memory bounds the table"),
-                              (threads != 1, "--threads shares the search"),
-                              (fresh, "--fresh starts afresh the search")):
-            if given:
-                raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
-                                  f"engine that keeps every position it meets (leave {option.split()[0]} out)")
-        from gamedp.analysis import load_analyst
+            threads = usable_threads(threads)
+            interrupt_on_sigterm()
+            reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads,
+                                  scores=scores, keeping=Keeping(command_afresh(), fresh=fresh))
+            read, stop = reader, reader.stop
+        else:
+            for given, option in ((memory is not None, "--memory bounds the table"),
+                                  (threads != 1, "--threads shares the search"),
+                                  (fresh, "--fresh starts afresh the search")):
+                if given:
+                    raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
+                                      f"engine that keeps every position it meets (leave {option.split()[0]} out)")
+            from gamedp.analysis import load_analyst
 
-        read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
-    if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, threads=threads, stop=stop,
-                    scores=scores):
-        sys.exit(2)
+            read = analyst_reader(load_analyst(spec, "value", outcomes_only=outcomes_only))
+        if answer_lines(read, sys.stdin, sys.stdout, sys.stderr, as_json=as_json, threads=threads, stop=stop,
+                        scores=scores):
+            sys.exit(2)
