@@ -40,7 +40,7 @@ def book(game: str, variant: tuple[str, ...], depth: int, lines: int, force: boo
     """
     from gamedp.executors import make_executor
     from gamedp.loader import load_game
-    from gamedp.solvers.book_builder import make_book
+    from gamedp.solvers.book_builder import make_book, refuse_to_replace
     from gamedp.solvers.opening_book import book_path
     from gamedp.solvers.score_search import score_rules
 
@@ -50,8 +50,7 @@ def book(game: str, variant: tuple[str, ...], depth: int, lines: int, force: boo
         raise GamedpError(f"{game} has no opening book: a book is made by a game's exact-score search "
                           "(e.g. gamedp book connect4 --depth 4)")
     path = book_path(rules)
-    if path.exists() and not force:
-        raise GamedpError(f"{path} exists; give --force to replace it")
+    refuse_to_replace(path, force)  # before a cluster is reached
     with make_executor(workers, address, scheduler_file) as executor:
         stats = make_book(rules, depth, path, lines=lines, memory=memory, force=force, executor=executor)
     if as_json:

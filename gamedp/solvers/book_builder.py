@@ -74,8 +74,7 @@ def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0
     (default: this process). Writes the book to ``path`` and returns its statistics (``resumed``: the positions
     found by an earlier run of the same build)."""
     path = Path(path)
-    if path.exists() and not force:
-        raise GamedpError(f"{path} exists; give --force to replace it")
+    refuse_to_replace(path, force)
     began = time.perf_counter()
     build = _Build(rules, parts_folder(path), memory, executor)
     positions = positions_up_to(rules, depth)
@@ -93,6 +92,12 @@ def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0
     write_book(path, rules.book_id, rules.variant, depth, scores, stats, lines=lines, reach=reach)
     shutil.rmtree(build.folder, ignore_errors=True)
     return stats
+
+
+def refuse_to_replace(path: Path, force: bool) -> None:
+    """A book already at ``path`` is replaced only with ``force``."""
+    if path.exists() and not force:
+        raise GamedpError(f"{path} exists; give --force to replace it")
 
 
 def _perfect_lines(build: _Build, player: int, plies: int) -> None:
