@@ -15,7 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
-from k_in_a_row import KInARow
+from k_in_a_row import KInARow, count
 
 from gamedp import GamedpError, SearchRules
 
@@ -23,14 +23,6 @@ ONE = np.uint64(1)
 # p: the board's cells, every cell, the bottom row, the shifts of the four directions, the columns, the bits a
 # column takes (its cells and the spare one above them)
 CELLS, BOARD, BOTTOM, SHIFTS, WIDTH, STRIDE = range(6)
-
-
-def count(x):
-    n = 0
-    while x != 0:
-        x &= x - ONE
-        n += 1
-    return n
 
 
 def gaps(stones, s):
