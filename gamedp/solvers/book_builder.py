@@ -81,7 +81,7 @@ def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0
     build.search({k: p for k, p in positions.items() if rules.moves_made(p) == depth}, f"{depth} moves deep")
     for key, position in sorted(positions.items(), key=lambda kv: -rules.moves_made(kv[1])):
         if key not in build.scores:
-            build.scores[key] = _best_move(rules, position, build.scores, build.here)
+            build.scores[key] = _best_move(rules, position, rules.children(position), build.scores, build.here)
     for player in (0, 1) if lines else ():
         _perfect_lines(build, player, lines)
     scores = build.scores
@@ -107,23 +107,25 @@ def _perfect_lines(build: _Build, player: int, plies: int) -> None:
     A position and its mirror image are kept apart here: where two moves are as good, the first of one is not
     the image of the first of the other."""
     rules = build.rules
-    layer = [rules.game.start()]
+    start = rules.game.start()
+    layer = {start: rules.children(start)}  # the positions of this ply (in the order found) and their moves
     for ply in range(plies):
-        moves = [(position, rules.children(position)) for position in layer]
+        replies = {child: rules.children(child) for kids in layer.values() for _, child in kids}
         if ply % 2 == player:
-            build.search({rules.book_key(c): c for _, kids in moves for _, c in kids if rules.children(c)},
+            build.search({rules.book_key(c): c for c, its in replies.items() if its},
                          f"the moves of the {'first' if player == 0 else 'second'} player, ply {ply + 1}")
-            following: dict[Any, None] = {}  # in the order found: a set's would vary from run to run
-            for position, kids in moves:
+            following = {}
+            for position, kids in layer.items():
                 key = rules.book_key(position)
                 if key not in build.scores:
-                    build.scores[key] = _best_move(rules, position, build.scores, build.here)
+                    build.scores[key] = _best_move(rules, position, kids, build.scores, build.here)
                     build.valued[key] = position
-                if all(rules.children(child) for _, child in kids):  # else it wins at once, or fills the board
-                    following[max(kids, key=lambda kid: -build.scores[rules.book_key(kid[1])])[1]] = None
+                if all(replies[child] for _, child in kids):  # else it wins at once, or fills the board
+                    best = max(kids, key=lambda kid: -build.scores[rules.book_key(kid[1])])[1]
+                    following[best] = replies[best]
         else:
-            following = dict.fromkeys(c for _, kids in moves for _, c in kids if rules.children(c))
-        layer = list(following)
+            following = {child: its for child, its in replies.items() if its}
+        layer = following
 
 
 class _Build:
@@ -194,11 +196,12 @@ class _Build:
         return True
 
 
-def _best_move(rules: Any, position: Any, scores: dict[int, int], search: ScoreSearch) -> int:
-    """The score of a position whose children are valued: the best of their negations; searched instead where a
-    move ends the game (the search settles such a position at once)."""
+def _best_move(rules: Any, position: Any, moves: list, scores: dict[int, int], search: ScoreSearch) -> int:
+    """The score of a position whose children (``moves``: its moves and the positions they lead to) are valued:
+    the best of their negations; searched instead where a move ends the game (the search settles such a position
+    at once)."""
     best = None
-    for _, child in rules.children(position):
+    for _, child in moves:
         kept = scores.get(rules.book_key(child))
         if kept is None:
             return search.score(position)
