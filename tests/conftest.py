@@ -15,6 +15,20 @@ collect_ignore = ["fixtures"]
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+
+def pytest_configure(config):
+    """Each test process keeps databases and stopped searches in a directory of its own, not the user's cache:
+    a search one test stops (Ctrl-C keeps it to resume) would otherwise be resumed by the next test that asks
+    the same position, or by the user. Tests about where databases go set their own."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="gamedp-test-db-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["GAMEDP_DB_DIR"] = folder
+
+
 BUILD = ("import importlib, sys; from gamedp.aot import load_kernels; from gamedp.native import load_native; "
          "m = importlib.import_module(sys.argv[1]); "
          "load_native(sys.argv[1]) if hasattr(m, 'NATIVE') else load_kernels(sys.argv[1]) if hasattr(m, 'EXPORTS') "
