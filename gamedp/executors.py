@@ -120,6 +120,11 @@ class DaskExecutor:
             self.start()
 
     @property
+    def local(self) -> bool:
+        """Whether the workers are processes of this machine started here (a local cluster)."""
+        return self._workers is not None
+
+    @property
     def started(self) -> bool:
         """Whether the cluster is there (a local one is started by :meth:`start`, or by first use)."""
         return self._client is not None
