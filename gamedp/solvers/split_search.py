@@ -17,8 +17,8 @@ do not prove again; those of another cluster, which may be on other machines, ha
   decides stopping the others (the young brothers wait, as parallel alpha-beta searches share work);
 - a question asked before (a transposition, or the same one in the bisection's next round) is answered from
   what the driver kept;
-- the score is narrowed from its bounds by such questions, bisecting with a pull towards 0, as the search of one
-  process does (:func:`gamedp.kernels.null_window.solve`).
+- the score is narrowed from its bounds by such questions, bisecting as the search of one process does
+  (:func:`gamedp.kernels.null_window.probe`).
 
 Each question is answered by an exact search and they combine by the rules of negamax, so the score is exact. A
 worker lost in the middle costs only the questions it held: Dask hands them to another worker.
@@ -33,6 +33,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from gamedp.errors import GamedpError
+from gamedp.kernels.null_window import probe
 from gamedp.values import Value
 
 if TYPE_CHECKING:
@@ -103,11 +104,7 @@ class SplitSearch:
         ties = getattr(self.rules, "ties", True)
         plies = self.plies or self._plies(position)
         while lo < hi:
-            middle = lo + (hi - lo) // 2
-            if middle <= 0 and _half(lo) < middle:
-                middle = _half(lo)
-            elif middle >= 0 and _half(hi) > middle:
-                middle = _half(hi)
+            middle = probe(lo, hi)
             try:
                 above = self._above(position, middle, plies, (self._stopped,), 1)
             except _Cancelled:
@@ -309,7 +306,3 @@ def _cancelled() -> Callable[[], bool]:
 
     return cancelled
 
-
-def _half(x: int) -> int:
-    """``x / 2`` rounded towards 0."""
-    return x // 2 if x >= 0 else -((-x) // 2)
