@@ -222,3 +222,22 @@ def test_a_search_reads_the_lines_of_its_book_only_for_a_position_they_may_hold(
     assert not search.book._lines_read
     search.score(rules.read_moves("123"))
     assert search.book._lines_read
+
+
+def test_with_a_book_value_still_answers_the_lines_past_it_in_compiled_code(built):
+    """The lines the book may hold are read one by one; the others go to the compiled code, many a call."""
+    from gamedp.batch import ScoreReader
+
+    rules, book, path = built
+    search = ScoreSearch(rules, progress=False, book=CompactBook(path, rules))
+    reader = ScoreReader(rules.game, search, rules.read_moves)
+    assert reader.compiled
+    block = b"3\n1212\n1234512\n12345123\n\n"
+    answers = [text for _, text in reader.answer_block(1, block, 0, len(block), "ascii", "strict")]
+    plain = ScoreSearch(rules, progress=False, book=False)
+    expected = []
+    for line in block.decode().splitlines():
+        value = rules.value(rules.read_moves(line), plain.score(rules.read_moves(line)))
+        expected.append(f"{line}\t{value.outcome.name}\t{value.remoteness}\n")
+    assert "".join(answers) == "".join(expected)
+    assert len(answers) == 4  # the two lines past the book in one compiled call
