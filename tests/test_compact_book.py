@@ -9,22 +9,25 @@ import hashlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from command import gamedp, one_clear_error
 
 from gamedp import books
+from gamedp.books import shipped, shipped_name
 from gamedp.errors import GamedpError
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers import compact_book
 from gamedp.solvers.book_builder import make_book
 from gamedp.solvers.book_positions import perfect_lines, positions_up_to
-from gamedp.books import shipped_name
 from gamedp.solvers.compact_book import CompactBook, compact_from, write_compact
 from gamedp.solvers.opening_book import OpeningBook, find_book
 from gamedp.solvers.score_search import ScoreSearch
 
 DEPTH, LINES = 2, 4
+#: Pascal Pons' six benchmark sets of 7x6 positions and their scores
+SETS = Path(__file__).parent / "fixtures" / "connect4-positions"
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +112,7 @@ def test_a_compact_book_of_another_board_is_refused(built):
 
 
 @pytest.fixture
-def shipped(built, tmp_path, monkeypatch):
+def as_shipped(built, tmp_path, monkeypatch):
     """The built book as if shipped with gamedp: in a package folder of the test's, listed with its digest."""
     rules, _, path = built
     folder = tmp_path / "books"
@@ -121,8 +124,8 @@ def shipped(built, tmp_path, monkeypatch):
     return rules, folder / path.name
 
 
-def test_the_shipped_book_is_found_and_the_users_own_comes_first(shipped, tmp_path):
-    rules, _ = shipped
+def test_the_shipped_book_is_found_and_the_users_own_comes_first(as_shipped, tmp_path):
+    rules, _ = as_shipped
     assert isinstance(find_book(rules), CompactBook)
     assert ScoreSearch(rules, progress=False).book is not None
     make_book(rules, 1, tmp_path / "db" / "connect4-book_height4_width5.gdb")
@@ -130,8 +133,8 @@ def test_the_shipped_book_is_found_and_the_users_own_comes_first(shipped, tmp_pa
     assert find_book(Connect4(4, 4).score_search()) is None  # none shipped for 4x4
 
 
-def test_a_shipped_book_that_is_not_the_file_shipped_is_refused(shipped):
-    rules, path = shipped
+def test_a_shipped_book_that_is_not_the_file_shipped_is_refused(as_shipped):
+    rules, path = as_shipped
     data = bytearray(path.read_bytes())
     data[30] ^= 1
     path.write_bytes(data)
@@ -148,17 +151,17 @@ def shipped_gamedp(folder, name: str, digest: str, *args: str, stdin: str, db_di
                           env={**__import__("os").environ, "GAMEDP_DB_DIR": str(db_dir)}, timeout=300)
 
 
-def made_up_book(rules, folder) -> tuple[str, dict[int, int]]:
-    """A compact 5x4 book of made-up scores (walked with them, as the builder would have); its digest."""
+def made_up_book(rules, folder, depth: int = DEPTH, lines: int = LINES) -> tuple[str, dict[int, int]]:
+    """A compact book of made-up scores (walked with them, as the builder would have); its digest."""
     scores: dict[int, int] = {}
 
     def made_up(key: int) -> int:
         scores[key] = (key * 0x9E3779B97F4A7C15 >> 40) % 7 - 3
         return scores[key]
 
-    compact_book._lines(rules, LINES, compact_book._positions_up_to(rules, DEPTH, made_up), made_up)
+    compact_book._lines(rules, lines, compact_book._positions_up_to(rules, depth, made_up), made_up)
     path = folder / shipped_name(rules.book_id, rules.variant)
-    write_compact(path, rules, DEPTH, LINES, LINES, scores)
+    write_compact(path, rules, depth, lines, max(depth, lines), scores)
     return hashlib.sha256(path.read_bytes()).hexdigest(), scores
 
 
@@ -241,3 +244,53 @@ def test_with_a_book_value_still_answers_the_lines_past_it_in_compiled_code(buil
         expected.append(f"{line}\t{value.outcome.name}\t{value.remoteness}\n")
     assert "".join(answers) == "".join(expected)
     assert len(answers) == 4  # the two lines past the book in one compiled call
+
+
+def benchmark_lines(most: int) -> list[tuple[str, int]]:
+    """The benchmark sets' positions of at most ``most`` stones, with their scores."""
+    lines = []
+    for path in sorted(SETS.glob("Test_*")):
+        for line in path.read_text().splitlines():
+            moves, score = line.split()
+            if len(moves) <= most:
+                lines.append((moves, int(score)))
+    return lines
+
+
+def disagreements(book, rules) -> tuple[list[tuple[str, int, int]], int]:
+    """The benchmark sets' positions ``book`` (7x6) holds with another score than theirs (each with the two
+    scores), and how many of their positions it holds."""
+    wrong, held = [], 0
+    for moves, score in benchmark_lines(book.reach):
+        position = rules.read_moves(moves)
+        kept = book.score(rules.book_key(position), rules.score_bound(position))
+        held += kept is not None
+        if kept is not None and kept != score:
+            wrong.append((moves, kept, score))
+    return wrong, held
+
+
+def test_a_book_whose_scores_are_not_the_benchmark_sets_is_caught(tmp_path):
+    rules = Connect4(7, 6).score_search()
+    made_up_book(rules, tmp_path, depth=4, lines=0)
+    wrong, held = disagreements(CompactBook(tmp_path / shipped_name(rules.book_id, rules.variant), rules), rules)
+    assert held == len(benchmark_lines(4)) > 200 and len(wrong) > held // 2
+
+
+SHIPPED_7X6 = shipped("connect4-book", {"width": 7, "height": 6})
+
+
+@pytest.mark.skipif(SHIPPED_7X6 is None, reason="no 7x6 book is shipped yet")
+def test_the_shipped_7x6_book_agrees_with_the_benchmark_sets_and_value_answers_from_it(tmp_path):
+    """Every position of the benchmark sets the shipped book holds has the sets' score; every one of at most 4
+    stones is held, and `gamedp value connect4` answers each from the book (explored 0)."""
+    rules = Connect4(7, 6).score_search()
+    path, digest = SHIPPED_7X6
+    book = CompactBook(path, rules, digest)
+    assert book.depth >= 4
+    wrong, held = disagreements(book, rules)
+    assert not wrong and held >= len(benchmark_lines(4))
+    short = [moves for moves, _ in benchmark_lines(4)]
+    shown = gamedp("value", "connect4", "--json", stdin="".join(m + "\n" for m in short), db_dir=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert [json.loads(line)["explored"] for line in shown.stdout.splitlines()] == [0] * len(short)
