@@ -145,9 +145,6 @@ class CompactBook:
         self._check(list(self.kept)[before:], self._count - before, 1, "the positions of its lines")
         self._lines_read = True
 
-    def close(self) -> None:
-        pass
-
 
 def _positions_up_to(rules: Any, depth: int, take: Callable[[int], int]) -> dict[int, int]:
     return {key: take(key) for key in sorted(positions_up_to(rules, depth))}
