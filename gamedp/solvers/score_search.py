@@ -229,7 +229,7 @@ class ScoreSearch:
         position on the same table, trying other moves first near the root, and the first to finish has the
         exact score (the table holds only proven bounds, whoever wrote them).
         """
-        if self.book is not None:
+        if self.book is not None and self.rules.moves_made(position) <= self.book.reach:
             kept = self.book.score(self.rules.book_key(position), self.rules.score_bound(position))
             if kept is not None:
                 self._local.explored = 0
