@@ -61,8 +61,11 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     if scores and as_json:
         raise GamedpError("--json and --format pons are two formats of the answers; give one of them")
     stop = None
-    split = next((option for option, given in (("--workers", workers), ("--cluster", address),
-                                               ("--scheduler-file", scheduler_file)) if given is not None), None)
+    split = None
+    if (workers, address, scheduler_file) != (None, None, None):  # a plain run does not import the executors
+        from gamedp.executors import cluster_option
+
+        split = cluster_option(workers, address, scheduler_file)
     with ExitStack() as cluster:
         if split is not None:
             if rules is None:
