@@ -42,8 +42,8 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     SIGTERM); the same command again goes on from it (--fresh: starts afresh).
 
     With --workers N (a local Dask cluster), --cluster ADDRESS or --scheduler-file FILE, each line's search is
-    split over the cluster's workers, each with its own table (--memory), a worker lost costing only its part
-    (games with the exact-score search).
+    split over the cluster's workers (a local cluster's share one table, others have one each; --memory), a
+    worker lost costing only its part (games with the exact-score search).
 
     Example: echo 4453 | gamedp value connect4
     """
