@@ -69,6 +69,20 @@ def test_a_stopped_build_goes_on_from_its_parts_and_makes_the_same_book(tmp_path
     assert read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules)
 
 
+def test_a_stopped_build_of_lines_goes_on_from_its_parts_and_makes_the_same_book(tmp_path):
+    """The lines' parts are named by their positions too: a build stopped among them finds them again (the best
+    moves, found in this process, are found again)."""
+    rules = Connect4(5, 4).score_search()
+    make_book(rules, 2, tmp_path / "whole.gdb", lines=6)
+    with pytest.raises(Stopped):
+        make_book(rules, 2, tmp_path / "book.gdb", lines=6, executor=StopAfter(6))
+    assert len(list(parts_folder(tmp_path / "book.gdb").iterdir())) == 6
+    stats = make_book(rules, 2, tmp_path / "book.gdb", lines=6)
+    assert stats["resumed"] > 3 * book_builder.PART_POSITIONS
+    whole, book = (OpeningBook(tmp_path / name, rules.book_id, rules.variant) for name in ("whole.gdb", "book.gdb"))
+    assert read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules) and book.best == whole.best
+
+
 def test_a_part_another_user_could_have_written_is_refused(tmp_path):
     rules = Connect4(4, 4).score_search()
     with pytest.raises(Stopped):
