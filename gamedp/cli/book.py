@@ -86,7 +86,8 @@ def book(game: str, variant: tuple[str, ...], depth: int, lines: int, compact: s
         return
     if stats is not None:
         resumed = f", {stats['resumed']:,} of them found before" if stats["resumed"] else ""
-        along = f" and along a perfect player's first {lines} plies" if lines else ""
+        along = f" and along a perfect player's first {lines} plies, {stats['best_moves']:,} best moves " \
+            f"({stats['tested']:,} null-window tests)" if lines else ""
         sys.stdout.write(f"{rules.name}: {stats['positions']:,} positions up to {depth} moves{along} "
                          f"({stats['searched']:,} searched{resumed}; {stats['explored']:,} explored, "
                          f"{stats['seconds']} s) in {path}\n")

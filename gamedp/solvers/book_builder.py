@@ -101,12 +101,18 @@ def _perfect_lines(build: _Build, player: int, plies: int) -> int:
     reach = 0
     for step in perfect_lines(build.rules, player, plies, build.scores, build.best):
         build.search(step.new, f"the {whose} player's positions {step.ply} moves deep")
+        if not step.best:
+            continue
+        reach = step.ply + 1  # the position the best move leads to
+        line = ProgressLine(f"book of {build.rules.name}: the {whose} player's best moves {step.ply} moves deep")
         try:
-            for key, (position, moves) in step.best.items():
+            for done, (key, (position, moves)) in enumerate(step.best.items()):
+                line.update(done, len(step.best))
                 build.best[key] = build.best_move(position, moves)
-                reach = step.ply + 1  # the position the best move leads to
         except KeyboardInterrupt:
             raise build.stopped() from None
+        finally:
+            line.close()
     return reach
 
 
