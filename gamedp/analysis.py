@@ -121,6 +121,19 @@ class Analyst:
         moves = tuple(sorted(analysis.moves, key=lambda mv: mv.value.rank(), reverse=True))
         return Analysis(analysis.position, analysis.value, moves)
 
+    def book_move(self, position: Any) -> tuple[Any, Any] | None:
+        """The best move of ``position`` (the first of the best, as :meth:`analyze`'s first) and the position it
+        leads to, where the exact-score search's opening book keeps it (the positions a perfect player meets
+        along the book's lines), searching nothing; None elsewhere, and in a depth-limited search."""
+        rules: Any = self._score_rules  # a book's hooks are optional ones of ScoreRules
+        if rules is None or self.depth is not None:
+            return None
+        book = getattr(self._engine(), "book", None)  # the search's (a saved solve answers without one)
+        if book is None or rules.moves_made(position) >= book.reach:  # past its lines: no need to read them
+            return None
+        index = book.best_move(rules.line_key(position))
+        return None if index is None else rules.children(position)[index]
+
     def values_as_proved(self, position: Any) -> Iterator[tuple[Any, Any, Value]]:
         """Each legal move of ``position`` with the position it leads to and that position's value, one at a time
         as each is found, so that a board fills them in meanwhile (refused up front as :meth:`analyze` refuses).

@@ -69,6 +69,20 @@ def test_a_stopped_build_goes_on_from_its_parts_and_makes_the_same_book(tmp_path
     assert read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules)
 
 
+def test_a_stopped_build_of_lines_goes_on_from_its_parts_and_makes_the_same_book(tmp_path):
+    """The lines' parts are named by their positions too: a build stopped among them finds them again (the best
+    moves, found in this process, are found again)."""
+    rules = Connect4(5, 4).score_search()
+    make_book(rules, 2, tmp_path / "whole.gdb", lines=6)
+    with pytest.raises(Stopped):
+        make_book(rules, 2, tmp_path / "book.gdb", lines=6, executor=StopAfter(6))
+    assert len(list(parts_folder(tmp_path / "book.gdb").iterdir())) == 6
+    stats = make_book(rules, 2, tmp_path / "book.gdb", lines=6)
+    assert stats["resumed"] > 3 * book_builder.PART_POSITIONS
+    whole, book = (OpeningBook(tmp_path / name, rules.book_id, rules.variant) for name in ("whole.gdb", "book.gdb"))
+    assert read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules) and book.best == whole.best
+
+
 def test_a_part_another_user_could_have_written_is_refused(tmp_path):
     rules = Connect4(4, 4).score_search()
     with pytest.raises(Stopped):
@@ -100,33 +114,54 @@ def test_a_local_dask_cluster_builds_the_same_book(tmp_path):
     assert read(one, rules) == read(other, rules)
 
 
-@pytest.mark.parametrize("player", [0, 1])
-def test_a_perfect_player_finds_every_move_in_the_book_along_its_lines(tmp_path, player):
-    """With --lines 8, in games where one side plays the best move as `play` does (the analysis's first) and the
-    other anything, every move of the first side's positions in the first 8 plies is valued by the book, as a
-    search without the book values it."""
+def first_of_the_best(rules, position, search) -> int:
+    """The index of the first of ``position``'s best moves, every child valued by a search of its own."""
+    scores = [-search.score(child) for _, child in rules.children(position)]
+    return scores.index(max(scores))
+
+
+@pytest.fixture(scope="module")
+def lines_book(tmp_path_factory):
+    """A 5x4 book of depth 2 and lines 6, and its build's statistics."""
     rules = Connect4(5, 4).score_search()
-    make_book(rules, 2, tmp_path / "book.gdb", lines=8)
-    book = OpeningBook(tmp_path / "book.gdb", rules.book_id, rules.variant)
-    assert (book.depth, book.reach) == (2, 8)
-    with_book = ScoreSearch(rules, progress=False, book=book)
-    plain = ScoreSearch(rules, progress=False, book=False)
+    path = tmp_path_factory.mktemp("lines") / "book.gdb"
+    stats = make_book(rules, 2, path, lines=6)
+    return rules, OpeningBook(path, rules.book_id, rules.variant), stats
+
+
+def test_every_score_and_best_move_along_the_lines_is_a_direct_searchs(lines_book):
+    """Every score kept equals a search of its position alone (a Connect-Four key is a position: the first of it
+    and its mirror image), and every best move is the first of the best, every child searched."""
+    rules, book, stats = lines_book
+    assert (book.depth, book.lines, book.reach) == (2, 6, 6)
+    search = ScoreSearch(rules, progress=False, book=False)
+    for key, score in zip(book.keys.tolist(), book.scores.tolist()):
+        assert score == search.score(key), rules.game.format_position_line(key)
+    assert book.best and stats["best_moves"] == len(book.best)
+    for key, move in book.best.items():  # a line key is the position itself
+        assert move == first_of_the_best(rules, key, search), rules.game.format_position_line(key)
+    # the best moves are mostly the first tested: far fewer tests than moves
+    assert 0 < stats["tested"] < 2 * len(book.best)
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_perfect_player_finds_its_move_in_the_book_along_its_lines(lines_book, player):
+    """In games where one side plays the book's best move and the other anything, the book has the best move of
+    every position of the first side in the first 6 plies (and a mirror image's is its own)."""
+    rules, book, _ = lines_book
     rng = random.Random(player)
-    checked = 0
-    for _ in range(12):
+    met = set()
+    for _ in range(40):
         position = rules.game.start()
-        for ply in range(8):
+        for ply in range(6):
             kids = rules.children(position)
-            if not kids or not all(rules.children(child) for _, child in kids):
-                break  # the game is over, or the player to move wins at once (or fills the board)
+            if not kids:
+                break
             if ply % 2 == player:
-                for _, child in kids:
-                    kept = book.score(rules.book_key(child), rules.score_bound(child))
-                    assert kept is not None, (ply, rules.game.format_position_line(child))
-                    if rng.random() < 0.2:
-                        assert kept == plain.score(child)
-                        checked += 1
-                position = with_book.analyze(position).best.child
+                move = book.best_move(rules.line_key(position))
+                assert move is not None, (ply, rules.game.format_position_line(position))
+                met.add(position)
+                position = kids[move][1]
             else:
                 position = rng.choice(kids)[1]
-    assert checked > 20
+    assert len(met) > 20

@@ -20,9 +20,9 @@ from gamedp.errors import GamedpError
 from gamedp.games.connect4 import Connect4
 from gamedp.solvers import compact_book
 from gamedp.solvers.book_builder import make_book
-from gamedp.solvers.book_positions import perfect_lines, positions_up_to
+from gamedp.solvers.book_positions import positions_up_to
 from gamedp.solvers.compact_book import CompactBook, compact_from, write_compact
-from gamedp.solvers.opening_book import OpeningBook, find_book
+from gamedp.solvers.opening_book import OpeningBook, find_book, write_book
 from gamedp.solvers.score_search import ScoreSearch
 
 DEPTH, LINES = 2, 4
@@ -46,15 +46,9 @@ def kept(book: OpeningBook) -> dict[int, int]:
 
 
 def positions(rules, scores: dict[int, int]) -> dict[int, object]:
-    """A position of each key of a book of DEPTH and LINES whose scores are ``scores``."""
-    found = positions_up_to(rules, DEPTH)
-    walked = {key: scores[key] for key in found}
-    for player in (0, 1):
-        for step in perfect_lines(rules, player, LINES, walked):
-            found.update(step.new)
-            walked.update((key, scores[key]) for key in step.new)
-    assert len(found) == len(scores)
-    return found
+    """A position of each key of a book whose scores are ``scores``: a Connect-Four key is a position itself
+    (the first of it and its mirror image)."""
+    return {key: key for key in scores}
 
 
 def test_a_compact_book_holds_every_score_of_its_book_each_as_a_search_finds_it(built):
@@ -83,6 +77,38 @@ def test_the_positions_past_the_depth_are_read_only_when_one_is_asked_for(built)
     assert compact.score(deep, 10) == kept(book)[deep] and len(compact.kept) == len(book)
 
 
+def test_a_compact_book_keeps_every_best_move_of_its_book(built):
+    rules, book, path = built
+    compact = CompactBook(path, rules)
+    assert book.best and all(compact.best_move(key) == move for key, move in book.best.items())
+    assert compact.best == book.best
+    assert compact.best_move(rules.read_moves("1111")) is None  # none of its positions
+
+
+def test_a_book_made_before_best_moves_loads_but_is_not_written_compact(built, tmp_path):
+    """Such a book still gives its scores (play then searches its moves); written compact, it would lack the
+    best moves a compact book must hold, so the command that makes it again is given instead."""
+    rules, book, _ = built
+    write_book(tmp_path / "old.gdb", rules.book_id, rules.variant, DEPTH, kept(book), lines=LINES,
+               reach=book.reach)
+    old = OpeningBook(tmp_path / "old.gdb", rules.book_id, rules.variant)
+    assert old.best == {} and old.best_move(rules.game.start()) is None
+    assert kept(old) == kept(book)
+    with pytest.raises(GamedpError, match="keeps no best moves .* gamedp book connect4:5x4 --depth 2 --lines 4 "
+                                          "--force"):
+        compact_from(old, rules, tmp_path / "old.book")
+
+
+def test_a_compact_book_of_the_first_format_is_refused_with_the_command_that_writes_it_again(built, tmp_path):
+    rules, _, path = built
+    data = bytearray(path.read_bytes())
+    data[8:12] = (1).to_bytes(4, "little")
+    (tmp_path / "v1.book").write_bytes(data)
+    with pytest.raises(GamedpError, match="is of format 1; this gamedp reads format 2: write it again with: "
+                                          "gamedp book connect4:5x4"):
+        CompactBook(tmp_path / "v1.book", rules)
+
+
 def test_the_same_book_is_the_same_file(built, tmp_path):
     rules, book, path = built
     compact_from(book, rules, tmp_path / "again.book")
@@ -92,7 +118,7 @@ def test_the_same_book_is_the_same_file(built, tmp_path):
 def test_a_book_of_other_positions_is_not_written_compact(built, tmp_path):
     rules, book, _ = built
     with pytest.raises(GamedpError, match="not a book of that depth and lines"):
-        write_compact(tmp_path / "x.book", rules, DEPTH, LINES + 2, LINES + 2, kept(book))
+        write_compact(tmp_path / "x.book", rules, DEPTH, LINES + 2, LINES + 2, kept(book), book.best)
 
 
 @pytest.mark.parametrize("at", [0, 20, -40, -1])
@@ -152,16 +178,24 @@ def shipped_gamedp(folder, name: str, digest: str, *args: str, stdin: str, db_di
 
 
 def made_up_book(rules, folder, depth: int = DEPTH, lines: int = LINES) -> tuple[str, dict[int, int]]:
-    """A compact book of made-up scores (walked with them, as the builder would have); its digest."""
+    """A compact book of made-up scores and best moves (walked with them, as the builder would have); its
+    digest."""
     scores: dict[int, int] = {}
+    best: dict[int, int] = {}
 
     def made_up(key: int) -> int:
         scores[key] = (key * 0x9E3779B97F4A7C15 >> 40) % 7 - 3
         return scores[key]
 
-    compact_book._lines(rules, lines, compact_book._positions_up_to(rules, depth, made_up), made_up)
+    def made_up_move(key: int, count: int) -> int:
+        best[key] = (key * 0x9E3779B97F4A7C15 >> 36) % count
+        return best[key]
+
+    walked = compact_book._positions_up_to(rules, depth, made_up)
+    compact_book._lines(rules, lines, walked, {}, made_up, made_up_move)
+    scores.update(walked)  # with those the walk puts in: the positions the best moves lead to
     path = folder / shipped_name(rules.book_id, rules.variant)
-    write_compact(path, rules, depth, lines, max(depth, lines), scores)
+    write_compact(path, rules, depth, lines, max(depth, lines), scores, best)
     return hashlib.sha256(path.read_bytes()).hexdigest(), scores
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import select
 import signal
@@ -475,3 +476,42 @@ def test_a_long_search_piped_says_it_is_alive_and_ctrl_c_ends_it(command):
         if command[0] == "play":
             assert "The game so far, from the start: no moves.\n" \
                    "To play on: gamedp play connect4 --first computer\n" in out
+
+
+# -- a Connect-Four opening book's lines ---------------------------------------------------------------------
+def lines_book(db_dir: Path) -> Path:
+    """A 5x4 book of depth 2 and lines 6 where play finds it (gamedp book)."""
+    made = gamedp("book", "connect4:5x4", "--depth", "2", "--lines", "6", "--json", db_dir=db_dir)
+    assert made.returncode == 0, made.stderr
+    return Path(json.loads(made.stdout)["path"])
+
+
+def test_the_computer_plays_the_books_best_move_along_its_lines_without_a_search(tmp_path):
+    """A book whose best move at the start is made up (the last column, which is not the first of the best)
+    shows that the computer's move comes from the book, not from a search."""
+    from gamedp.games.connect4 import Connect4
+    from gamedp.solvers.opening_book import OpeningBook, write_book
+
+    path = lines_book(tmp_path)
+    rules = Connect4(5, 4).score_search()
+    book = OpeningBook(path, rules.book_id, rules.variant)
+    scores = dict(zip(book.keys.tolist(), book.scores.tolist()))
+    start = rules.game.start()
+    assert book.best_move(rules.line_key(start)) != 4
+    write_book(path, rules.book_id, rules.variant, book.depth, scores, lines=book.lines, reach=book.reach,
+               best={**book.best, rules.line_key(start): 4})
+    shown = gamedp("play", "connect4:5x4", "--first", "computer", stdin="quit\n", cwd=ROOT, db_dir=tmp_path)
+    assert shown.returncode == 0 and not shown.stderr, shown
+    assert re.search(r"^The computer plays 5\.$", shown.stdout, re.M), shown.stdout
+
+
+@pytest.mark.parametrize("first", ["computer", "human"])
+def test_along_its_book_the_computer_never_loses_to_random_replies(tmp_path, first):
+    lines_book(tmp_path)
+    rng = random.Random(first)
+    for _ in range(10):
+        moves = [str(rng.randint(1, 5)) for _ in range(200)]  # a full column's is refused and the next taken
+        result = gamedp("play", "connect4:5x4", "--first", first, stdin="".join(m + "\n" for m in moves),
+                        cwd=ROOT, timeout=120, db_dir=tmp_path)
+        assert result.returncode == 0 and not result.stderr, result
+        assert re.search(r"^Game over\. (You lose\.|It is a tie\.)$", result.stdout, re.M), result.stdout

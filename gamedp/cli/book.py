@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # read only by the command
 @click.option("--depth", type=click.IntRange(0, 20), required=True, metavar="N",
               help="Every position up to N moves from the start (0-20).")
 @click.option("--lines", type=click.IntRange(0, 20), default=0, metavar="PLIES",
-              help="Also every move of the positions a perfect player meets in its first PLIES plies, as either "
-                   "side, against any replies (so that play has its moves at once), e.g. 8.")
+              help="Also the positions a perfect player meets in its first PLIES plies, as either side, against "
+                   "any replies, each with its score and best move (so that play has its moves at once), e.g. 8.")
 @click.option("--compact", type=click.Path(dir_okay=False), metavar="PATH",
               help="Also write the book in compact form (a few bits a position, the form gamedp ships) to PATH; a "
                    "book of this depth and lines already made is written from, nothing searched.")
@@ -46,8 +46,12 @@ def book(game: str, variant: tuple[str, ...], depth: int, lines: int, compact: s
     --memory). What is found is kept as it is found: a build that stops goes on from there when the same command
     is run again.
 
-    --compact PATH writes the book as gamedp ships it, its scores alone, a few bits each (the positions follow
-    from the game, the depth and the lines); the command prints its SHA-256, to compare with the shipped one.
+    Along the lines (--lines), the perfect player's positions are searched in the same way, then the best move of
+    each is found by null-window searches of its moves in the game's order (the first that keeps the score).
+
+    --compact PATH writes the book as gamedp ships it, its scores and best moves alone, a few bits each (the
+    positions follow from the game, the depth and the lines); the command prints its SHA-256, to compare with the
+    shipped one.
 
     Example: gamedp book connect4:5x4 --depth 6
     """
@@ -82,7 +86,8 @@ def book(game: str, variant: tuple[str, ...], depth: int, lines: int, compact: s
         return
     if stats is not None:
         resumed = f", {stats['resumed']:,} of them found before" if stats["resumed"] else ""
-        along = f" and along a perfect player's first {lines} plies" if lines else ""
+        along = f" and along a perfect player's first {lines} plies, {stats['best_moves']:,} best moves " \
+            f"({stats['tested']:,} null-window tests)" if lines else ""
         sys.stdout.write(f"{rules.name}: {stats['positions']:,} positions up to {depth} moves{along} "
                          f"({stats['searched']:,} searched{resumed}; {stats['explored']:,} explored, "
                          f"{stats['seconds']} s) in {path}\n")

@@ -2,7 +2,8 @@
 
 The computer plays the best move of the analysis (:mod:`gamedp.analysis`): it wins as fast as it can,
 holds a tie or a draw, and when lost holds out as long as it can; among equal moves it takes the first one the
-game lists, so a game is the same every time.
+game lists, so a game is the same every time. Where the game's opening book keeps the best move (along a perfect
+player's lines: ``gamedp book GAME --lines PLIES``), the computer plays it at once, searching nothing.
 
 Commands at the prompt: a move in the game's notation (the legal ones are listed each turn), ``hint`` (every
 move's value, best first; in a partizan game also the position's value, where it is found), ``undo`` (take back
@@ -36,7 +37,7 @@ from gamedp.analysis import Analyst, load_analyst
 from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, memory_option, position_argument,
                                   read_position_argument, saved_option, variant_option)
 from gamedp.errors import GamedpError
-from gamedp.values import Analysis, MoveValue
+from gamedp.values import Analysis, Value
 
 HELP = """\
 Type a move as listed under the board, or one of:
@@ -84,6 +85,10 @@ class Match:
         out.print(f"{self.analyst.name}: you against {opponent}. "
                   f"{'You move' if self.human_to_move else 'The computer moves'} first. Type 'help' for commands.")
         while True:
+            if not self.human_to_move and (kept := self.analyst.book_move(self.position)) is not None:
+                out.print(f"The computer plays {self.analyst.move_name(self.position, kept[0])}.")
+                self._play(*kept)  # the search's games score nothing by a move itself: no points to add
+                continue
             analysis = self._analyze()
             if not analysis.moves:
                 self._finish(analysis)
@@ -92,7 +97,7 @@ class Match:
                 best = analysis.best
                 judged = "" if self.analyst.depth is None else f" ({best})"
                 out.print(f"The computer plays {self.analyst.move_name(self.position, best.move)}{judged}.")
-                self._play(best)
+                self._play(best.move, best.child, best.value)
                 continue
             if not self._human_turn(analysis):
                 return
@@ -137,13 +142,15 @@ class Match:
                     self.out.print(f"{str(e).rstrip('.')}. Try again (or 'help').")
                     continue
                 self.history.append(_Turn(self.position, self.margin, len(self.moves)))
-                self._play(next(mv for mv in analysis.moves if mv.move == move))
+                played = next(mv for mv in analysis.moves if mv.move == move)
+                self._play(played.move, played.child, played.value)
                 return True
 
-    def _play(self, move_value: MoveValue) -> None:
-        self.moves.append(self.analyst.move_name(self.position, move_value.move))
-        self._pending = None if move_value.value is None else move_value.value.score
-        self.position = move_value.child
+    def _play(self, move: Any, child: Any, value: Value | None = None) -> None:
+        """Make ``move`` (to ``child``), whose ``value`` for its mover settles the points it scores, if known."""
+        self.moves.append(self.analyst.move_name(self.position, move))
+        self._pending = None if value is None else value.score
+        self.position = child
         self.human_to_move = not self.human_to_move
 
     def _analyze(self) -> Analysis:

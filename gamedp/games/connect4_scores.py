@@ -77,6 +77,9 @@ class Connect4Scores:
     def book_key(self, position: int) -> int:
         return self.game.canonical(position)
 
+    def line_key(self, position: int) -> int:
+        return position  # the key itself, unlike a mirror image's
+
     def moves_made(self, position: int) -> int:
         return self._boards(position)[1].bit_count()
 

@@ -1,5 +1,7 @@
 """Building an opening book (:mod:`gamedp.solvers.opening_book`): every position within a number of moves of the
-start, valued by the score search (:mod:`gamedp.solvers.score_search`) and written to the book's file.
+start, valued by the score search (:mod:`gamedp.solvers.score_search`) and written to the book's file, and the
+positions a perfect player meets along its lines (:func:`~gamedp.solvers.book_positions.perfect_lines`), each
+with its score and its best move.
 
 Only the deepest positions are searched: each shallower one is the best of its moves (the negation of its
 children's scores), or searched where one of its moves ends the game (it wins at once, or fills the board), which
@@ -9,6 +11,11 @@ table from one part to the next), and each part's scores are written to a checks
 folder beside the book as soon as they are found. A build that stops (Ctrl-C, a killed process, a lost
 cluster) keeps its finished parts: the same command goes on from them, and the folder is removed once the book
 is written.
+
+Along the lines, the player's positions past the depth are searched in parts too; the best move of each is then
+found in this process, testing its moves in the game's order with a null-window search each (a move is the
+best where the position it leads to scores at most the negated score: usually the first tested), where the
+scores of its children are not known already.
 """
 
 from __future__ import annotations
@@ -53,10 +60,11 @@ class Part(NamedTuple):
 
 def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0, memory: int | None = None,
               force: bool = False, executor: Any = None) -> dict:
-    """Value every position up to ``depth`` moves, and (``lines``) every move of the positions a perfect player
-    meets in its first ``lines`` plies, as either side, against any replies; the searches run on ``executor``
-    (default: this process). Writes the book to ``path`` and returns its statistics (``resumed``: the positions
-    found by an earlier run of the same build)."""
+    """Value every position up to ``depth`` moves, and (``lines``) the positions a perfect player meets in its
+    first ``lines`` plies, as either side, against any replies, with their best moves; the searches run on
+    ``executor`` (default: this process). Writes the book to ``path`` and returns its statistics (``resumed``:
+    the positions found by an earlier run of the same build; ``tested``: the null-window searches of the best
+    moves, ``tested_explored`` and ``tested_seconds`` what they took)."""
     path = Path(path)
     refuse_to_replace(path, force)
     began = time.perf_counter()
@@ -65,15 +73,16 @@ def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0
     build.search({k: p for k, p in positions.items() if rules.moves_made(p) == depth}, f"{depth} moves deep")
     for key, position in sorted(positions.items(), key=lambda kv: -rules.moves_made(kv[1])):
         if key not in build.scores:
-            build.scores[key] = _best_move(rules, position, rules.children(position), build.scores, build.here)
+            build.scores[key] = _best_of(rules, position, rules.children(position), build.scores, build.here)
+    reach = max(rules.moves_made(p) for p in positions.values())
     for player in (0, 1) if lines else ():
-        _perfect_lines(build, player, lines)
+        reach = max(reach, _perfect_lines(build, player, lines))
     scores = build.scores
-    reach = max(rules.moves_made(p) for p in build.valued.values())
     stats = {"positions": len(scores), "searched": build.searched, "resumed": build.resumed,
-             "explored": build.explored, "search_seconds": round(build.seconds, 3),
-             "seconds": round(time.perf_counter() - began, 3)}
-    write_book(path, rules.book_id, rules.variant, depth, scores, stats, lines=lines, reach=reach)
+             "explored": build.explored, "search_seconds": round(build.seconds, 3), "best_moves": len(build.best),
+             "tested": build.tested, "tested_explored": build.tested_explored,
+             "tested_seconds": round(build.tested_seconds, 3), "seconds": round(time.perf_counter() - began, 3)}
+    write_book(path, rules.book_id, rules.variant, depth, scores, stats, lines=lines, reach=reach, best=build.best)
     shutil.rmtree(build.folder, ignore_errors=True)
     return stats
 
@@ -84,18 +93,27 @@ def refuse_to_replace(path: Path, force: bool) -> None:
         raise GamedpError(f"{path} exists; give --force to replace it")
 
 
-def _perfect_lines(build: _Build, player: int, plies: int) -> None:
+def _perfect_lines(build: _Build, player: int, plies: int) -> int:
     """Value the positions of ``player``'s perfect lines (:func:`~gamedp.solvers.book_positions.perfect_lines`):
-    the replies searched, the player's positions the best of their moves."""
-    rules = build.rules
+    the player's positions searched, then their best moves tested; returns the moves made at the deepest
+    position they hold."""
     whose = "first" if player == 0 else "second"
-    for step in perfect_lines(rules, player, plies, build.scores):
-        if step.moves is None:
-            build.search(step.new, f"the moves of the {whose} player, ply {step.ply + 1}")
+    reach = 0
+    for step in perfect_lines(build.rules, player, plies, build.scores, build.best):
+        build.search(step.new, f"the {whose} player's positions {step.ply} moves deep")
+        if not step.best:
             continue
-        for key, position in step.new.items():
-            build.scores[key] = _best_move(rules, position, step.moves[position], build.scores, build.here)
-            build.valued[key] = position
+        reach = step.ply + 1  # the position the best move leads to
+        line = ProgressLine(f"book of {build.rules.name}: the {whose} player's best moves {step.ply} moves deep")
+        try:
+            for done, (key, (position, moves)) in enumerate(step.best.items()):
+                line.update(done, len(step.best))
+                build.best[key] = build.best_move(position, moves)
+        except KeyboardInterrupt:
+            raise build.stopped() from None
+        finally:
+            line.close()
+    return reach
 
 
 class _Build:
@@ -108,9 +126,9 @@ class _Build:
         self.rules, self.folder, self.memory = rules, folder, memory
         self.executor = executor or LocalExecutor()
         self.scores: dict[int, int] = {}
-        self.valued: dict[int, Any] = {}  # the positions of the scores
-        self.searched = self.resumed = self.explored = 0
-        self.seconds = 0.0
+        self.best: dict[int, int] = {}  # line key -> the index of the best move in the position's moves
+        self.searched = self.resumed = self.explored = self.tested = self.tested_explored = 0
+        self.seconds = self.tested_seconds = 0.0
         #: this process's search: the parts when they run here, and the positions settled at once
         self.here = ScoreSearch(rules, memory=memory, progress=False, book=False)
         self._local = isinstance(self.executor, LocalExecutor)
@@ -118,7 +136,6 @@ class _Build:
     def search(self, positions: dict[int, Any], what: str) -> None:
         """Search those of ``positions`` (key -> position) not valued yet, in parts."""
         rules = self.rules
-        self.valued.update(positions)
         keys = sorted(k for k in positions if k not in self.scores)
         parts = [self._part(tuple(keys[at:at + PART_POSITIONS]), positions)
                  for at in range(0, len(keys), PART_POSITIONS)]
@@ -143,10 +160,33 @@ class _Build:
             with lent(rules.book_game, self.memory, self.here) if self._local else nullcontext():
                 self.executor.run(search_part, todo, done)
         except KeyboardInterrupt:
-            raise Stopped(f"stopped: {len(self.scores):,} positions are valued, kept in {self.folder}; run the "
-                          "same command again to go on") from None
+            raise self.stopped() from None
         finally:
             line.close()
+
+    def stopped(self) -> Stopped:
+        """What a build stopped by Ctrl-C says (its searches' parts are kept, its best moves found again)."""
+        return Stopped(f"stopped: {len(self.scores):,} positions are valued, kept in {self.folder}; run the same "
+                       "command again to go on")
+
+    def best_move(self, position: Any, moves: list) -> int:
+        """The index in ``moves`` (``position``'s moves and the positions they lead to) of the first of the best,
+        ``position``'s score known: the first whose position scores at most its negation, known already or
+        tested by a null-window search."""
+        rules, most = self.rules, -self.scores[self.rules.book_key(position)]
+        began = time.perf_counter()
+        try:
+            for index, (_, child) in enumerate(moves):
+                score = self.scores.get(rules.book_key(child))
+                if score is None:
+                    score = self.here.score(child, most, most + 1)
+                    self.tested += 1
+                    self.tested_explored += self.here.explored
+                if score <= most:
+                    return index
+        finally:
+            self.tested_seconds += time.perf_counter() - began
+        raise AssertionError("no move keeps the position's score")  # one move has it, by the score's definition
 
     def _part(self, keys: tuple, positions: dict[int, Any]) -> Part:
         # named by its positions, so that a build that stops finds it again, whatever it found before it
@@ -166,7 +206,7 @@ class _Build:
         return True
 
 
-def _best_move(rules: Any, position: Any, moves: list, scores: dict[int, int], search: ScoreSearch) -> int:
+def _best_of(rules: Any, position: Any, moves: list, scores: dict[int, int], search: ScoreSearch) -> int:
     """The score of a position whose children (``moves``: its moves and the positions they lead to) are valued:
     the best of their negations; searched instead where a move ends the game (the search settles such a position
     at once)."""

@@ -3,9 +3,9 @@
 time.
 
 Both the builder (:mod:`gamedp.solvers.book_builder`, which searches the positions) and the compact book
-(:mod:`gamedp.solvers.compact_book`, which keeps their scores alone, in the order found here) walk the lines
-through this one definition: the compact file holds no keys, so its reader must meet the positions exactly as
-the builder met them.
+(:mod:`gamedp.solvers.compact_book`, which keeps their scores and best moves alone, in the order found here) walk
+the lines through this one definition: the compact file holds no keys, so its reader must meet the positions
+exactly as the builder met them.
 """
 
 from __future__ import annotations
@@ -31,41 +31,48 @@ def positions_up_to(rules: Any, depth: int) -> dict[int, Any]:
 
 
 class Step(NamedTuple):
-    """Positions of a perfect player's lines not valued yet: their scores must be in the walk's ``scores``
-    before it goes on."""
+    """What a perfect player's lines need before the walk goes on: the scores of ``new`` in the walk's
+    ``scores``, then the best moves of ``best`` in its ``best``."""
 
-    #: key -> position, each key not in the scores yet
+    #: key -> position: the player's positions whose scores are not known yet (a builder searches them)
     new: dict[int, Any]
-    #: None: the replies to the player's positions (a builder searches them); else the player's positions
-    #: themselves, with their moves (each is the best of its moves, all valued by then)
-    moves: dict[Any, list] | None
+    #: line key -> (position, its moves): the player's positions whose best moves are not known yet, each the
+    #: index in its moves of the first of the best (their scores are known by then)
+    best: dict[int, tuple[Any, list]]
     #: the ply (0: the start's) of the player's positions
     ply: int
 
 
-def perfect_lines(rules: Any, player: int, plies: int, scores: dict[int, int]) -> Iterator[Step]:
-    """The positions to value along the first ``plies`` plies of games where ``player`` (0: the first) plays the
-    best move (the first of the best, in the game's order of moves, as ``play`` does) and the other player
-    anything: every move of the player's positions, then those positions, a ply at a time (where the player
-    goes depends on the values). The caller puts each step's scores in ``scores`` (key -> score, holding what
-    is valued already) before asking for the next step.
+def perfect_lines(rules: Any, player: int, plies: int, scores: dict[int, int],
+                  best: dict[int, int]) -> Iterator[Step]:
+    """The positions met along the first ``plies`` plies of games where ``player`` (0: the first) plays the best
+    move (the first of the best, in the game's order of moves, as ``play`` does) and the other player anything:
+    at each of the player's plies, its positions' scores, then their best moves, yielded as :class:`Step`\\ s.
+    The caller puts each step's scores in ``scores`` (by ``rules.book_key``, which folds mirror images) and best
+    moves in ``best`` (by ``rules.line_key``, which keeps a position and its mirror image apart: where two moves
+    are as good, the first of one is not the image of the first of the other) before asking for the next step.
 
-    A position and its mirror image are kept apart here: where two moves are as good, the first of one is not
-    the image of the first of the other."""
+    The position a best move leads to has its mover's score negated: the walk puts it in ``scores`` itself (no
+    search), and every reply to it is a position of the player's next ply."""
     start = rules.game.start()
     layer = {start: rules.children(start)}  # the positions of this ply (in the order found) and their moves
     for ply in range(plies):
-        replies = {child: rules.children(child) for kids in layer.values() for _, child in kids}
         if ply % 2 == player:
-            yield Step(_new({c: its for c, its in replies.items() if its}, rules, scores), None, ply)
-            yield Step(_new(layer, rules, scores), layer, ply)
+            yield Step(_new(layer, rules, scores), {}, ply)
+            todo = {}
+            for position, moves in layer.items():
+                if (key := rules.line_key(position)) not in best:
+                    todo[key] = (position, moves)
+            yield Step({}, todo, ply)
             following = {}
-            for kids in layer.values():
-                if all(replies[child] for _, child in kids):  # else it wins at once, or fills the board
-                    best = max(kids, key=lambda kid: -scores[rules.book_key(kid[1])])[1]
-                    following[best] = replies[best]
+            for position, moves in layer.items():
+                reply = moves[best[rules.line_key(position)]][1]
+                if below := rules.children(reply):  # else the best move ends the game
+                    scores.setdefault(rules.book_key(reply), -scores[rules.book_key(position)])
+                    following[reply] = below
         else:
-            following = {child: its for child, its in replies.items() if its}
+            following = {child: its for moves in layer.values() for _, child in moves
+                         if (its := rules.children(child))}
         layer = following
 
 

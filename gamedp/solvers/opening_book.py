@@ -11,7 +11,11 @@ symmetry (a position and its mirror image are one entry).
 File: the container's metadata names ``game_id`` (the game's book id, e.g. ``connect4-book``), its ``variant``,
 the ``depth`` (every position up to it is held), ``lines`` (the plies of a perfect player's lines held past it)
 and ``reach`` (no position held is deeper); section ``keys`` holds the keys in increasing order (u64, little-endian), ``scores`` one
-signed byte per key.
+signed byte per key. A book with lines also has the best move of each position of the perfect player's along
+them (where ``play`` takes it, searching nothing): section ``line_keys`` their keys that tell a position from its
+mirror image (``line_key``), in increasing order (u64), and ``best_moves`` one byte per key, the index of the
+best move (the first of the best) in the position's moves. A book written before those sections still loads,
+with no best moves.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.book"
@@ -51,11 +55,15 @@ class OpeningBook:
                 raise DatabaseError(f"{self.path} is the book of {meta.get('game_id')} {meta.get('variant')}, not "
                                     f"of {book_id} {dict(variant)}")
             container.verify()
-            keys, scores = (container.section(name) if container.has(name) else None for name in ("keys", "scores"))
-        if keys is None or scores is None or len(keys) != 8 * len(scores):
+            keys, scores, line_keys, best = (container.section(name) if container.has(name) else None
+                                             for name in ("keys", "scores", "line_keys", "best_moves"))
+        if keys is None or scores is None or len(keys) != 8 * len(scores) or \
+                (line_keys is None) != (best is None) or (best is not None and len(line_keys) != 8 * len(best)):
             raise DatabaseError(f"{self.path} is damaged (a section of keys, 8 bytes each, and one of as many scores "
-                                f"expected); {remake}", damaged=True)
+                                f"expected, and as many best moves as their keys); {remake}", damaged=True)
         self.keys, self.scores = keys.cast("Q"), scores.cast("b")
+        #: line key -> the index of its best move in the position's moves (none in a book made before them)
+        self.best: dict[int, int] = {} if best is None else dict(zip(line_keys.cast("Q").tolist(), best.tolist()))
         #: every position up to this many moves is in the book
         self.depth: int = meta.get("depth", 0)
         #: the plies of a perfect player's lines held past it
@@ -87,22 +95,33 @@ class OpeningBook:
                                 damaged=True)
         return kept
 
+    def best_move(self, line_key: int) -> int | None:
+        """The index of the best move (the first of the best) in the moves of the position of ``line_key``, or
+        None where the book does not keep it."""
+        return self.best.get(line_key)
+
     def close(self) -> None:
         self.keys.release()
         self.scores.release()
 
 
 def write_book(path: str | os.PathLike, book_id: str, variant: Mapping[str, Any], depth: int,
-               scores: Mapping[int, int], stats: dict | None = None, lines: int = 0, reach: int | None = None) -> None:
-    """Write ``scores`` (key -> score) as a book of every position up to ``depth`` moves (and of the moves of a
-    perfect player's first ``lines`` plies), whose deepest positions are ``reach`` moves deep, atomically."""
+               scores: Mapping[int, int], stats: dict | None = None, lines: int = 0, reach: int | None = None,
+               best: Mapping[int, int] | None = None) -> None:
+    """Write ``scores`` (key -> score) as a book of every position up to ``depth`` moves (and of the positions
+    of a perfect player's first ``lines`` plies, with their ``best`` moves: line key -> index), whose deepest
+    positions are ``reach`` moves deep, atomically."""
     from gamedp.database import write_container
 
     keys = sorted(scores)
+    best = best or {}
+    line_keys = sorted(best)
     meta = {"game_id": book_id, "variant": dict(variant), "depth": depth, "lines": lines,
             "reach": depth if reach is None else reach, "size": len(keys), "stats": stats or {}}
     write_container(path, meta, [("keys", struct.pack(f"<{len(keys)}Q", *keys)),
-                                 ("scores", struct.pack(f"<{len(keys)}b", *(scores[k] for k in keys)))])
+                                 ("scores", struct.pack(f"<{len(keys)}b", *(scores[k] for k in keys))),
+                                 ("line_keys", struct.pack(f"<{len(line_keys)}Q", *line_keys)),
+                                 ("best_moves", bytes(best[k] for k in line_keys))])
 
 
 def book_path(rules: Any, db: str | os.PathLike | None = None) -> Path:

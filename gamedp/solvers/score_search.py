@@ -108,8 +108,9 @@ class ScoreRules(Protocol):
     # (``--format pons``).
     # Optional, for an opening book (gamedp.solvers.opening_book): ``book_id`` (None: no book), ``variant``,
     # ``game``, ``book_game`` (its name on the command line), ``book_key(position)`` (one key for a position and
-    # its symmetric images), ``moves_made(position)`` and ``score_bound(position)`` (the largest score, either
-    # way, that the position can have: what the book says is checked against it).
+    # its symmetric images), ``line_key(position)`` (one key for a position alone, not its images: a best move
+    # is kept under it), ``moves_made(position)`` and ``score_bound(position)`` (the largest score, either way,
+    # that the position can have: what the book says is checked against it).
 
 
 def score_rules(game: Any) -> ScoreRules | None:
