@@ -24,9 +24,9 @@ game's kernels inlined):
 Scores are small integers (at most 63 either way: a bound is kept in a byte); a child's score is the negation
 of its parent's view of it. The techniques the best dedicated solvers use are the search's own:
 
-- the table keeps a lower and an upper bound per position; an entry is one 64-bit word: the low 48 bits of the
-  hashed key (its top bits are the slot, so together they are the whole key) and the two bounds; a new position
-  replaces an old one in its slot, so the table never grows past its size;
+- the table keeps a lower and an upper bound per position; an entry is one 64-bit word: the top 48 bits of the
+  hashed key (its low bits are the slot, so together they are the whole key, whatever the table's size) and the
+  two bounds; a new position replaces an old one in its slot, so the table never grows past its size;
 - a node first reads its children's slots (all at once, so that their cache misses overlap) and is settled
   without a search when one of them is already refuted (an enhanced transposition cut-off);
 - moves are searched by the game's ``order``, then (when ``HISTORY`` is on) by how often each move refuted a
@@ -72,11 +72,15 @@ U1 = np.uint64(1)
 U8 = np.uint64(8)
 U16 = np.uint64(16)
 BYTE = np.uint64(255)
-#: Keys are multiplied by this odd number (a bijection of 64-bit words) before their top bits pick a slot.
+#: Keys are multiplied by this odd number, then their top bits folded into the low ones (each step a bijection of
+#: 64-bit words), before their low bits pick a slot: the slots of a table of up to 2^37 have the product's best
+#: mixed bits (its top ones) in them.
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-#: An entry keeps the low 48 bits of its hashed key; with a table of at least 2^16 slots, they and the slot
-#: (the top bits) make the whole hashed key, so a position is never taken for another.
-TAG = np.uint64((1 << 48) - 1)
+U37 = np.uint64(37)
+#: An entry keeps the top 48 bits of its hashed key; in a table of at least 2^16 slots, they and the slot (the
+#: low bits) make the whole hashed key, so a position is never taken for another, even by a search that reads
+#: the table with another size than the one that wrote it (processes sharing a table that grows,
+#: :mod:`gamedp.solvers.shared_table`).
 MIN_TABLE = 1 << 16
 
 
@@ -125,7 +129,7 @@ def probe(lo, hi):
     return middle
 
 
-def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, history, table, shift, frames, counters,
+def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, history, table, mask, frames, counters,
             watch):
     """The score of (a, b) against the null window (alpha, alpha + 1): a result above alpha is a lower bound, one
     at or below alpha an upper bound. Returns :data:`STOPPED` when asked to stop."""
@@ -151,9 +155,9 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
                 entering = False
                 continue
             key = key_of(a, b, p)
-            hashed = key * GOLDEN
-            entry = table[hashed >> shift]
-            if entry >> U16 == hashed & TAG:
+            hashed = mix(key)
+            entry = table[hashed & mask]
+            if entry >> U16 == hashed >> U16:
                 lower_byte = entry & BYTE
                 upper_byte = (entry >> U8) & BYTE
                 if lower_byte != 0:
@@ -185,12 +189,12 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
                 move = rest & (~rest + U1)
                 rest ^= move
                 ca, cb = play(a, b, move, p)
-                frames[seen + count] = key_of(ca, cb, p) * GOLDEN
+                frames[seen + count] = mix(key_of(ca, cb, p))
                 count += 1
             # The children's slots are read in one tight loop and looked at only after the sort: the reads wait
             # for memory together, not one miss after another (the search waits on little else).
             for j in range(count):
-                frames[seen + width + j] = table[frames[seen + j] >> shift]
+                frames[seen + width + j] = table[frames[seen + j] & mask]
             side = (depth & 1) * 64
             count = 0
             rest = moves
@@ -216,13 +220,13 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             refuted = False
             for j in range(count):
                 entry = frames[seen + width + j]
-                if entry >> U16 == frames[seen + j] & TAG and (entry >> U8) & BYTE != 0 and \
+                if entry >> U16 == frames[seen + j] >> U16 and (entry >> U8) & BYTE != 0 and \
                         OFFSET - np.int64((entry >> U8) & BYTE) >= beta:
                     result = OFFSET - np.int64((entry >> U8) & BYTE)
                     refuted = True
                     break
             if refuted:
-                store(table, shift, key, result, True)
+                store(table, mask, key, result, True)
                 entering = False
                 continue
             frames[base] = a
@@ -249,7 +253,7 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
         beta = counters[at + 1]
         i = counters[at + 3]
         if score >= beta:
-            store(table, shift, frames[base + 2], score, True)
+            store(table, mask, frames[base + 2], score, True)
             if history:
                 counters[hist + (depth & 1) * 64 + bit_index(frames[base + 3 + i])] += 1
             result = score
@@ -268,15 +272,15 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             entering = True
             continue
         result = counters[at + 4]
-        store(table, shift, frames[base + 2], result, False)
+        store(table, mask, frames[base + 2], result, False)
 
 
-def store(table, shift, key, score, lower):
+def store(table, mask, key, score, lower):
     """Keep ``score`` as a lower (else upper) bound of ``key``'s position: beside the other bound the slot has
     for the same position, else in place of whatever it held."""
-    hashed = key * GOLDEN
-    slot = hashed >> shift
-    tag = hashed & TAG
+    hashed = mix(key)
+    slot = hashed & mask
+    tag = hashed >> U16
     entry = table[slot]
     bound = np.uint64(score + OFFSET)
     if entry >> U16 == tag:
@@ -288,12 +292,10 @@ def store(table, shift, key, score, lower):
         table[slot] = (tag << U16) | (bound if lower else bound << U8)
 
 
-def table_shift(size):
-    """64 - log2(size): the shift that turns a hashed key into a slot of a table of ``size`` (a power of 2)."""
-    bits = 0
-    while (1 << (bits + 1)) <= size:
-        bits += 1
-    return np.uint64(64 - bits)
+def mix(key):
+    """``key`` hashed: its low bits (a slot) depend on all of its bits, and no two keys hash alike."""
+    hashed = key * GOLDEN
+    return hashed ^ (hashed >> U37)
 
 
 def solve(start, moves_of, bound_of, play, order, key_of, a, b, p, low, high, width, history, table, size, frames, counters,
@@ -305,12 +307,12 @@ def solve(start, moves_of, bound_of, play, order, key_of, a, b, p, low, high, wi
         return max(low, min(high, lo))
     lo = max(low, lo)
     hi = min(high, hi)
-    shift = table_shift(size)
+    mask = np.uint64(size - 1)
     while lo < hi:
         watch[LOW] = lo
         watch[HIGH] = hi
         middle = probe(lo, hi)
-        r = negamax(moves_of, bound_of, play, order, key_of, a, b, p, middle, width, history, table, shift, frames, counters,
+        r = negamax(moves_of, bound_of, play, order, key_of, a, b, p, middle, width, history, table, mask, frames, counters,
                     watch)
         if r == STOPPED:
             return STOPPED
@@ -372,18 +374,15 @@ def expand(start, moves_of, bound_of, play, order, a, b, p, out):
 
 def grow(table, size):
     """Double the table of ``size`` slots in place (``table`` holds ``2 * size`` slots, the upper half zero);
-    returns the entries kept. A hashed key is its slot (its top bits) and its tag (its low 48 bits), so it is found
-    again whole; its new slot is twice its old one, or one more, so going down from the last slot, each entry
-    moves to a slot that is already free."""
-    old_shift = table_shift(size)
-    new_shift = old_shift - U1
-    low_bits = (U1 << old_shift) - U1
+    returns the entries moved. An entry's slot is its hashed key's low bits, and it keeps the key's top 48 bits in
+    place (``size`` is 2^16 or more), so the bit that decides its slot in the doubled table is its own: where it
+    is set, the entry moves up by ``size``, to a slot of the upper half, which is free."""
     moved = 0
-    for slot in range(size - 1, -1, -1):
+    half = np.uint64(size)
+    for slot in range(size):
         entry = table[slot]
-        if entry == 0:
-            continue
-        table[slot] = 0
-        table[((np.uint64(slot) << old_shift) | ((entry >> U16) & low_bits)) >> new_shift] = entry
-        moved += 1
+        if entry & half != 0:
+            table[slot + size] = entry
+            table[slot] = 0
+            moved += 1
     return moved

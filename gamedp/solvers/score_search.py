@@ -183,16 +183,21 @@ class ScoreSearch:
         self._kept_at = 0.0  # when they were last written (time.monotonic)
         self._keep_every = 0.0 if keeping is None or keeping.seconds is None else keeping.seconds
         self._analysis: Checkpoint | None = None  # that of the analysis under way, for its moves' queries
+        #: the slots in use of a table shared with other processes (a word of theirs too), else None
+        self._in_use: Any = None
         if table is None:
             self._reserve()
             self._grow(min(FIRST_SLOTS, self.max_slots))
-        else:  # whole from the start, and zeroed once, by its maker: others may have written to it already
+        else:  # zeroed once, by its maker, and grown by whoever sharing it finds it due (see _grow)
             from gamedp.solvers.shared_table import map_table
 
             self._map = map_table(table)
             self._address = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
             self.table = ctypes.cast(self._address, ctypes.POINTER(ctypes.c_uint64))
-            self.slots = self.max_slots
+            self._in_use = ctypes.cast(self._address + self.max_slots * SLOT_BYTES, ctypes.POINTER(ctypes.c_uint64))
+            if self._in_use[0] == 0:
+                self._in_use[0] = min(FIRST_SLOTS, self.max_slots)
+            self.slots = self._in_use[0]
 
     @property
     def table_bytes(self) -> int:
@@ -216,6 +221,14 @@ class ScoreSearch:
 
     def _grow(self, slots: int) -> None:
         """Make the table ``slots`` slots (twice what it has, or the first size)."""
+        if self._in_use is not None:
+            # Shared: the other processes take the new size at their next look, searching on meanwhile; their
+            # writes never went past the size in use, so the upper half is zero.
+            if self._in_use[0] < slots:
+                self._in_use[0] = slots
+                self.lib.grow(self.table, slots // 2)
+            self.slots = slots
+            return
         ctypes.memset(self._address + self.slots * SLOT_BYTES, 0, (slots - self.slots) * SLOT_BYTES)
         if self.slots:
             self.lib.grow(self.table, self.slots)
@@ -257,6 +270,9 @@ class ScoreSearch:
             while True:
                 # A quick search runs here; a long one in a thread (ctypes lets go of the GIL), so that this
                 # one can show progress and hear Ctrl-C. Each time it stops at its limit the table may grow.
+                if self._in_use is not None and self._in_use[0] > self.slots:  # grown by another process
+                    self.slots = self._in_use[0]
+                    grown_at = watch[NODES]
                 slots = self.slots
                 grow = slots < self.max_slots
                 watch[LIMIT] = QUICK if watch[NODES] == 0 else \
@@ -567,8 +583,8 @@ class ScoreSearch:
 
     def _restore(self, slots: int, entries: memoryview) -> None:
         """Make the table the ``slots`` ``entries`` kept (no search in it): as they are where the bound allows,
-        else folded into the bound's slots (an entry's slot is the top bits of its hashed key, and its tag the low
-        48, so it keeps its slot's top bits and is found whole; entries meeting in a slot keep one)."""
+        else folded into the bound's slots (an entry's slot is the low bits of its hashed key, and it keeps the
+        top 48, so it keeps its slot's low bits and is found whole; entries meeting in a slot keep one)."""
         if slots <= self.max_slots:
             self._map[:slots * SLOT_BYTES] = entries
             self.slots = slots
@@ -578,7 +594,7 @@ class ScoreSearch:
         kept = np.frombuffer(entries, dtype=np.uint64)
         folded = np.zeros(self.max_slots, np.uint64)
         used = np.flatnonzero(kept)
-        folded[used >> (slots.bit_length() - self.max_slots.bit_length())] = kept[used]
+        folded[used & (self.max_slots - 1)] = kept[used]
         self._map[:self.max_slots * SLOT_BYTES] = folded.tobytes()
         self.slots = self.max_slots
 

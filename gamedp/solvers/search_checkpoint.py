@@ -39,7 +39,8 @@ EVERY = 60.0
 EVERY_VARIABLE = "GAMEDP_CHECKPOINT_SECONDS"
 SUFFIX = ".resume"
 KIND = "gamedp-search-checkpoint"
-VERSION = 1
+#: 2: a table entry keeps its hashed key's top bits, its slot being the low ones (1 had them the other way)
+VERSION = 2
 
 #: A query's bounds in a checkpoint: (the position's arguments, the window's low and high) -> (lower, upper).
 Window = tuple[tuple[int, ...], int, int]

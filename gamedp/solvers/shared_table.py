@@ -4,9 +4,12 @@ position (:mod:`gamedp.solvers.split_search`) read what the others proved instea
 The table is a file in a folder of this user's alone (memory-backed ``/dev/shm`` where there is one), mapped by
 every process at once. It is sound to share for the reason the threads of one search share theirs
 (:mod:`gamedp.kernels.null_window`): an entry is one 64-bit word, read and written whole, holding only proven
-bounds of the position its tag names. It is made at its full size at once, where its file system has the room
-for it (its pages are taken as the searches first touch them), and never grows: a table growing in place would
-move entries under the other processes' feet.
+bounds of the position its tag names. Its file has its full size at once, where its file system has the room
+for it, but the processes use its first slots only and double them as the table of one process grows (a small
+table is faster to search, its entries nearer in the caches): the word after the table says how many slots are
+in use. A process that doubles them moves the entries whose slot changed while the others go on searching; an
+entry names its position whole whatever size its reader takes the table to have, so that an entry moved or
+overwritten meanwhile is at worst lost, never taken for another position's.
 
 A process is handed a :class:`TableFile` (a path and a size: it pickles small) and maps it with
 :func:`map_table`, which first checks that the folder and the file are this user's and no one else's: another
@@ -14,7 +17,7 @@ user's file would decide the answers.
 
 >>> with SharedTable(1 << 16) as shared:
 ...     mapped = map_table(shared.file)
-...     mapped[:8] == bytes(8), len(mapped) == (1 << 16) * 8
+...     mapped[:8] == bytes(8), len(mapped) == (1 << 16) * 8 + HEADER_BYTES
 (True, True)
 """
 
@@ -32,12 +35,14 @@ from gamedp.trust import untrusted
 
 #: Bytes an entry takes (the search's table of 64-bit words).
 ENTRY_BYTES = 8
+#: Bytes after the table: its first word is the slots in use (zero until the first process sets it).
+HEADER_BYTES = 4096
 #: Where the table goes when this folder is there: memory, not a disk the kernel would write the table back to.
 MEMORY_FOLDER = "/dev/shm"
 
 
 class TableFile(NamedTuple):
-    """A shared table as a process is handed it: its file and its size in entries."""
+    """A shared table as a process is handed it: its file and its size in entries (the most it may use)."""
 
     path: str
     slots: int
@@ -53,7 +58,7 @@ class SharedTable:
         folder = MEMORY_FOLDER if os.path.isdir(MEMORY_FOLDER) and os.access(MEMORY_FOLDER, os.W_OK) else None
         self._folder = tempfile.mkdtemp(prefix="gamedp-table-", dir=folder)  # mode 700
         path = os.path.join(self._folder, "table")
-        size = slots * ENTRY_BYTES
+        size = slots * ENTRY_BYTES + HEADER_BYTES
         disk = os.statvfs(self._folder)
         if disk.f_bavail * disk.f_frsize < size:
             self.close()
@@ -77,8 +82,9 @@ class SharedTable:
 
 
 def map_table(table: TableFile) -> mmap.mmap:
-    """``table``'s file mapped for reading and writing, shared with every other process that maps it; refused
-    where its folder or the file could have been written by another user, or it is not the size it should be."""
+    """``table``'s file (its entries, then :data:`HEADER_BYTES`) mapped for reading and writing, shared with every
+    other process that maps it; refused where its folder or the file could have been written by another user, or
+    it is not the size it should be."""
     for where in (os.path.dirname(table.path), table.path):
         st = os.stat(where)
         why = untrusted(st) or (None if stat.S_IMODE(st.st_mode) & 0o077 == 0 else
@@ -87,8 +93,9 @@ def map_table(table: TableFile) -> mmap.mmap:
             raise GamedpError(f"the shared search table {where} is not used: {why}")
     fd = os.open(table.path, os.O_RDWR | os.O_NOFOLLOW)
     try:
-        if os.fstat(fd).st_size != table.slots * ENTRY_BYTES:
-            raise GamedpError(f"the shared search table {table.path} is not {table.slots * ENTRY_BYTES:,} bytes")
-        return mmap.mmap(fd, table.slots * ENTRY_BYTES, flags=mmap.MAP_SHARED)
+        size = table.slots * ENTRY_BYTES + HEADER_BYTES
+        if os.fstat(fd).st_size != size:
+            raise GamedpError(f"the shared search table {table.path} is not {size:,} bytes")
+        return mmap.mmap(fd, size, flags=mmap.MAP_SHARED)
     finally:
         os.close(fd)
