@@ -388,8 +388,12 @@ def lattice(move, shape):
     safe moves), with its upper cell an even number of rows from the top or bottom edge (dominoes stacked from
     the edge leave no single cells); nearer the edges first within each tier."""
     index = null_window.bit_index(move)
-    row, column = index >> 3, index & 7
-    rows, columns = np.int64(shape >> np.uint64(4)), np.int64(shape & np.uint64(15))
+    return lattice_at(index >> 3, index & 7, np.int64(shape >> np.uint64(4)), np.int64(shape & np.uint64(15)))
+
+
+def lattice_at(row, column, rows, columns):
+    """:func:`lattice` of the vertical domino whose upper cell is at (``row``, ``column``) of a board of ``rows``
+    by ``columns`` (of any size)."""
     side = min(column, columns - 1 - column)
     end = min(row, rows - 2 - row)
     if side & 1:

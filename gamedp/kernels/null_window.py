@@ -10,7 +10,8 @@ game's kernels inlined):
   (the game is over, or won at once), else [low, high] bounds its score;
 - ``moves(a, b, p) -> (moves, low, high)``: a position met in the search (the player to move cannot win at
   once, and the game is not over): its moves worth searching as a set of bits (those that do not lose at once
-  — the *non-losing moves* hook), and bounds on its score (e.g. nobody wins before their fourth stone); no
+  — the *non-losing moves* hook; a game of more than 64 moves gives them as two words, and a move is then
+  the index of its bit: :func:`take`), and bounds on its score (e.g. nobody wins before their fourth stone); no
   moves: ``low`` is its exact score;
 - ``bound(a, b, p) -> (low, high)``: bounds on the score of a position met in the search that neither its moves'
   bounds nor the table settle, by a test that costs too much to run before the table is read (a game without
@@ -99,6 +100,28 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+def no_moves(moves):
+    """Whether the set ``moves`` (one word, or two: see :func:`take`) is empty."""
+    if isinstance(moves, tuple):
+        return moves[0] == 0 and moves[1] == 0
+    return moves == 0
+
+
+def take(rest):
+    """The first move of the set ``rest``, and the set without it. A set is one word of move bits (the move is
+    its lowest bit), or two words of up to 128 moves (the move is the index of its lowest bit, 0 to 127), for a
+    game with more moves than a word has bits; numba compiles only the branch of the set's type."""
+    if isinstance(rest, tuple):
+        low, high = rest
+        if low != 0:
+            bit = low & (~low + U1)
+            return np.uint64(bit_index(bit)), (low ^ bit, high)
+        bit = high & (~high + U1)
+        return np.uint64(64 + bit_index(bit)), (low, high ^ bit)
+    move = rest & (~rest + U1)
+    return move, rest ^ move
+
+
 def bit_index(bit):
     """The index of the one bit set in ``bit``."""
     return popcount(bit - U1)
@@ -130,7 +153,7 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
                 if watch[STOP] != 0 or nodes >= watch[LIMIT]:
                     return STOPPED
             moves, low, high = moves_of(a, b, p)
-            if moves == 0:
+            if no_moves(moves):
                 result = low
                 entering = False
                 continue
@@ -165,9 +188,8 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             seen = base + 3 + width  # the children's hashed keys, then their entries
             count = 0
             rest = moves
-            while rest != 0:
-                move = rest & (~rest + U1)
-                rest ^= move
+            while not no_moves(rest):
+                move, rest = take(rest)
                 ca, cb = play(a, b, move, p)
                 frames[seen + count] = key_of(ca, cb, p) * GOLDEN
                 count += 1
@@ -178,9 +200,8 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             side = (depth & 1) * 64
             count = 0
             rest = moves
-            while rest != 0:
-                move = rest & (~rest + U1)
-                rest ^= move
+            while not no_moves(rest):
+                move, rest = take(rest)
                 score = order(a, b, move, p)
                 if history:
                     score = score * HISTORY_SCALE + min(counters[hist + side + bit_index(move)], HISTORY_SCALE - 1)
@@ -323,7 +344,7 @@ def expand(start, moves_of, bound_of, play, order, a, b, p, out):
         out[1] = low
         return 0
     moves, move_low, move_high = moves_of(a, b, p)
-    if moves == 0:
+    if no_moves(moves):
         out[0] = move_low
         out[1] = move_low
         return 0
@@ -340,9 +361,8 @@ def expand(start, moves_of, bound_of, play, order, a, b, p, out):
     # by the order, higher first (ties keep the bits' order), as the search sorts them
     count = 0
     rest = moves
-    while rest != 0:
-        move = rest & (~rest + U1)
-        rest ^= move
+    while not no_moves(rest):
+        move, rest = take(rest)
         score = order(a, b, move, p)
         ca, cb = play(a, b, move, p)
         j = count

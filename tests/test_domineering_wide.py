@@ -1,0 +1,118 @@
+"""Domineering past the 8 x 8 frame (gamedp.kernels.domineering_wide_search over gamedp.kernels.null_window): who
+wins, against a plain game-tree search written from the rules on boards of up to 127 cells with few empty cells,
+against the published winners of the boards the search reaches, and from the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from command import gamedp, one_clear_error
+from test_domineering_search import plain_wins
+
+from gamedp.games.domineering_scores import DomineeringScores, WideDomineeringScores
+from gamedp.games.placement import Domineering, domineering
+from gamedp.solvers.score_search import ScoreSearch
+from gamedp.values import LOSE, WIN
+
+
+def sparse_position(rng: random.Random, rows: int, cols: int, empties: int) -> tuple[int, frozenset, bool]:
+    """A board with ``empties`` empty cells (bit r * cols + c filled, the turn above the cells) and its plain
+    form: a patch grown from a random cell, or cells scattered over the board, or some of each."""
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    empty = {rng.choice(cells)}
+    scattered = rng.choice([0.0, 0.2, 1.0])
+    while len(empty) < empties:
+        if rng.random() < scattered:
+            empty.add(rng.choice(cells))
+            continue
+        r, c = rng.choice(sorted(empty))
+        dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+        if 0 <= r + dr < rows and 0 <= c + dc < cols:
+            empty.add((r + dr, c + dc))
+    vertical = rng.random() < 0.5
+    bits = sum(1 << (r * cols + c) for r, c in cells if (r, c) not in empty)
+    return bits | (0 if vertical else 1 << rows * cols), frozenset(empty), vertical
+
+
+@pytest.mark.parametrize("rows, cols", [(9, 9), (10, 10), (11, 11), (30, 3), (3, 26), (5, 20), (20, 5), (9, 14),
+                                        (14, 9), (30, 4)])
+@pytest.mark.slow
+def test_boards_past_64_cells_match_a_plain_search(rows, cols):
+    rng = random.Random(rows * 100 + cols)
+    game = Domineering(rows, cols)
+    search = ScoreSearch(WideDomineeringScores(game), progress=False)
+    for _ in range(12):
+        bits, empty, vertical = sparse_position(rng, rows, cols, rng.randrange(10, 23))
+        expected = WIN if plain_wins(empty, vertical) else LOSE
+        assert search.value(bits).outcome is expected, game.format_position(bits)
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 4), (4, 5), (5, 4), (5, 5), (2, 7)])
+def test_the_wide_search_agrees_with_the_frame_s_on_small_boards(rows, cols):
+    """Random positions of boards both searches take, both sides to move, against the plain search too."""
+    rng = random.Random(rows * 10 + cols)
+    game = Domineering(rows, cols)
+    wide = ScoreSearch(WideDomineeringScores(game), progress=False)
+    framed = ScoreSearch(DomineeringScores(game), progress=False)
+    for _ in range(25):
+        bits, empty, vertical = sparse_position(rng, rows, cols, rng.randrange(rows * cols // 2, rows * cols + 1))
+        expected = WIN if plain_wins(empty, vertical) else LOSE
+        assert wide.value(bits).outcome is expected is framed.value(bits).outcome, game.format_position(bits)
+
+
+# Who wins the empty board with Vertical to move (Breuker, Uiterwijk and van den Herik 2000; Lachmann, Moore and
+# Rapaport 2002; rows by columns, Vertical's dominoes along the columns): the first player on every square board
+# but 5 x 5; boards with one row leave Vertical no move.
+PUBLISHED = {(2, 2): WIN, (3, 3): WIN, (4, 4): WIN, (5, 5): LOSE, (6, 6): WIN, (1, 9): LOSE}
+
+
+@pytest.mark.parametrize("shape", sorted(PUBLISHED))
+def test_published_winners_through_the_wide_path(shape):
+    game = Domineering(*shape)
+    search = ScoreSearch(WideDomineeringScores(game), progress=False)
+    assert search.value(game.start()).outcome is PUBLISHED[shape]
+
+
+def test_a_square_board_is_the_same_game_for_either_player_first():
+    """A square board with Horizontal first is the board with Vertical first, turned: one answer, on 9 x 9 with
+    most cells filled."""
+    rng = random.Random(99)
+    game = Domineering(9, 9)
+    search = ScoreSearch(WideDomineeringScores(game), progress=False)
+    for _ in range(8):
+        bits, empty, _ = sparse_position(rng, 9, 9, 20)
+        board = bits & game.rules.full
+        turned = sum(1 << (c * 9 + r) for r in range(9) for c in range(9) if board >> (r * 9 + c) & 1)
+        assert search.value(board).outcome is search.value(turned | 1 << 81).outcome
+
+
+def test_value_takes_a_9x9_line_and_refuses_a_bad_one_with_one_clear_error():
+    rng = random.Random(9)
+    bits, empty, vertical = sparse_position(rng, 9, 9, 18)
+    cells = "".join("." if (r, c) in empty else "#" for r in range(9) for c in range(9))
+    out = gamedp("value", "domineering:9x9", "--json", stdin=f"{cells} {'V' if vertical else 'H'}\n")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["value"] == ("WIN" if plain_wins(empty, vertical) else "LOSE")
+    one_clear_error(gamedp("value", "domineering:9x9", stdin="." * 80 + "\n"), "line 1", "9 lines of 9")
+    one_clear_error(gamedp("value", "domineering:9x9", stdin="." * 81 + " X\n"), "line 1",
+                    "then V or H for the player to move")
+
+
+@pytest.mark.parametrize("bad", ["31x2", "12x11", "2x27", "0x3"])
+def test_boards_past_the_search_s_limits_are_refused_saying_the_limits(bad):
+    one_clear_error(gamedp("value", f"domineering:{bad}", stdin=""), "127 cells", "30 rows", "domineering:RxC")
+
+
+def test_a_wide_board_is_searched_for_value_and_analyze():
+    game = domineering(10, 10)
+    assert isinstance(game.score_search(), WideDomineeringScores)
+    assert isinstance(domineering(8, 8).score_search(), DomineeringScores)
+    rng = random.Random(10)
+    bits, empty, vertical = sparse_position(rng, 10, 10, 14)
+    cells = "".join("." if (r, c) in empty else "#" for r in range(10) for c in range(10))
+    out = gamedp("analyze", "domineering:10x10", "--json", f"{cells} {'V' if vertical else 'H'}")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["positionValue"] == ("win" if plain_wins(empty, vertical) else "lose")
