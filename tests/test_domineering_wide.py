@@ -116,3 +116,56 @@ def test_a_wide_board_is_searched_for_value_and_analyze():
     assert out.returncode == 0, out.stderr
     record = json.loads(out.stdout)
     assert record["positionValue"] == ("win" if plain_wins(empty, vertical) else "lose")
+
+
+def wide_settled(game, bits: int) -> int:
+    """The wide search's bound (Bullock's, over rows of any length), called as plain Python: +1 if the player to
+    move is sure to win, -1 if sure to lose, else 0."""
+    import numpy as np
+
+    from gamedp.kernels import domineering_wide_search as kernels
+
+    p = kernels.parameters(game.rules.rows << 8 | game.rules.cols)
+    a, b, _ = WideDomineeringScores(game).arguments(bits)
+    with np.errstate(over="ignore"):  # the popcount's multiply wraps, as it does compiled
+        empty = kernels.empty_of(np.uint64(a & (1 << 64) - 1), np.uint64(b & (1 << 64) - 1), p)
+        return int(kernels.settled(*empty, bool(game.player(bits)), p))
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (3, 5), (5, 3), (4, 6), (6, 5), (3, 8), (8, 8)])
+def test_the_wide_bound_is_the_frame_s_bound(rows, cols):
+    """On boards the 8 x 8 frame holds, the wide search settles the same positions the same way (the same bound,
+    over 128 bits), for either player to move, on random boards and positions random play leaves."""
+    import numpy as np
+
+    from gamedp.kernels import domineering_search as frame
+
+    rng = random.Random(rows * 1000 + cols)
+    game = Domineering(rows, cols)
+    named = 0
+    for _ in range(150):
+        bits, _, _ = sparse_position(rng, rows, cols, rng.randrange(rows * cols // 3, rows * cols + 1))
+        for _ in range(rng.randrange(4)):
+            moves = game.move_list(bits)
+            if moves:
+                bits = rng.choice(moves)[1]
+        frame_empty = np.uint64(~DomineeringScores(game).frame(bits) & (1 << 64) - 1)
+        with np.errstate(over="ignore"):
+            expected = int(frame.settled(frame_empty, np.uint64(frame.transpose(frame_empty))))
+        assert wide_settled(game, bits) == expected, game.format_position(bits)
+        named += expected != 0
+    assert named > 10
+
+
+@pytest.mark.parametrize("rows, cols", [(9, 9), (30, 3), (6, 20)])
+def test_positions_past_64_cells_settled_without_search_are_settled_right(rows, cols):
+    rng = random.Random(rows + cols)
+    game = Domineering(rows, cols)
+    named = 0
+    for _ in range(60):
+        bits, empty, vertical = sparse_position(rng, rows, cols, rng.randrange(8, 21))
+        outcome = wide_settled(game, bits)
+        if outcome:
+            assert (outcome > 0) == plain_wins(empty, vertical), game.format_position(bits)
+            named += 1
+    assert named > 5

@@ -12,9 +12,9 @@ to 126 of them, so its moves are a set of two words (see :func:`gamedp.kernels.n
 
 The score is +1 for a win of the player to move and -1 for a loss. The hooks give the search:
 
-- a position is settled without a search when the safe moves one player is sure to make (Bullock: dominoes on
-  cells the other can never cover, counted disjoint) outnumber every move the other can still make (its disjoint
-  placements, and half the empty cells the safe moves leave); this is Bullock's bound without his areas;
+- a position is settled without a search when the moves one player is sure to make outnumber every move the
+  other can still make (Bullock's bounds, as the 8 x 8 search counts them: its safe moves, protective and
+  vulnerable areas, by :func:`areas` over rows of up to 30 cells);
 - a safe move can wait: while there are others, safe moves are not searched (Bullock's result);
 - moves are tried by what they do to both players' counts of disjoint placements and of safe ones, then by their
   place on the lattice of :func:`gamedp.kernels.domineering_search.lattice_at`, then by their contact with
@@ -219,15 +219,127 @@ def most(elo, ehi, horizontal, p):
     return disjoint_vertical(elo, ehi, p)
 
 
+def transposed(elo, ehi, rows, cols):
+    """The empty cells (elo, ehi) of a ``rows`` x ``cols`` board as those of its ``cols`` x ``rows`` transpose."""
+    tlo = thi = U0
+    for r in range(rows):
+        line = field(elo, ehi, r * cols, cols)
+        while line != U0:
+            c = null_window.bit_index(line & (~line + U1))
+            line &= line - U1
+            lo, hi = bit(c * rows + r)
+            tlo, thi = tlo | lo, thi | hi
+    return tlo, thi
+
+
+def row(elo, ehi, r, rows, cols):
+    """The empty cells of row ``r`` (none beyond the board)."""
+    if r < 0 or r >= rows:
+        return U0
+    return field(elo, ehi, r * cols, cols)
+
+
+def areas(elo, ehi, rows, cols):
+    """:func:`gamedp.kernels.domineering_search.areas` for the player who places along the rows of the board whose
+    empty cells are (elo, ehi), ``rows`` of ``cols`` cells: the same packing, row by row, with rows of up to 30
+    cells (each packed by :func:`~gamedp.kernels.domineering_search.pack_row`, not looked up) and the areas kept
+    in 128 bits."""
+    mask = (U1 << np.uint64(cols)) - U1
+    plo = phi = U0  # the cells packed so far
+    protective = 0
+    for r in range(rows - 1):
+        upper, lower = row(elo, ehi, r, rows, cols), row(elo, ehi, r + 1, rows, cols)
+        if upper & (upper >> U1) & lower & (lower >> U1) == U0:
+            continue
+        taken = U0
+        for k in range(r - 1, r + 3):
+            taken |= row(plo, phi, k, rows, cols)
+        free = upper & lower & ~taken
+        above, below = ~row(elo, ehi, r - 1, rows, cols), ~row(elo, ehi, r + 2, rows, cols)  # filled (past the end)
+        starts = free & (free >> U1) & ((above & (above >> U1)) | (below & (below >> U1)))
+        while starts != U0:
+            cell = starts & (~starts + U1)
+            starts &= ~(cell | (cell << U1))
+            pair = cell | (cell << U1)
+            lo, hi = shl(pair | (pair << np.uint64(cols)), U0, r * cols)
+            plo, phi = plo | lo, phi | hi
+            protective += 1
+    touching = touching_held = apart = apart_held = unused = 0
+    for r in range(rows):
+        e_next = row(elo, ehi, r + 1, rows, cols)
+        near = row(plo, phi, r - 1, rows, cols) | (e_next & ((e_next << U1) | (e_next >> U1)))
+        near |= near >> U1  # the left cells of the areas that touch one
+        cells = row(elo, ehi, r, rows, cols) & ~row(plo, phi, r, rows, cols)
+        held = ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols) & cells
+        with_held, without, lone = domineering_search.pack_row(np.int64(cells), np.int64(held), cols)
+        with_held, lefts, lone = np.uint64(with_held), np.uint64(with_held | without), np.uint64(lone)
+        touching += null_window.popcount(lefts & near)
+        touching_held += null_window.popcount(with_held & near)
+        apart += null_window.popcount(lefts & ~near)
+        apart_held += null_window.popcount(with_held & ~near)
+        unused += null_window.popcount(lone)
+        lo, hi = shl(lefts | (lefts << U1) | lone, U0, r * cols)
+        plo, phi = plo | lo, phi | hi
+    spare2 = spare1 = spare0 = 0
+    for r in range(rows):
+        here = row(elo, ehi, r, rows, cols)
+        lone = here & ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols)
+        if lone & (lone >> U1) == U0:
+            continue
+        guard = ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols)
+        used = ~here | row(plo, phi, r, rows, cols)
+        free = ~used & mask
+        safe = free & (free >> U1) & guard & (guard >> U1)
+        across = row(plo, phi, r - 1, rows, cols) | row(plo, phi, r + 1, rows, cols)
+        while safe != U0:
+            cell = safe & (~safe + U1)
+            safe &= ~(cell | (cell << U1))
+            used |= cell | (cell << U1)
+            spare = cell >> U1
+            if spare == U0 or (used | across) & spare != U0:
+                spare = (cell << np.uint64(2)) & mask
+                if spare != U0 and (safe | used | across) & spare != U0:
+                    spare = U0
+            if spare == U0:
+                continue
+            used |= spare
+            lo, hi = shl(spare, U0, r * cols)
+            plo, phi = plo | lo, phi | hi
+            up = row(elo, ehi, r - 1, rows, cols) & spare != U0 and row(elo, ehi, r - 2, rows, cols) & spare == U0
+            down = row(elo, ehi, r + 1, rows, cols) & spare != U0 and row(elo, ehi, r + 2, rows, cols) & spare == U0
+            if up and down:
+                spare2 += 1
+            elif up or down:
+                spare1 += 1
+            else:
+                spare0 += 1
+    return protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0
+
+
+def sure_and_most(elo, ehi, horizontal, to_move, p):
+    """:func:`gamedp.kernels.domineering_search.sure_and_most` for the player ``horizontal`` names: the moves it
+    is sure to make and the most the other can make, Bullock's bounds, by its :func:`areas` (Vertical's on the
+    board transposed, where it places along the rows)."""
+    rows, cols = p[0], p[1]
+    if horizontal:
+        protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = \
+            areas(elo, ehi, rows, cols)
+    else:
+        tlo, thi = transposed(elo, ehi, rows, cols)
+        protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = \
+            areas(tlo, thi, cols, rows)
+    return domineering_search.sure_and_most_of(protective, touching, touching_held, apart, apart_held, unused,
+                                               spare2, spare1, spare0, safe_count(elo, ehi, horizontal, p),
+                                               most(elo, ehi, not horizontal, p), to_move, count(elo, ehi))
+
+
 def settled(elo, ehi, horizontal, p):
-    """+1 if the player to move is sure to win, -1 if sure to lose, else 0: sure moves against the most the
-    other can make, of the empty cells the sure ones leave (by halves)."""
-    cells = count(elo, ehi)
-    sure = safe_count(elo, ehi, horizontal, p)
-    if sure > min(null_window.trunc_half(cells - 2 * sure), most(elo, ehi, not horizontal, p)):
+    """+1 if the player to move is sure to win, -1 if sure to lose, else 0 (Bullock's bounds)."""
+    sure, most_other = sure_and_most(elo, ehi, horizontal, True, p)
+    if sure > most_other:
         return 1
-    sure = safe_count(elo, ehi, not horizontal, p)
-    if sure >= min(null_window.trunc_half(cells - 2 * sure), most(elo, ehi, horizontal, p)):
+    sure, most_mine = sure_and_most(elo, ehi, not horizontal, False, p)
+    if sure >= most_mine:
         return -1
     return 0
 
