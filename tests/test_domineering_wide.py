@@ -169,3 +169,20 @@ def test_positions_past_64_cells_settled_without_search_are_settled_right(rows, 
             assert (outcome > 0) == plain_wins(empty, vertical), game.format_position(bits)
             named += 1
     assert named > 5
+
+
+def test_the_web_board_and_the_api_answer_a_9x9_position():
+    from starlette.testclient import TestClient
+
+    from gamedp.web.app import create_app
+
+    rng = random.Random(81)
+    bits, empty, vertical = sparse_position(rng, 9, 9, 16)
+    cells = "".join("." if (r, c) in empty else "#" for r in range(9) for c in range(9))
+    with TestClient(create_app(["domineering:9x9"])) as client:
+        response = client.get("/api/position", params={"game": "domineering:9x9",
+                                                       "position": f"{cells} {'V' if vertical else 'H'}"})
+    assert response.status_code == 200, response.text
+    record = response.json()
+    assert record["positionValue"] == ("win" if plain_wins(empty, vertical) else "lose")
+    assert record["board"].startswith("<svg") and len(record["moves"]) == len(domineering(9, 9).move_list(bits))

@@ -20,11 +20,15 @@ The score is +1 for a win of the player to move and -1 for a loss. The hooks giv
   place on the lattice of :func:`gamedp.kernels.domineering_search.lattice_at`, then by their contact with
   filled cells and the board's edges (as the 8 x 8 search does);
 - keys fold the four images that keep the players' directions (mirrors in either axis, the half turn), and the
-  least of them, 128 bits, is hashed to the 64 bits the table keys by :func:`mix`. Two positions with one hashed
-  key are taken for one: the search is exact unless two of the positions it meets share a key. For a probe, the
-  chance that the position its slot holds is another with the same hash is 2^-64 (the hash of a multiply and
-  xor-shift mix is as good as random for this), about 5e-20: a search of 10^12 probes meets one such match with
-  a chance of about 5e-8.
+  least of them, 128 bits, is hashed to the 64 bits the table keys by :func:`mix`. The search is then exact
+  unless a position is taken for another with the same hash. A probe finds the entry of its slot, a position
+  whose hash has the same top bits (the slot); it is taken for the probing one if the rest of the hash is the
+  same too: with a table of 2^k slots, a chance of 2^-(64 - k) per probe of an occupied slot (a hash of a multiply
+  and xor-shift mix is as good as random for this): 2^-37, about 7e-12, with the default 1 GiB table (2^27
+  slots); 2^-46, about 1.4e-14, with 2^18. A search probes about as many slots as it explores positions times
+  their moves, so one of 10^9 positions (about 10^10 probes, an hour here) meets a false match with a chance of
+  about 7% at 1 GiB. A position it meets is then valued from the bounds of another, which can change the answer.
+  (The 8 x 8 search's key is its board, so it is exact.)
 """
 
 import numpy as np

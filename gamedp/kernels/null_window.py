@@ -20,7 +20,9 @@ game's kernels inlined):
 - ``order(a, b, move, p) -> int``: how promising ``move`` looks (higher first; ties keep the bits' order, low
   bits first — a game puts its own preference for ties in the lowest digits);
 - ``key(a, b, p) -> int``: the position's key in the table, the same for positions the game knows to be
-  equivalent (symmetry).
+  equivalent (symmetry). A key is 64 bits: a game whose positions need more (Domineering past 64 cells)
+  gives a hash of them, and the search is then exact unless two positions it meets share one (the game's module
+  says how likely that is).
 
 Scores are small integers (at most 63 either way: a bound is kept in a byte); a child's score is the negation
 of its parent's view of it. The techniques the best dedicated solvers use are the search's own:
