@@ -186,3 +186,19 @@ def test_the_web_board_and_the_api_answer_a_9x9_position():
     record = response.json()
     assert record["positionValue"] == ("win" if plain_wins(empty, vertical) else "lose")
     assert record["board"].startswith("<svg") and len(record["moves"]) == len(domineering(9, 9).move_list(bits))
+
+
+def test_a_row_packs_run_by_run_as_it_packs_whole():
+    import numpy as np
+
+    from gamedp.kernels import domineering_search, domineering_wide_search
+
+    rng = random.Random(30)
+    for _ in range(2000):
+        width = rng.randrange(1, 31)
+        cells = rng.getrandbits(width) | rng.choice([0, (1 << width) - 1]) & rng.getrandbits(width)
+        held = cells & rng.getrandbits(width)
+        whole = domineering_search.pack_row(cells, held, width)
+        with np.errstate(over="ignore"):  # the popcount's multiply wraps, as it does compiled
+            runs = domineering_wide_search.pack_runs(np.uint64(cells), np.uint64(held), width)
+        assert tuple(int(x) for x in runs) == whole, (bin(cells), bin(held))

@@ -243,6 +243,29 @@ def row(elo, ehi, r, rows, cols):
     return field(elo, ehi, r * cols, cols)
 
 
+def pack_runs(cells, held, width):
+    """:func:`~gamedp.kernels.domineering_search.pack_row` of a row of up to 30 cells (a gap ends whatever the
+    packing has pending, so each run of free cells packs alone): a run of up to 8 cells read from the 8 x 8
+    search's table of every row, moved down to its first cell; a longer one walked cell by cell."""
+    with_held = without = lone = U0
+    while cells != U0:
+        first = cells & (~cells + U1)
+        run = (cells ^ (cells + first)) & cells
+        cells &= ~run
+        shift = np.uint64(null_window.bit_index(first))
+        if run >> shift > np.uint64(255):
+            walked = domineering_search.pack_row(np.int64(run), np.int64(held & run), width)
+            with_held |= np.uint64(walked[0])
+            without |= np.uint64(walked[1])
+            lone |= np.uint64(walked[2])
+            continue
+        packed = np.uint64(domineering_search.ROW_AREAS[(run >> shift) | ((held & run) >> shift) << np.uint64(8)])
+        with_held |= (packed & np.uint64(255)) << shift
+        without |= ((packed >> np.uint64(8)) & np.uint64(255)) << shift
+        lone |= (packed >> np.uint64(16)) << shift
+    return with_held, without, lone
+
+
 def areas(elo, ehi, rows, cols):
     """:func:`gamedp.kernels.domineering_search.areas` for the player who places along the rows of the board whose
     empty cells are (elo, ehi), ``rows`` of ``cols`` cells: the same packing, row by row, with rows of up to 30
@@ -275,8 +298,8 @@ def areas(elo, ehi, rows, cols):
         near |= near >> U1  # the left cells of the areas that touch one
         cells = row(elo, ehi, r, rows, cols) & ~row(plo, phi, r, rows, cols)
         held = ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols) & cells
-        with_held, without, lone = domineering_search.pack_row(np.int64(cells), np.int64(held), cols)
-        with_held, lefts, lone = np.uint64(with_held), np.uint64(with_held | without), np.uint64(lone)
+        with_held, without, lone = pack_runs(cells, held, cols)
+        lefts = with_held | without
         touching += null_window.popcount(lefts & near)
         touching_held += null_window.popcount(with_held & near)
         apart += null_window.popcount(lefts & ~near)
