@@ -29,9 +29,10 @@ gamedp: error: line 3: connect4 4x4: column 5 at move 5 is not a column of this 
 
 from __future__ import annotations
 
+import re
 import threading
 import time
-from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
+from typing import Any, Callable, Generator, Iterable, Iterator, TextIO, TypeVar
 
 from gamedp.errors import GamedpError
 from gamedp.values import Value
@@ -295,10 +296,13 @@ class ScoreReader:
         self.game, self.search, self.scores = game, search, scores
         self.read_moves = read_moves or self._read_position
         self.stop: Callable[[], None] = search.stop
-        #: whether the game answers move strings in compiled code (an opening book is read line by line, and a
-        #: search split over a cluster searches line by line)
-        self.compiled = getattr(search.rules, "answer_lines", None) is not None and hasattr(search, "answer_lines") \
-            and search.book is None
+        #: whether the game answers move strings in compiled code (a search split over a cluster searches line
+        #: by line)
+        self.compiled = getattr(search.rules, "answer_lines", None) is not None and hasattr(search, "answer_lines")
+        #: the lines short enough to be a position of the opening book (a move string of at most its reach), which
+        #: the compiled code does not read: those are answered line by line (None: no book)
+        self._in_book = None if search.book is None else \
+            re.compile(rb"^[^\n]{0,%d}\n" % search.book.reach, re.MULTILINE)
 
     def answer_block(self, number: int, block: bytes, begin: int, end: int, encoding: str,
                      errors: str) -> Iterator[tuple[bool, str]]:
@@ -308,16 +312,28 @@ class ScoreReader:
         from gamedp.solvers.score_search import LEFT
 
         while begin < end:
-            status, at, text = self.search.answer_lines(block, begin, end)
-            if text:
-                yield False, self._scored(text) if self.scores else text
-            number += block.count(b"\n", begin, at)
-            begin = at
-            if status == LEFT:
-                stop = block.index(b"\n", at, end)
-                yield from _answer(self, number, block[at:stop].decode(encoding, errors), False, self.scores)
+            short = self._in_book and self._in_book.search(block, begin, end)
+            upto = short.start() if short else end  # the lines before it go to the compiled code
+            while begin < upto:
+                status, at, text = self.search.answer_lines(block, begin, upto)
+                if text:
+                    yield False, self._scored(text) if self.scores else text
+                number += block.count(b"\n", begin, at)
+                begin = at
+                if status == LEFT:
+                    begin = yield from self._one(number, block, at, encoding, errors)
+                    number += 1
+            if short:
+                begin = yield from self._one(number, block, begin, encoding, errors)
                 number += 1
-                begin = stop + 1
+
+    def _one(self, number: int, block: bytes, begin: int, encoding: str,
+             errors: str) -> Generator[tuple[bool, str], None, int]:
+        """Answer the line of ``block`` that begins at ``begin`` (line ``number``) by itself; returns where the
+        next one begins."""
+        stop = block.index(b"\n", begin)
+        yield from _answer(self, number, block[begin:stop].decode(encoding, errors), False, self.scores)
+        return stop + 1
 
     def _read_position(self, text: str) -> Any:
         if not text:

@@ -120,6 +120,11 @@ class DaskExecutor:
             self.start()
 
     @property
+    def local(self) -> bool:
+        """Whether the workers are processes of this machine started here (a local cluster)."""
+        return self._workers is not None
+
+    @property
     def started(self) -> bool:
         """Whether the cluster is there (a local one is started by :meth:`start`, or by first use)."""
         return self._client is not None
@@ -507,13 +512,23 @@ def _client_by(address: str, where: str, deadline: float, timeout: float) -> Any
                       "check the address")
 
 
-def make_executor(workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
-                  preload: Callable[[], None] | None = None) -> LocalExecutor | DaskExecutor:
-    """The executor the options ask for (at most one of them); ``preload`` as for :class:`DaskExecutor`."""
+def cluster_option(workers: int | None, address: str | None, scheduler_file: str | None) -> str | None:
+    """The option that names where to run (``--workers``, ``--cluster`` or ``--scheduler-file``), None where none
+    does; more than one is an error.
+
+    >>> cluster_option(None, "tcp://h:8786", None), cluster_option(None, None, None)
+    ('--cluster', None)
+    """
     given = [name for name, v in (("--workers", workers), ("--cluster", address),
                                   ("--scheduler-file", scheduler_file)) if v is not None]
     if len(given) > 1:
-        raise InputError(f"{' and '.join(given)} cannot be used together: choose one place to run the shards")
-    if not given:
+        raise InputError(f"{' and '.join(given)} cannot be used together: choose one place to run the work")
+    return given[0] if given else None
+
+
+def make_executor(workers: int | None = None, address: str | None = None, scheduler_file: str | None = None,
+                  preload: Callable[[], None] | None = None) -> LocalExecutor | DaskExecutor:
+    """The executor the options ask for (at most one of them); ``preload`` as for :class:`DaskExecutor`."""
+    if cluster_option(workers, address, scheduler_file) is None:
         return LocalExecutor()
     return DaskExecutor(workers, address, scheduler_file, preload=preload)

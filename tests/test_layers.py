@@ -37,9 +37,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("game", ("gamedp.game", "gamedp.contract", "gamedp.compiled", "gamedp.notation", "gamedp.square",
               "gamedp.games", "gamedp.games.registry", "gamedp.games.indexed", "gamedp.games.impartial",
               "gamedp.judge")),
-    # bytes on disk: the database container, tiered index spaces (which it numbers), saved solves
+    # bytes on disk: the database container, tiered index spaces (which it numbers), saved solves, the shipped
+    # books' list
     ("formats", ("gamedp.database", "gamedp.database_location", "gamedp.tiers", "gamedp.saved_identity", "gamedp.saved_keys",
-                 "gamedp.saved_writer", "gamedp.saved_solution", "gamedp.gamesman")),
+                 "gamedp.saved_writer", "gamedp.saved_solution", "gamedp.gamesman", "gamedp.books")),
     # engines, one a module, and where their shards run; partizan values of positions
     ("solvers", ("gamedp.solvers", "gamedp.solvers.", "gamedp.executors", "gamedp.cgt.search",
                  "gamedp.cgt.domineering", "gamedp.cgt.domineering_compiled", "gamedp.cgt.region_table")),

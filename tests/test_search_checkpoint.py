@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import time
@@ -106,10 +107,13 @@ def test_ctrl_c_and_sigterm_keep_the_search_and_the_same_command_goes_on(tmp_pat
     process.send_signal(sent)
     out, err = process.communicate(timeout=30)
     lines = [line for line in err.splitlines() if line]  # click ends the terminal's ^C line with an empty one
-    assert process.returncode == 130 and out == "" and len(lines) == 2, (process.returncode, err)
+    # on a busy machine the signal may come after a line that says the (piped) search is alive
+    alive = r"gamedp: .*[\d,]+ positions, [\d.]+ s"
+    assert all(re.fullmatch(alive, line) for line in lines[:-2]), err
+    assert process.returncode == 130 and out == "" and len(lines) >= 2, (process.returncode, err)
     kept = list(tmp_path.glob("*.resume"))
-    assert len(kept) == 1 and lines[0].startswith(f"gamedp: stopped; what the search proved is kept in {kept[0]} (")
-    assert "run the same command again to go on from it" in lines[0] and lines[1] == "gamedp: interrupted"
+    assert len(kept) == 1 and lines[-2].startswith(f"gamedp: stopped; what the search proved is kept in {kept[0]} (")
+    assert "run the same command again to go on from it" in lines[-2] and lines[-1] == "gamedp: interrupted"
     again = gamedp(*command, stdin=LONG["domineering"][1] + "\n", db_dir=tmp_path)
     assert again.returncode == 0 and again.stdout == done.stdout
     assert again.stderr.startswith(f"gamedp: resuming from {kept[0]} (bounds "), again.stderr

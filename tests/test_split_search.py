@@ -167,3 +167,15 @@ def test_a_question_given_up_stops_its_worker_s_search(cluster):
                                   game.score_search().read_moves("4444443"), 0, pure=False)  # about a second
     wait([quick], timeout=60)
     assert quick.done() and time.monotonic() - began < 20
+
+
+def test_the_workers_share_one_table(cluster):
+    # Asked again, the position's questions are answered from the table whichever worker takes them: with a table
+    # each, a question lands on the worker that did not prove it about half the time, and is proved again.
+    game = Domineering(6, 6)
+    rules = game.score_search()
+    split = SplitSearch(rules, "domineering:6x6", cluster, plies=2, memory=16 << 20)
+    first = split.value(game.start())
+    searched = split.explored
+    assert split.value(game.start()) == first == ScoreSearch(rules, progress=False, book=False).value(game.start())
+    assert split.questions > 1 and split.explored * 10 < searched, (split.explored, searched)

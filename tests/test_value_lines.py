@@ -202,7 +202,7 @@ def test_a_short_value_run_loads_neither_dataclasses_nor_the_database_and_leaves
     which it imports: the values are records of gamedp's own), and without an opening book neither the database
     module nor json; once answered it freezes what its imports made (the interpreter's last garbage collection
     walked it all)."""
-    code = ("import gc, sys\nfrom gamedp.cli.entry import main\n"
+    code = ("import gc, sys\nimport gamedp.books\ngamedp.books.SHIPPED.clear()\nfrom gamedp.cli.entry import main\n"
             "try:\n    main(['value', 'connect4'])\nexcept SystemExit:\n    pass\n"
             "sys.stderr.write(' '.join(sys.modules) + ' frozen=%d' % gc.get_freeze_count())\n")
     done = subprocess.run([sys.executable, "-c", code], input="5554224333234511764415115\n", capture_output=True,

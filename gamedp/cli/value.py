@@ -42,8 +42,8 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     SIGTERM); the same command again goes on from it (--fresh: starts afresh).
 
     With --workers N (a local Dask cluster), --cluster ADDRESS or --scheduler-file FILE, each line's search is
-    split over the cluster's workers, each with its own table (--memory), a worker lost costing only its part
-    (games with the exact-score search).
+    split over the cluster's workers (a local cluster's share one table, others have one each; --memory), a
+    worker lost costing only its part (games with the exact-score search).
 
     Example: echo 4453 | gamedp value connect4
     """
@@ -61,8 +61,11 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
     if scores and as_json:
         raise GamedpError("--json and --format pons are two formats of the answers; give one of them")
     stop = None
-    split = next((option for option, given in (("--workers", workers), ("--cluster", address),
-                                               ("--scheduler-file", scheduler_file)) if given is not None), None)
+    split = None
+    if (workers, address, scheduler_file) != (None, None, None):  # a plain run does not import the executors
+        from gamedp.executors import cluster_option
+
+        split = cluster_option(workers, address, scheduler_file)
     with ExitStack() as cluster:
         if split is not None:
             if rules is None:

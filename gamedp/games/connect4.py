@@ -120,18 +120,28 @@ class Connect4(Game):
         return markers
 
     def _children(self, key: int, columns: Any) -> list[int]:
+        return [child for _, child in self._moves(key, columns)]
+
+    def move_list(self, key: int, limit: int | None = None) -> list[tuple[int, int]]:
+        # the game's rules ask each move's position of do_move, which splits the key each time: an opening book's
+        # walk asks the moves of tens of thousands of positions
+        moves = self._moves(key, range(self.width))
+        return moves if limit is None else moves[:limit + 1]
+
+    def _moves(self, key: int, columns: Any) -> list[tuple[int, int]]:
+        """The open columns of ``columns`` with the positions a stone there makes (none once a line is made)."""
         markers = self._markers(key)
         mask = markers - self.bottom
         if self._has_line((key ^ markers) ^ mask):
             return []
         opponent = key ^ markers ^ mask
         top = self._top_row
-        kids = []
+        moves = []
         for c in columns:
             marker = markers & self._column_masks[c]
             if not marker & top:
-                kids.append(opponent | (markers + marker))
-        return kids
+                moves.append((c, opponent | (markers + marker)))
+        return moves
 
     def _has_line(self, stones: int) -> bool:
         if self.connect != 4:

@@ -134,6 +134,22 @@ def trunc_half(x):
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
+def probe(lo, hi):
+    """The score the next null-window search asks about when the score is known to lie in [lo, hi] (lo < hi): the
+    middle, or half the bound on the middle's side of 0 where that lies further from the middle (as Pascal Pons'
+    solver bisects).
+
+    >>> probe(-20, 20), probe(-20, 1), probe(3, 20), probe(-1, 0), probe(2, 40)
+    (-10, -10, 11, -1, 21)
+    """
+    middle = lo + (hi - lo) // 2
+    if middle <= 0 and trunc_half(lo) < middle:
+        return trunc_half(lo)
+    if middle >= 0 and trunc_half(hi) > middle:
+        return trunc_half(hi)
+    return middle
+
+
 def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, history, table, shift, frames, counters,
             watch):
     """The score of (a, b) against the null window (alpha, alpha + 1): a result above alpha is a lower bound, one
@@ -316,11 +332,7 @@ def solve(start, moves_of, bound_of, play, order, key_of, a, b, p, low, high, wi
     while lo < hi:
         watch[LOW] = lo
         watch[HIGH] = hi
-        middle = lo + (hi - lo) // 2
-        if middle <= 0 and trunc_half(lo) < middle:
-            middle = trunc_half(lo)
-        elif middle >= 0 and trunc_half(hi) > middle:
-            middle = trunc_half(hi)
+        middle = probe(lo, hi)
         r = negamax(moves_of, bound_of, play, order, key_of, a, b, p, middle, width, history, table, shift, frames, counters,
                     watch)
         if r == STOPPED:

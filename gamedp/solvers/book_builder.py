@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from gamedp.errors import GamedpError
 from gamedp.progress import ProgressLine
+from gamedp.solvers.book_positions import perfect_lines, positions_up_to
 from gamedp.solvers.opening_book import write_book
 from gamedp.solvers.score_search import ScoreSearch
 from gamedp.solvers.worker_search import lent, search_for
@@ -31,23 +32,6 @@ from gamedp.solvers.worker_search import lent, search_for
 #: Positions searched in one part: few enough that a part is soon done (and little is lost when a build stops),
 #: enough that a cluster's round trips are few beside the searches (a 4-move 7x6 position takes 0.1-60 s).
 PART_POSITIONS = 8
-
-
-def positions_up_to(rules: Any, depth: int) -> dict[int, Any]:
-    """Every position within ``depth`` moves of the start that the game goes on from, one per key."""
-    start = rules.game.start()
-    found = {rules.book_key(start): start}
-    layer = [rules.children(start)]  # the moves of each position found last, asked once
-    for _ in range(depth):
-        following = []
-        for moves in layer:
-            for _, child in moves:
-                key = rules.book_key(child)
-                if key not in found and (below := rules.children(child)):
-                    found[key] = child
-                    following.append(below)
-        layer = following
-    return found
 
 
 class Stopped(GamedpError):
@@ -101,31 +85,17 @@ def refuse_to_replace(path: Path, force: bool) -> None:
 
 
 def _perfect_lines(build: _Build, player: int, plies: int) -> None:
-    """Value every move of the positions where ``player`` (0: the first) is to move, in the first ``plies``
-    plies of games where it plays the best move (the first of the best, in the game's order of moves, as
-    ``play`` does) and the other player anything: a ply at a time, since where it goes depends on the values.
-    A position and its mirror image are kept apart here: where two moves are as good, the first of one is not
-    the image of the first of the other."""
+    """Value the positions of ``player``'s perfect lines (:func:`~gamedp.solvers.book_positions.perfect_lines`):
+    the replies searched, the player's positions the best of their moves."""
     rules = build.rules
-    start = rules.game.start()
-    layer = {start: rules.children(start)}  # the positions of this ply (in the order found) and their moves
-    for ply in range(plies):
-        replies = {child: rules.children(child) for kids in layer.values() for _, child in kids}
-        if ply % 2 == player:
-            build.search({rules.book_key(c): c for c, its in replies.items() if its},
-                         f"the moves of the {'first' if player == 0 else 'second'} player, ply {ply + 1}")
-            following = {}
-            for position, kids in layer.items():
-                key = rules.book_key(position)
-                if key not in build.scores:
-                    build.scores[key] = _best_move(rules, position, kids, build.scores, build.here)
-                    build.valued[key] = position
-                if all(replies[child] for _, child in kids):  # else it wins at once, or fills the board
-                    best = max(kids, key=lambda kid: -build.scores[rules.book_key(kid[1])])[1]
-                    following[best] = replies[best]
-        else:
-            following = {child: its for child, its in replies.items() if its}
-        layer = following
+    whose = "first" if player == 0 else "second"
+    for step in perfect_lines(rules, player, plies, build.scores):
+        if step.moves is None:
+            build.search(step.new, f"the moves of the {whose} player, ply {step.ply + 1}")
+            continue
+        for key, position in step.new.items():
+            build.scores[key] = _best_move(rules, position, step.moves[position], build.scores, build.here)
+            build.valued[key] = position
 
 
 class _Build:

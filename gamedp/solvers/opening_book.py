@@ -26,11 +26,14 @@ from __future__ import annotations
 import os
 import struct
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 # A value run looks for a book at each start and rarely finds one: the database module is read only for one.
 from gamedp.database_location import default_path
 from gamedp.values import Value
+
+if TYPE_CHECKING:  # read only where no book of the user's own is found
+    from gamedp.solvers.compact_book import CompactBook
 
 
 class OpeningBook:
@@ -55,6 +58,8 @@ class OpeningBook:
         self.keys, self.scores = keys.cast("Q"), scores.cast("b")
         #: every position up to this many moves is in the book
         self.depth: int = meta.get("depth", 0)
+        #: the plies of a perfect player's lines held past it
+        self.lines: int = meta.get("lines", 0)
         #: and none past this many
         self.reach: int = meta.get("reach", self.depth)
 
@@ -105,18 +110,26 @@ def book_path(rules: Any, db: str | os.PathLike | None = None) -> Path:
     return default_path(rules.book_id, rules.variant, db)
 
 
-def find_book(rules: Any) -> OpeningBook | None:
-    """The book of ``rules``' game at its usual place, or None where there is none (a damaged one is an error)."""
+def find_book(rules: Any) -> OpeningBook | CompactBook | None:
+    """The book of ``rules``' game: the user's own at its usual place (made on purpose, so it comes first), else
+    the one shipped with gamedp (:mod:`gamedp.books`), else None (a damaged one is an error)."""
     if getattr(rules, "book_id", None) is None:
         return None
     path = book_path(rules)
-    if not path.exists():
+    if path.exists():
+        return OpeningBook(path, rules.book_id, rules.variant, rules.book_game)
+    from gamedp.books import shipped
+
+    found = shipped(rules.book_id, rules.variant)
+    if found is None:
         return None
-    return OpeningBook(path, rules.book_id, rules.variant, rules.book_game)
+    from gamedp.solvers.compact_book import CompactBook
+
+    return CompactBook(found[0], rules, sha256=found[1])
 
 
 def book_values(rules: Any) -> Callable[[Any], Value | None] | None:
-    """The exact values of the positions the book of ``rules``' game holds (None for the others), for a search
+    """The exact values of the positions the book of ``rules``' game (:func:`find_book`) holds (None for the others), for a search
     that takes them as ends (:mod:`gamedp.solvers.lookahead`); None where the game has no book."""
     book = find_book(rules)
     if book is None:

@@ -42,6 +42,7 @@ from gamedp.values import Analysis, Value, analysis_of
 
 if TYPE_CHECKING:  # a search is kept only where a front end asks for it
     from gamedp.solvers.search_checkpoint import Checkpoint, Keeping, Window
+    from gamedp.solvers.shared_table import TableFile
 
 #: Bytes per slot: one 64-bit word holds a key's tag and its two bounds.
 SLOT_BYTES = 8
@@ -137,11 +138,13 @@ class ScoreSearch:
     progress line on a terminal for long searches; ``book`` is the opening book to answer from first (by
     default the game's, where ``gamedp book`` made one; False for none); ``threads`` is how many threads a long
     search runs in, sharing the table (see :meth:`score`); ``keeping`` keeps long searches in checkpoints (see
-    :mod:`gamedp.solvers.search_checkpoint`).
+    :mod:`gamedp.solvers.search_checkpoint`); ``table`` is a table shared with other processes of this machine
+    (:mod:`gamedp.solvers.shared_table`: it has its size from the start, and ``memory`` is not used).
     """
 
     def __init__(self, rules: ScoreRules, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True, book: Any = None, threads: int = 1, keeping: Keeping | None = None):
+                 progress: bool = True, book: Any = None, threads: int = 1, keeping: Keeping | None = None,
+                 table: TableFile | None = None):
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         self.rules = rules
@@ -153,11 +156,11 @@ class ScoreSearch:
         #: the opening book answered from first (:mod:`gamedp.solvers.opening_book`), or None
         self.book = book or None
         self.lib = rules.library()
-        if memory is None:
+        if memory is None and table is None:
             from gamedp.memory import search_table
 
             memory = search_table()
-        self.max_slots = memory_slots(memory)
+        self.max_slots = memory_slots(memory) if table is None else table.slots
         #: positions explored per slot before the table doubles: a game whose positions cost much more to search
         #: than a table's cache misses asks for fewer (a bigger table sooner)
         self.grow_after: int = getattr(rules, "grow_after", GROW_AFTER)
@@ -179,8 +182,16 @@ class ScoreSearch:
         self._kept_at = 0.0  # when they were last written (time.monotonic)
         self._keep_every = 0.0 if keeping is None or keeping.seconds is None else keeping.seconds
         self._analysis: Checkpoint | None = None  # that of the analysis under way, for its moves' queries
-        self._reserve()
-        self._grow(min(FIRST_SLOTS, self.max_slots))
+        if table is None:
+            self._reserve()
+            self._grow(min(FIRST_SLOTS, self.max_slots))
+        else:  # whole from the start, and zeroed once, by its maker: others may have written to it already
+            from gamedp.solvers.shared_table import map_table
+
+            self._map = map_table(table)
+            self._address = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
+            self.table = ctypes.cast(self._address, ctypes.POINTER(ctypes.c_uint64))
+            self.slots = self.max_slots
 
     @property
     def table_bytes(self) -> int:
@@ -218,7 +229,7 @@ class ScoreSearch:
         position on the same table, trying other moves first near the root, and the first to finish has the
         exact score (the table holds only proven bounds, whoever wrote them).
         """
-        if self.book is not None:
+        if self.book is not None and self.rules.moves_made(position) <= self.book.reach:
             kept = self.book.score(self.rules.book_key(position), self.rules.score_bound(position))
             if kept is not None:
                 self._local.explored = 0

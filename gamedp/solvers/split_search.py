@@ -4,8 +4,9 @@ A null-window search asks whether a position's score is above ``a``; by the rule
 the score of P is above ``a`` when one of its moves c leaves a score not above ``-a - 1``. So the question about P
 is an OR, over P's moves, of the negated question about its children, each again an OR over theirs. This process
 (the driver) asks it so down to ``plies`` plies and hands the questions about the positions there to the workers,
-each a null-window search with a table of its own, kept from one question to the next
-(:mod:`gamedp.solvers.worker_search`):
+each a null-window search whose table is kept from one question to the next (:mod:`gamedp.solvers.worker_search`):
+the workers of a local cluster share one (:mod:`gamedp.solvers.shared_table`), so that what one proved the others
+do not prove again; those of another cluster, which may be on other machines, have one each:
 
 - a node is seen as the compiled search sees it (the game library's ``expand``,
   :func:`gamedp.kernels.null_window.expand`): bounded by the game's ``start``, ``moves`` and ``bound`` hooks
@@ -16,8 +17,8 @@ each a null-window search with a table of its own, kept from one question to the
   decides stopping the others (the young brothers wait, as parallel alpha-beta searches share work);
 - a question asked before (a transposition, or the same one in the bisection's next round) is answered from
   what the driver kept;
-- the score is narrowed from its bounds by such questions, bisecting with a pull towards 0, as the search of one
-  process does (:func:`gamedp.kernels.null_window.solve`).
+- the score is narrowed from its bounds by such questions, bisecting as the search of one process does
+  (:func:`gamedp.kernels.null_window.probe`).
 
 Each question is answered by an exact search and they combine by the rules of negamax, so the score is exact. A
 worker lost in the middle costs only the questions it held: Dask hands them to another worker.
@@ -28,10 +29,15 @@ from __future__ import annotations
 import ctypes
 import queue
 import threading
-from typing import Any, Callable
+import weakref
+from typing import TYPE_CHECKING, Any, Callable
 
 from gamedp.errors import GamedpError
+from gamedp.kernels.null_window import probe
 from gamedp.values import Value
+
+if TYPE_CHECKING:
+    from gamedp.solvers.shared_table import TableFile
 
 #: The most plies the driver splits to.
 MOST_PLIES = 8
@@ -69,6 +75,7 @@ class SplitSearch:
         self._views: dict[tuple[int, ...], View] = {}
         self._known: dict[tuple[tuple[int, ...], int], bool] = {}
         self._base = rules.max_moves + 1
+        self._table: TableFile | None = None
 
     def stop(self) -> None:
         """Stop the search (its query raises KeyboardInterrupt)."""
@@ -89,17 +96,15 @@ class SplitSearch:
         if not kids:  # settled by the game's hooks: over, won at once, or bounded to one score
             return max(low, min(high, least))
         self.executor.start()  # once, here: the threads that ask the questions would each start a local cluster
+        if self._table is None and getattr(self.executor, "local", False):
+            self._table = self._share_table()
         lo, hi = max(low, least), min(high, most)
         if self.outcomes_only or getattr(self.rules, "outcomes_only", False):
             lo, hi = max(lo, -1), min(hi, 1)
         ties = getattr(self.rules, "ties", True)
         plies = self.plies or self._plies(position)
         while lo < hi:
-            middle = lo + (hi - lo) // 2
-            if middle <= 0 and _half(lo) < middle:
-                middle = _half(lo)
-            elif middle >= 0 and _half(hi) > middle:
-                middle = _half(hi)
+            middle = probe(lo, hi)
             try:
                 above = self._above(position, middle, plies, (self._stopped,), 1)
             except _Cancelled:
@@ -111,6 +116,16 @@ class SplitSearch:
             if not ties:  # no position of a game without ties scores 0
                 lo, hi = (1 if lo == 0 and hi > 0 else lo), (-1 if hi == 0 and lo < 0 else hi)
         return lo
+
+    def _share_table(self) -> TableFile:
+        """A table for the workers to share, of the size each would have had, removed with this search."""
+        from gamedp.memory import search_table
+        from gamedp.solvers.score_search import memory_slots
+        from gamedp.solvers.shared_table import SharedTable
+
+        shared = SharedTable(memory_slots(self.memory or search_table()))
+        weakref.finalize(self, shared.close)
+        return shared.file
 
     def _plies(self, position: Any) -> int:
         """The fewest plies (an even number: the first move's replies are where a won position's work spreads
@@ -213,7 +228,7 @@ class SplitSearch:
             path *= self._base
         above = None
         while above is None:  # None: the worker took its task for cancelled (not by the driver): asked again
-            future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a,
+            future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a, self._table,
                                    priority=-path, pure=False)
             answered = threading.Event()
             future.add_done_callback(lambda _, answered=answered: answered.set())
@@ -240,13 +255,15 @@ class SplitSearch:
         return above
 
 
-def search_above(name: str, game: Any, memory: int | None, position: Any, a: int) -> tuple[bool | None, int]:
-    """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker). A
+def search_above(name: str, game: Any, memory: int | None, position: Any, a: int,
+                 table: TableFile | None = None) -> tuple[bool | None, int]:
+    """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker, in
+    ``table`` where the workers share one). A
     question the driver gave up (its task cancelled: another answer decided its node) stops its search, which a
     worker's thread would otherwise finish for no one, while the questions still needed wait: None."""
     from gamedp.solvers.worker_search import search_for
 
-    search = search_for(name, game, memory)
+    search = search_for(name, game, memory, table)
     cancelled = _cancelled()
     with _ONE_AT_A_TIME:  # so that stopping this question's search stops no other
         done = threading.Event()
@@ -289,7 +306,3 @@ def _cancelled() -> Callable[[], bool]:
 
     return cancelled
 
-
-def _half(x: int) -> int:
-    """``x / 2`` rounded towards 0."""
-    return x // 2 if x >= 0 else -((-x) // 2)

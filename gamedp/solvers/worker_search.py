@@ -11,20 +11,26 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from gamedp.solvers.score_search import ScoreSearch
+from gamedp.solvers.shared_table import TableFile
 
-_searches: dict[tuple[str, int | None], ScoreSearch] = {}
+_searches: dict[tuple[str, int | None | TableFile], ScoreSearch] = {}
 
 
-def search_for(name: str, game: Any, memory: int | None) -> ScoreSearch:
-    """This process's search of ``game`` (known as ``name``) with a table of at most ``memory`` bytes."""
-    search = _searches.get((name, memory))
+def search_for(name: str, game: Any, memory: int | None, table: TableFile | None = None) -> ScoreSearch:
+    """This process's search of ``game`` (known as ``name``) with a table of at most ``memory`` bytes, or in
+    ``table``, shared with the other processes of this machine that search the same position."""
+    search = _searches.get((name, table or memory))
     if search is None:
         from gamedp.solvers.score_search import score_rules
 
         rules = score_rules(game)
         if rules is None:
             raise ValueError(f"{name} has no exact-score search")
-        search = _searches[(name, memory)] = ScoreSearch(rules, memory=memory, progress=False, book=False)
+        if table is not None:  # a table the driver made for this search alone: the last one's is gone
+            for done in [k for k in _searches if isinstance(k[1], TableFile)]:
+                del _searches[done]
+        search = _searches[(name, table or memory)] = ScoreSearch(rules, memory=memory, progress=False, book=False,
+                                                                   table=table)
     return search
 
 
