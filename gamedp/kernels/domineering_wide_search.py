@@ -269,35 +269,40 @@ def pack_runs(cells, held, width):
 def areas(elo, ehi, rows, cols):
     """:func:`gamedp.kernels.domineering_search.areas` for the player who places along the rows of the board whose
     empty cells are (elo, ehi), ``rows`` of ``cols`` cells: the same packing, row by row, with rows of up to 30
-    cells (each packed by :func:`~gamedp.kernels.domineering_search.pack_row`, not looked up) and the areas kept
-    in 128 bits."""
+    cells (packed by :func:`pack_runs`) and the areas kept in 128 bits. Each loop slides a window of the rows it
+    looks at down the board, each row taken out of the 128 bits once."""
     mask = (U1 << np.uint64(cols)) - U1
     plo = phi = U0  # the cells packed so far
     protective = 0
+    # rows r - 1 to r + 2 (none past the board), and the cells packed on rows r - 1 and r
+    e0, e1, e2, e3 = U0, row(elo, ehi, 0, rows, cols), row(elo, ehi, 1, rows, cols), row(elo, ehi, 2, rows, cols)
+    q0 = q1 = U0
     for r in range(rows - 1):
-        upper, lower = row(elo, ehi, r, rows, cols), row(elo, ehi, r + 1, rows, cols)
-        if upper & (upper >> U1) & lower & (lower >> U1) == U0:
-            continue
-        taken = U0
-        for k in range(r - 1, r + 3):
-            taken |= row(plo, phi, k, rows, cols)
-        free = upper & lower & ~taken
-        above, below = ~row(elo, ehi, r - 1, rows, cols), ~row(elo, ehi, r + 2, rows, cols)  # filled (past the end)
-        starts = free & (free >> U1) & ((above & (above >> U1)) | (below & (below >> U1)))
-        while starts != U0:
-            cell = starts & (~starts + U1)
-            starts &= ~(cell | (cell << U1))
-            pair = cell | (cell << U1)
-            lo, hi = shl(pair | (pair << np.uint64(cols)), U0, r * cols)
-            plo, phi = plo | lo, phi | hi
-            protective += 1
+        q2 = U0
+        if e1 & (e1 >> U1) & e2 & (e2 >> U1) != U0:
+            free = e1 & e2 & ~(q0 | q1)
+            above, below = ~e0, ~e3  # filled (past the end too)
+            starts = free & (free >> U1) & ((above & (above >> U1)) | (below & (below >> U1)))
+            while starts != U0:
+                cell = starts & (~starts + U1)
+                starts &= ~(cell | (cell << U1))
+                q2 |= cell | (cell << U1)
+                protective += 1
+            if q2 != U0:
+                q1 |= q2
+                lo, hi = shl(q2 | (q2 << np.uint64(cols)), U0, r * cols)
+                plo, phi = plo | lo, phi | hi
+        e0, e1, e2, e3 = e1, e2, e3, row(elo, ehi, r + 3, rows, cols)
+        q0, q1 = q1, q2
     touching = touching_held = apart = apart_held = unused = 0
+    before = U0  # the cells packed on row r - 1
+    e0, e1, e2 = U0, row(elo, ehi, 0, rows, cols), row(elo, ehi, 1, rows, cols)  # rows r - 1, r, r + 1
     for r in range(rows):
-        e_next = row(elo, ehi, r + 1, rows, cols)
-        near = row(plo, phi, r - 1, rows, cols) | (e_next & ((e_next << U1) | (e_next >> U1)))
+        here = row(plo, phi, r, rows, cols)
+        near = before | (e2 & ((e2 << U1) | (e2 >> U1)))
         near |= near >> U1  # the left cells of the areas that touch one
-        cells = row(elo, ehi, r, rows, cols) & ~row(plo, phi, r, rows, cols)
-        held = ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols) & cells
+        cells = e1 & ~here
+        held = ~e0 & ~e2 & cells
         with_held, without, lone = pack_runs(cells, held, cols)
         lefts = with_held | without
         touching += null_window.popcount(lefts & near)
@@ -305,41 +310,47 @@ def areas(elo, ehi, rows, cols):
         apart += null_window.popcount(lefts & ~near)
         apart_held += null_window.popcount(with_held & ~near)
         unused += null_window.popcount(lone)
-        lo, hi = shl(lefts | (lefts << U1) | lone, U0, r * cols)
-        plo, phi = plo | lo, phi | hi
-    spare2 = spare1 = spare0 = 0
-    for r in range(rows):
-        here = row(elo, ehi, r, rows, cols)
-        lone = here & ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols)
-        if lone & (lone >> U1) == U0:
-            continue
-        guard = ~row(elo, ehi, r - 1, rows, cols) & ~row(elo, ehi, r + 1, rows, cols)
-        used = ~here | row(plo, phi, r, rows, cols)
-        free = ~used & mask
-        safe = free & (free >> U1) & guard & (guard >> U1)
-        across = row(plo, phi, r - 1, rows, cols) | row(plo, phi, r + 1, rows, cols)
-        while safe != U0:
-            cell = safe & (~safe + U1)
-            safe &= ~(cell | (cell << U1))
-            used |= cell | (cell << U1)
-            spare = cell >> U1
-            if spare == U0 or (used | across) & spare != U0:
-                spare = (cell << np.uint64(2)) & mask
-                if spare != U0 and (safe | used | across) & spare != U0:
-                    spare = U0
-            if spare == U0:
-                continue
-            used |= spare
-            lo, hi = shl(spare, U0, r * cols)
+        added = lefts | (lefts << U1) | lone
+        if added != U0:
+            lo, hi = shl(added, U0, r * cols)
             plo, phi = plo | lo, phi | hi
-            up = row(elo, ehi, r - 1, rows, cols) & spare != U0 and row(elo, ehi, r - 2, rows, cols) & spare == U0
-            down = row(elo, ehi, r + 1, rows, cols) & spare != U0 and row(elo, ehi, r + 2, rows, cols) & spare == U0
-            if up and down:
-                spare2 += 1
-            elif up or down:
-                spare1 += 1
-            else:
-                spare0 += 1
+        before = here | added
+        e0, e1, e2 = e1, e2, row(elo, ehi, r + 2, rows, cols)
+    spare2 = spare1 = spare0 = 0
+    # rows r - 2 to r + 2
+    e0, e1, e2, e3, e4 = U0, U0, row(elo, ehi, 0, rows, cols), row(elo, ehi, 1, rows, cols), \
+        row(elo, ehi, 2, rows, cols)
+    for r in range(rows):
+        lone = e2 & ~e1 & ~e3
+        if lone & (lone >> U1) != U0:
+            guard = ~e1 & ~e3
+            used = ~e2 | row(plo, phi, r, rows, cols)
+            free = ~used & mask
+            safe = free & (free >> U1) & guard & (guard >> U1)
+            across = row(plo, phi, r - 1, rows, cols) | row(plo, phi, r + 1, rows, cols)
+            while safe != U0:
+                cell = safe & (~safe + U1)
+                safe &= ~(cell | (cell << U1))
+                used |= cell | (cell << U1)
+                spare = cell >> U1
+                if spare == U0 or (used | across) & spare != U0:
+                    spare = (cell << np.uint64(2)) & mask
+                    if spare != U0 and (safe | used | across) & spare != U0:
+                        spare = U0
+                if spare == U0:
+                    continue
+                used |= spare
+                lo, hi = shl(spare, U0, r * cols)
+                plo, phi = plo | lo, phi | hi
+                up = e1 & spare != U0 and e0 & spare == U0
+                down = e3 & spare != U0 and e4 & spare == U0
+                if up and down:
+                    spare2 += 1
+                elif up or down:
+                    spare1 += 1
+                else:
+                    spare0 += 1
+        e0, e1, e2, e3, e4 = e1, e2, e3, e4, row(elo, ehi, r + 3, rows, cols)
     return protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0
 
 
