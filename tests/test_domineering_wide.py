@@ -202,3 +202,67 @@ def test_a_row_packs_run_by_run_as_it_packs_whole():
         with np.errstate(over="ignore"):  # the popcount's multiply wraps, as it does compiled
             runs = domineering_wide_search.pack_runs(np.uint64(cells), np.uint64(held), width)
         assert tuple(int(x) for x in runs) == whole, (bin(cells), bin(held))
+
+
+HISTORY_RUN = """
+import json, sys
+import numpy as np
+from gamedp.aot import jit_functions, kernel_modules_used
+from gamedp.kernels import domineering_wide_search as wide, null_window
+for used in [*kernel_modules_used(wide), wide]:
+    jit_functions(used, skip=wide.NATIVE if used is wide else ())
+shape, positions = json.load(sys.stdin)
+rows, cols, *masks = wide.parameters(shape)  # back in numba's types (a small word comes out of it a plain int)
+p = (np.int64(rows), np.int64(cols), *(np.uint64(mask) for mask in masks))
+plies, width = null_window.MAX_PLIES + 1, wide.MAX_MOVES
+history_at = plies * null_window.counter_words(width)
+answers = []
+for a, b in positions:
+    table = np.zeros(1 << 16, np.uint64)
+    frames = np.zeros(plies * null_window.frame_words(width), np.uint64)
+    counters = np.full(history_at + null_window.HISTORY_WORDS + 64, -7, np.int64)  # 64 guard words after it
+    counters[:history_at + null_window.HISTORY_WORDS] = 0
+    watch = np.zeros(null_window.WATCH_WORDS, np.int64)
+    watch[null_window.LIMIT] = 1 << 62
+    score = null_window.solve(wide.start, wide.moves, wide.bound, wide.play_move, wide.order, wide.key,
+                              np.uint64(a), np.uint64(b), p, -1, 1, width, True, table,
+                              len(table), frames, counters, watch)
+    history = counters[history_at:history_at + null_window.HISTORY_WORDS]
+    half = null_window.HISTORY_WORDS // 2
+    answers.append([int(score), [[int(i) // half, int(i) % half] for i in np.flatnonzero(history)],
+                    bool((counters[history_at + null_window.HISTORY_WORDS:] == -7).all())])
+print(json.dumps(answers))
+"""
+
+
+@pytest.mark.slow
+def test_the_history_heuristic_counts_the_moves_of_two_word_sets():
+    """The core's history heuristic, on for a game of more than 64 moves (a move is then its bit's index, not a
+    bit): each count lands on a move the player had, in the history's words, and the answers stay right. The
+    core compiled with the wide hooks in a process of its own (compiling them replaces the module's functions)."""
+    import subprocess
+    import sys
+
+    rng = random.Random(36)
+    game = Domineering(9, 9)
+    positions, expected = [], []
+    for _ in range(6):  # the empty cells low on the board: indices far from what a bit's index of them would be
+        empty = frozenset((r, c) for r in range(5, 9) for c in range(9) if rng.random() < 0.45)
+        vertical = rng.random() < 0.5
+        bits = sum(1 << (r * 9 + c) for r in range(9) for c in range(9) if (r, c) not in empty)
+        a, b, shape = WideDomineeringScores(game).arguments(bits | (0 if vertical else 1 << 81))
+        positions.append([a & (1 << 64) - 1, b & (1 << 64) - 1])
+        expected.append((empty, vertical))
+    run = subprocess.run([sys.executable, "-c", HISTORY_RUN], input=json.dumps([shape, positions]),
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    counted = 0
+    for (score, slots, guard_kept), (empty, vertical) in zip(json.loads(run.stdout), expected):
+        assert (score > 0) == plain_wins(empty, vertical)
+        assert guard_kept
+        for side, slot in slots:
+            dr, dc = (1, 0) if vertical == (side == 0) else (0, 1)  # side 0: the player to move at the root
+            r, c = divmod(slot, 9)
+            assert (r, c) in empty and (r + dr, c + dc) in empty, (side, slot)
+        counted += len(slots)
+    assert counted > 0

@@ -66,8 +66,10 @@ NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
 #: Bounds are kept in a byte each, offset so that 0 means "no bound".
 OFFSET = 64
 REPORT_MASK = 4095
-#: ``counters`` ends with the history: a count per move bit and player (parity of the ply).
-HISTORY_WORDS = 128
+#: ``counters`` ends with the history: a count per move and player (parity of the ply), a move's count at
+#: :func:`history_slot` of the player's :data:`HISTORY_SIDE` words (a set of two words has 128 moves).
+HISTORY_SIDE = 128
+HISTORY_WORDS = 2 * HISTORY_SIDE
 #: A move's sort key is its order times this, plus its history (capped below it).
 HISTORY_SCALE = 1 << 24
 
@@ -122,6 +124,14 @@ def take(rest):
         return np.uint64(64 + bit_index(bit)), (low, high ^ bit)
     move = rest & (~rest + U1)
     return move, rest ^ move
+
+
+def history_slot(moves, move):
+    """The history's slot of ``move`` among the player's: the index of its bit (a move of a one-word set is its
+    bit; one of a two-word set already an index). ``moves`` is any set of the game's: only its type counts."""
+    if isinstance(moves, tuple):
+        return np.int64(move)
+    return bit_index(move)
 
 
 def bit_index(bit):
@@ -215,14 +225,15 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             # for memory together, not one miss after another (the search waits on little else).
             for j in range(count):
                 frames[seen + width + j] = table[frames[seen + j] >> shift]
-            side = (depth & 1) * 64
+            side = (depth & 1) * HISTORY_SIDE
             count = 0
             rest = moves
             while not no_moves(rest):
                 move, rest = take(rest)
                 score = order(a, b, move, p)
                 if history:
-                    score = score * HISTORY_SCALE + min(counters[hist + side + bit_index(move)], HISTORY_SCALE - 1)
+                    score = score * HISTORY_SCALE + min(counters[hist + side + history_slot(moves, move)],
+                                                        HISTORY_SCALE - 1)
                 j = count
                 while j > 0 and counters[at + 5 + j - 1] < score:
                     frames[base + 3 + j] = frames[base + 2 + j]
@@ -274,7 +285,7 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
         if score >= beta:
             store(table, shift, frames[base + 2], score, True)
             if history:
-                counters[hist + (depth & 1) * 64 + bit_index(frames[base + 3 + i])] += 1
+                counters[hist + (depth & 1) * HISTORY_SIDE + history_slot(moves, frames[base + 3 + i])] += 1
             result = score
             continue
         if score > counters[at + 4]:
