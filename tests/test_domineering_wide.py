@@ -105,6 +105,12 @@ def test_boards_past_the_search_s_limits_are_refused_saying_the_limits(bad):
     one_clear_error(gamedp("value", f"domineering:{bad}", stdin=""), "127 cells", "30 rows", "domineering:RxC")
 
 
+@pytest.mark.parametrize("bad, turned", [("3x30", "30x3"), ("2x27", "27x2"), ("4x30", "30x4")])
+def test_a_board_wider_than_the_column_names_is_offered_turned(bad, turned):
+    one_clear_error(gamedp("analyze", f"domineering:{bad}", "."), "26 columns", f"domineering:{turned} is this "
+                    "board turned")
+
+
 def test_a_wide_board_is_searched_for_value_and_analyze():
     game = domineering(10, 10)
     assert isinstance(game.score_search(), WideDomineeringScores)

@@ -473,9 +473,13 @@ def domineering(rows: int = 4, cols: int = 4) -> Domineering:
     ('domineering:11x11', 11, 11)
     """
     if not (1 <= rows <= DOMINEERING_ROWS and 1 <= cols <= len(COLUMNS) and rows * cols <= DOMINEERING_CELLS):
+        # columns are named by letters, rows by numbers: a board too wide for the names is taken turned
+        turned = (f"; domineering:{cols}x{rows} is this board turned (its Horizontal plays Vertical's dominoes "
+                  "here)" if rows <= len(COLUMNS) < cols <= DOMINEERING_ROWS and rows * cols <= DOMINEERING_CELLS
+                  else "")
         raise GamedpError(f"domineering:{rows}x{cols} is not a board: write domineering:RxC, at most "
-                          f"{DOMINEERING_ROWS} rows, {len(COLUMNS)} columns and {DOMINEERING_CELLS} cells "
-                          "(e.g. domineering:9x9 or domineering:30x4)")
+                          f"{DOMINEERING_ROWS} rows, {len(COLUMNS)} columns (named a to z) and {DOMINEERING_CELLS} "
+                          f"cells (e.g. domineering:9x9 or domineering:30x4){turned}")
     return Domineering(rows, cols)
 
 
