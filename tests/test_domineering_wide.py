@@ -272,3 +272,16 @@ def test_the_history_heuristic_counts_the_moves_of_two_word_sets():
             assert (r, c) in empty and (r + dr, c + dc) in empty, (side, slot)
         counted += len(slots)
     assert counted > 0
+
+
+@pytest.mark.parametrize("rows, cols", [(10, 10), (30, 4)])
+def test_play_takes_a_wide_position_with_either_player_to_move(rows, cols):
+    rng = random.Random(rows * cols)
+    for vertical in (True, False):
+        _, empty, _ = sparse_position(rng, rows, cols, 16)
+        cells = "".join("." if (r, c) in empty else "#" for r in range(rows) for c in range(cols))
+        out = gamedp("play", f"domineering:{rows}x{cols}", f"{cells} {'V' if vertical else 'H'}",
+                     stdin="hint\nquit\n")
+        assert out.returncode == 0, out.stderr
+        assert f"{'Vertical' if vertical else 'Horizontal'} to move" in out.stdout
+        assert f"{'WIN' if plain_wins(empty, vertical) else 'LOSE'} for you" in out.stdout
