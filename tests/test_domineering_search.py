@@ -84,7 +84,7 @@ def test_the_frame_turns_horizontal_s_move_into_vertical_s():
 
 def test_boards_are_named_rows_by_columns_and_bad_names_are_one_line():
     assert (domineering(6, 7).rules.rows, domineering(6, 7).rules.cols) == (6, 7)
-    for bad in ["9x2", "8", "0x3", "x"]:
+    for bad in ["31x2", "8", "0x3", "x"]:
         out = gamedp("analyze", f"domineering:{bad}")
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and "domineering:RxC" in out.stderr, out.stderr
 

@@ -365,3 +365,12 @@ def test_a_damaged_book_is_refused_in_one_line(tmp_path, monkeypatch):
 def test_a_game_without_a_book_says_so():
     out = gamedp("book", "nim", "--depth", "2")
     assert out.returncode == 2 and "no opening book" in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_the_driver_sizes_the_search_s_arrays_as_the_core_reads_them():
+    """score_search keeps the core's sizes and codes itself (importing the core imports numba): the same numbers."""
+    from gamedp.kernels import null_window
+
+    for name in ("STOPPED", "WATCH_WORDS", "NODES", "STOP", "LOW", "HIGH", "LIMIT", "SKEW", "MAX_PLIES",
+                 "HISTORY_WORDS"):
+        assert getattr(score_search, name) == getattr(null_window, name), name

@@ -299,3 +299,12 @@ def test_a_bound_hook_gives_the_answers_found_without_it():
     assert bounded == plain
     wrong, _ = scores(bound=all_tie)  # the search does ask the hook: a bound that lies changes answers
     assert wrong != plain
+
+
+def test_the_history_heuristic_on_gives_plain_minimax_scores():
+    """history=True: moves of one word (each a bit) counted in the history's slots of their bits' indices."""
+    game = K.KInARow(4, 3, 3, gravity=True)
+    search = ScoreSearch(SearchRules(game, **hooks(), parameters=game.p, value=game.value_of, history=True),
+                         memory=1 << 20, progress=False, book=False)
+    for position, stones in random_positions(game, 80, seed=5):
+        assert search.score(position) == minimax_score(4, 3, 3, True, stones), game.format_position(position)

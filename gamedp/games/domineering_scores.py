@@ -1,5 +1,6 @@
 """Domineering for :class:`~gamedp.solvers.score_search.ScoreSearch`: who wins any board of up to 8 x 8 cells,
-by the compiled search of :mod:`gamedp.kernels.domineering_search`.
+by the compiled search of :mod:`gamedp.kernels.domineering_search`, and boards past it (up to 127 cells, 30 rows
+or columns) by that of :mod:`gamedp.kernels.domineering_wide_search` (:class:`WideDomineeringScores`).
 
 The search answers the outcome alone (its score is +1 for a win of the player to move, -1 for a loss): the
 remoteness of a board this size is out of reach, and a game with no ties needs nothing else to be played well.
@@ -22,15 +23,20 @@ from gamedp.solvers.score_search import signed
 from gamedp.values import LOSE, WIN, Value
 
 _KERNELS = "gamedp.kernels.domineering_search"
+_WIDE_KERNELS = "gamedp.kernels.domineering_wide_search"
 #: The frame's side: boards up to this many rows and columns.
 FRAME = 8
+#: Boards past the frame: at most this many cells (the last of 128 bits says who moves) ...
+WIDE_CELLS = 127
+#: ... and this many rows or columns.
+WIDE_SIDE = 30
 
 
-def library() -> Any:
+def library(kernels: str = _KERNELS) -> Any:
     """The compiled search (see :func:`gamedp.native.entry_points`)."""
     from gamedp.native import entry_points
 
-    return entry_points(_KERNELS)
+    return entry_points(kernels)
 
 
 def transpose(frame: int) -> int:
@@ -44,7 +50,8 @@ def transpose(frame: int) -> int:
 
 
 class DomineeringScores:
-    """Domineering on a board of at most 8 rows and 8 columns, for the score search (outcomes only)."""
+    """Domineering on a board of at most 8 rows and 8 columns, for the score search (outcomes only); larger
+    boards take :class:`WideDomineeringScores`."""
 
     symmetric = True
     max_moves = 56  # the vertical dominoes of the 8 x 8 frame
@@ -88,3 +95,36 @@ class DomineeringScores:
 
     def children(self, position: int) -> list[tuple[Any, Any]]:
         return self.game.move_list(position)
+
+
+class WideDomineeringScores(DomineeringScores):
+    """Domineering on a board of up to :data:`WIDE_CELLS` cells and :data:`WIDE_SIDE` rows and columns, for the
+    score search (outcomes only): the board in 128 bits, who moves in the last (see
+    :mod:`gamedp.kernels.domineering_wide_search`). Boards that fit the 8 x 8 frame take :class:`DomineeringScores`
+    (faster there); this one takes them too, which the tests use to check it against known answers.
+
+    >>> from gamedp.games.placement import Domineering
+    >>> game = Domineering(9, 9)
+    >>> rules = WideDomineeringScores(game)
+    >>> rules.arguments(game.parse_position("." * 81 + " H")) == (0, -(1 << 63), 9 << 8 | 9)
+    True
+    """
+
+    max_moves = 126  # a bound on any board's (6 x 21 has 120)
+
+    def __init__(self, game: Any):
+        rows, cols = game.rules.rows, game.rules.cols
+        if rows * cols > WIDE_CELLS or max(rows, cols) > WIDE_SIDE:
+            raise GamedpError(f"{game.name}: the search takes Domineering boards of at most {WIDE_CELLS} cells and "
+                              f"{WIDE_SIDE} rows or columns; try a smaller board, e.g. domineering:11x11")
+        self.game = game
+        self.name = game.name if ":" in game.name else f"{game.name} {rows}x{cols}"
+
+    def library(self) -> Any:
+        return library(_WIDE_KERNELS)
+
+    def arguments(self, position: int) -> tuple[int, ...]:
+        rules = self.game.rules
+        board = position & rules.full
+        high = board >> 64 | self.game.player(position) << 63
+        return signed(board & (1 << 64) - 1), signed(high), rules.rows << 8 | rules.cols

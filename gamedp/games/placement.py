@@ -1,4 +1,5 @@
-"""Placement games: players take turns placing pieces on the empty cells of an R x C board (at most 64 cells).
+"""Placement games: players take turns placing pieces on the empty cells of an R x C board (at most 64 cells;
+Domineering's, up to 127).
 
 A ruleset is a board size and, for each player, a set of polyomino pieces with the orientations allowed. With one
 piece set for both players the game is impartial (BLOCKGAME, Cram); with one per player it is partizan
@@ -103,9 +104,10 @@ class Piece:
 class Rules:
     """Board geometry, placements and symmetries of one placement game."""
 
-    def __init__(self, name: str, rows: int, cols: int, pieces: Sequence[Sequence[Piece]]):
-        if rows < 1 or cols < 1 or rows * cols > MAX_CELLS or cols > len(COLUMNS):
-            raise GamedpError(f"{name}: a board is 1-{len(COLUMNS)} columns and at most {MAX_CELLS} cells, "
+    def __init__(self, name: str, rows: int, cols: int, pieces: Sequence[Sequence[Piece]],
+                 max_cells: int = MAX_CELLS):
+        if rows < 1 or cols < 1 or rows * cols > max_cells or cols > len(COLUMNS):
+            raise GamedpError(f"{name}: a board is 1-{len(COLUMNS)} columns and at most {max_cells} cells, "
                               f"not {rows} x {cols}")
         if len(pieces) not in (1, 2) or not all(pieces):
             raise GameDefinitionError(f"{name}: give one piece set (impartial) or two (one per player)")
@@ -411,15 +413,18 @@ class Domineering(PlacementGame):
     player_names = ("Vertical", "Horizontal")
 
     def __init__(self, rows: int = 4, cols: int = 4):
-        super().__init__(Rules("domineering", rows, cols, [[Piece("#/#", "fixed")], [Piece("##", "fixed")]]))
+        super().__init__(Rules("domineering", rows, cols, [[Piece("#/#", "fixed")], [Piece("##", "fixed")]],
+                               max_cells=DOMINEERING_CELLS))
 
     def score_search(self) -> Any:
-        """Boards of more than :data:`SEARCHED_CELLS` cells (up to 8 x 8), where valuing every position below
-        takes long: who wins, by the exact search of :mod:`gamedp.games.domineering_scores`."""
-        if self.rules.n <= SEARCHED_CELLS or max(self.rules.rows, self.rules.cols) > 8:
+        """Boards of more than :data:`SEARCHED_CELLS` cells, where valuing every position below takes long: who
+        wins, by the exact search of :mod:`gamedp.games.domineering_scores` (boards past 8 x 8: its wide one)."""
+        if self.rules.n <= SEARCHED_CELLS:
             return None
-        from gamedp.games.domineering_scores import DomineeringScores
+        from gamedp.games.domineering_scores import FRAME, DomineeringScores, WideDomineeringScores
 
+        if max(self.rules.rows, self.rules.cols) > FRAME:
+            return WideDomineeringScores(self)
         return DomineeringScores(self)
 
     def parse_position(self, text: str) -> int:
@@ -450,21 +455,31 @@ class Domineering(PlacementGame):
 #: The words that name the player to move after a Domineering board.
 _TURNS = {"v": 0, "vertical": 0, "h": 1, "horizontal": 1}
 
+#: Domineering's boards: the exact search's (the last of 128 bits says who moves), at most 30 rows and as many
+#: columns as cells have names (a to z).
+DOMINEERING_CELLS = 127
+DOMINEERING_ROWS = 30
+
 #: Domineering boards with more cells than this are answered by the exact search (outcomes only): on 5 x 5, the
 #: memoised search takes half a minute for the remoteness.
 SEARCHED_CELLS = 20
 
 
 def domineering(rows: int = 4, cols: int = 4) -> Domineering:
-    """Domineering on ``rows`` x ``cols``, each from 1 to 8 (the exact search's boards).
+    """Domineering on ``rows`` x ``cols``: the exact search's boards, up to 127 cells, 30 rows and 26 columns.
 
-    >>> game = domineering(8, 8)
+    >>> game = domineering(11, 11)
     >>> game.name, game.rules.rows, game.rules.cols
-    ('domineering:8x8', 8, 8)
+    ('domineering:11x11', 11, 11)
     """
-    if not all(1 <= n <= 8 for n in (rows, cols)):
-        raise GamedpError(f"domineering:{rows}x{cols} is not a board: write domineering:RxC, rows and columns "
-                          "from 1 to 8 (e.g. domineering:8x8)")
+    if not (1 <= rows <= DOMINEERING_ROWS and 1 <= cols <= len(COLUMNS) and rows * cols <= DOMINEERING_CELLS):
+        # columns are named by letters, rows by numbers: a board too wide for the names is taken turned
+        turned = (f"; domineering:{cols}x{rows} is this board turned (its Horizontal plays Vertical's dominoes "
+                  "here)" if rows <= len(COLUMNS) < cols <= DOMINEERING_ROWS and rows * cols <= DOMINEERING_CELLS
+                  else "")
+        raise GamedpError(f"domineering:{rows}x{cols} is not a board: write domineering:RxC, at most "
+                          f"{DOMINEERING_ROWS} rows, {len(COLUMNS)} columns (named a to z) and {DOMINEERING_CELLS} "
+                          f"cells (e.g. domineering:9x9 or domineering:30x4){turned}")
     return Domineering(rows, cols)
 
 

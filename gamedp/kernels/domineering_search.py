@@ -67,17 +67,17 @@ def _run_pairs():
 RUN_PAIRS = _run_pairs()
 
 
-def pack_row(cells, held):
+def pack_row(cells, held, width=8):
     """Bullock's packing of one row into vulnerable areas (two cells side by side, for the player who places along
     the row; the other, across it, can still spoil them), left to right: ``cells`` are the row's cells free for
-    the packing (a byte), ``held`` those of them the other can never cover. Returns the left cells of the areas
-    with a held cell, those of the areas without one (a byte each), and the held cells left alone (no one's)."""
+    the packing (``width`` bits), ``held`` those of them the other can never cover. Returns the left cells of the
+    areas with a held cell, those of the areas without one, and the held cells left alone (no one's)."""
     with_held = without = unused = 0
     # 0 nothing pending; 1 a held cell; 2 a free cell at ``start``; 3 ``start`` and a held cell after it, then
     # pairs of held cells (safe moves); 4 ``start``, then pairs of held cells (``start`` left alone)
     state = start = 0
-    for c in range(9):
-        if c == 8 or not cells >> c & 1:  # a gap (or the row's end) ends what is pending
+    for c in range(width + 1):
+        if c == width or not cells >> c & 1:  # a gap (or the row's end) ends what is pending
             if state == 1:
                 unused |= 1 << (c - 1)
             elif state == 3:
@@ -267,8 +267,14 @@ def sure_and_most(filled, to_move, cells):
     make, and the most the other can make (Bullock's bounds), when it moves next (``to_move``) or after the other."""
     protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = areas(filled)
     empty = ~filled
-    safe = disjoint_horizontal(column_isolated(empty))
-    other = disjoint_vertical(empty)
+    return sure_and_most_of(protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0,
+                            disjoint_horizontal(column_isolated(empty)), disjoint_vertical(empty), to_move, cells)
+
+
+def sure_and_most_of(protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0, safe,
+                     other, to_move, cells):
+    """:func:`sure_and_most` of a board of any size, from its :func:`areas`, the player's ``safe`` moves that fit
+    at once and the ``other``'s disjoint placements."""
     if to_move:  # its move first: where the parity of a kind is odd, it takes the odd one
         if protective % 2 == 1:
             protective -= 1
@@ -388,8 +394,12 @@ def lattice(move, shape):
     safe moves), with its upper cell an even number of rows from the top or bottom edge (dominoes stacked from
     the edge leave no single cells); nearer the edges first within each tier."""
     index = null_window.bit_index(move)
-    row, column = index >> 3, index & 7
-    rows, columns = np.int64(shape >> np.uint64(4)), np.int64(shape & np.uint64(15))
+    return lattice_at(index >> 3, index & 7, np.int64(shape >> np.uint64(4)), np.int64(shape & np.uint64(15)))
+
+
+def lattice_at(row, column, rows, columns):
+    """:func:`lattice` of the vertical domino whose upper cell is at (``row``, ``column``) of a board of ``rows``
+    by ``columns`` (of any size)."""
     side = min(column, columns - 1 - column)
     end = min(row, rows - 2 - row)
     if side & 1:

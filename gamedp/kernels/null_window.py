@@ -10,7 +10,8 @@ game's kernels inlined):
   (the game is over, or won at once), else [low, high] bounds its score;
 - ``moves(a, b, p) -> (moves, low, high)``: a position met in the search (the player to move cannot win at
   once, and the game is not over): its moves worth searching as a set of bits (those that do not lose at once
-  — the *non-losing moves* hook), and bounds on its score (e.g. nobody wins before their fourth stone); no
+  — the *non-losing moves* hook; a game of more than 64 moves gives them as two words, and a move is then
+  the index of its bit: :func:`take`), and bounds on its score (e.g. nobody wins before their fourth stone); no
   moves: ``low`` is its exact score;
 - ``bound(a, b, p) -> (low, high)``: bounds on the score of a position met in the search that neither its moves'
   bounds nor the table settle, by a test that costs too much to run before the table is read (a game without
@@ -19,7 +20,9 @@ game's kernels inlined):
 - ``order(a, b, move, p) -> int``: how promising ``move`` looks (higher first; ties keep the bits' order, low
   bits first — a game puts its own preference for ties in the lowest digits);
 - ``key(a, b, p) -> int``: the position's key in the table, the same for positions the game knows to be
-  equivalent (symmetry).
+  equivalent (symmetry). A key is 64 bits: a game whose positions need more (Domineering past 64 cells)
+  gives a hash of them, and the search is then exact unless two positions it meets share one (the game's module
+  says how likely that is).
 
 Scores are small integers (at most 63 either way: a bound is kept in a byte); a child's score is the negation
 of its parent's view of it. The techniques the best dedicated solvers use are the search's own:
@@ -63,8 +66,10 @@ NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
 #: Bounds are kept in a byte each, offset so that 0 means "no bound".
 OFFSET = 64
 REPORT_MASK = 4095
-#: ``counters`` ends with the history: a count per move bit and player (parity of the ply).
-HISTORY_WORDS = 128
+#: ``counters`` ends with the history: a count per move and player (parity of the ply), a move's count at
+#: :func:`history_slot` of the player's :data:`HISTORY_SIDE` words (a set of two words has 128 moves).
+HISTORY_SIDE = 128
+HISTORY_WORDS = 2 * HISTORY_SIDE
 #: A move's sort key is its order times this, plus its history (capped below it).
 HISTORY_SCALE = 1 << 24
 
@@ -101,6 +106,36 @@ def popcount(x):
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+def no_moves(moves):
+    """Whether the set ``moves`` (one word, or two: see :func:`take`) is empty."""
+    if isinstance(moves, tuple):
+        return moves[0] == 0 and moves[1] == 0
+    return moves == 0
+
+
+def take(rest):
+    """The first move of the set ``rest``, and the set without it. A set is one word of move bits (the move is
+    its lowest bit), or two words of up to 128 moves (the move is the index of its lowest bit, 0 to 127), for a
+    game with more moves than a word has bits; numba compiles only the branch of the set's type."""
+    if isinstance(rest, tuple):
+        low, high = rest
+        if low != 0:
+            bit = low & (~low + U1)
+            return np.uint64(bit_index(bit)), (low ^ bit, high)
+        bit = high & (~high + U1)
+        return np.uint64(64 + bit_index(bit)), (low, high ^ bit)
+    move = rest & (~rest + U1)
+    return move, rest ^ move
+
+
+def history_slot(moves, move):
+    """The history's slot of ``move`` among the player's: the index of its bit (a move of a one-word set is its
+    bit; one of a two-word set already an index). ``moves`` is any set of the game's: only its type counts."""
+    if isinstance(moves, tuple):
+        return np.int64(move)
+    return bit_index(move)
 
 
 def bit_index(bit):
@@ -150,7 +185,7 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
                 if watch[STOP] != 0 or nodes >= watch[LIMIT]:
                     return STOPPED
             moves, low, high = moves_of(a, b, p)
-            if moves == 0:
+            if no_moves(moves):
                 result = low
                 entering = False
                 continue
@@ -185,9 +220,8 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             seen = base + 3 + width  # the children's hashed keys, then their entries
             count = 0
             rest = moves
-            while rest != 0:
-                move = rest & (~rest + U1)
-                rest ^= move
+            while not no_moves(rest):
+                move, rest = take(rest)
                 ca, cb = play(a, b, move, p)
                 frames[seen + count] = mix(key_of(ca, cb, p))
                 count += 1
@@ -195,15 +229,15 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
             # for memory together, not one miss after another (the search waits on little else).
             for j in range(count):
                 frames[seen + width + j] = table[frames[seen + j] & mask]
-            side = (depth & 1) * 64
+            side = (depth & 1) * HISTORY_SIDE
             count = 0
             rest = moves
-            while rest != 0:
-                move = rest & (~rest + U1)
-                rest ^= move
+            while not no_moves(rest):
+                move, rest = take(rest)
                 score = order(a, b, move, p)
                 if history:
-                    score = score * HISTORY_SCALE + min(counters[hist + side + bit_index(move)], HISTORY_SCALE - 1)
+                    score = score * HISTORY_SCALE + min(counters[hist + side + history_slot(moves, move)],
+                                                        HISTORY_SCALE - 1)
                 j = count
                 while j > 0 and counters[at + 5 + j - 1] < score:
                     frames[base + 3 + j] = frames[base + 2 + j]
@@ -255,7 +289,7 @@ def negamax(moves_of, bound_of, play, order, key_of, a, b, p, alpha, width, hist
         if score >= beta:
             store(table, mask, frames[base + 2], score, True)
             if history:
-                counters[hist + (depth & 1) * 64 + bit_index(frames[base + 3 + i])] += 1
+                counters[hist + (depth & 1) * HISTORY_SIDE + history_slot(moves, frames[base + 3 + i])] += 1
             result = score
             continue
         if score > counters[at + 4]:
@@ -337,7 +371,7 @@ def expand(start, moves_of, bound_of, play, order, a, b, p, out):
         out[1] = low
         return 0
     moves, move_low, move_high = moves_of(a, b, p)
-    if moves == 0:
+    if no_moves(moves):
         out[0] = move_low
         out[1] = move_low
         return 0
@@ -354,9 +388,8 @@ def expand(start, moves_of, bound_of, play, order, a, b, p, out):
     # by the order, higher first (ties keep the bits' order), as the search sorts them
     count = 0
     rest = moves
-    while rest != 0:
-        move = rest & (~rest + U1)
-        rest ^= move
+    while not no_moves(rest):
+        move, rest = take(rest)
         score = order(a, b, move, p)
         ca, cb = play(a, b, move, p)
         j = count

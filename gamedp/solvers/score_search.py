@@ -59,7 +59,7 @@ QUICK = 1 << 16
 STOPPED = -(1 << 40)
 WATCH_WORDS = 6
 NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
-MAX_PLIES, HISTORY_WORDS = 64, 128
+MAX_PLIES, HISTORY_WORDS = 64, 256
 UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
 #: Plies near the root at which a helper thread tries its moves in another order than the main search.
