@@ -179,3 +179,51 @@ def test_the_workers_share_one_table(cluster):
     searched = split.explored
     assert split.value(game.start()) == first == ScoreSearch(rules, progress=False, book=False).value(game.start())
     assert split.questions > 1 and split.explored * 10 < searched, (split.explored, searched)
+
+
+def test_a_deep_split_answers_as_one_process(cluster):
+    """Hundreds of questions at once, each waiting in a thread of the driver's: they sleep until answered or
+    stopped (a split 4 plies deep of Domineering 8x8 once lost the cluster to threads polling their stops)."""
+    rules = Connect4(5, 4).score_search()
+    plain = ScoreSearch(rules, progress=False, book=False)
+    split = SplitSearch(rules, "connect4:5x4", cluster, plies=5)
+    rng = random.Random(9)
+    for _ in range(3):
+        position = random_position(rules, rng, rng.randrange(3, 6))
+        assert split.score(position) == plain.score(position), rules.game.format_position_line(position)
+    assert split.questions > 50
+
+
+def test_a_stop_wakes_the_questions_waiting_under_it():
+    from gamedp.solvers import split_search
+
+    class NeverAnswered:
+        cancelled = False
+
+        def add_done_callback(self, callback):
+            self.callback = callback
+
+        def cancel(self):
+            self.cancelled = True
+
+    future = NeverAnswered()
+    executor = type("Executor", (), {"client": type("Client", (), {"submit": lambda *a, **k: future})()})()
+    rules = Connect4(5, 4).score_search()
+    search = SplitSearch(rules, "connect4:5x4", executor)
+    stop = split_search._Stop()
+    raised = []
+
+    def ask():
+        try:
+            search._ask(rules.game.start(), 0, (stop,), 1)
+        except split_search._Cancelled:
+            raised.append("cancelled")
+
+    waiting = threading.Thread(target=ask)
+    waiting.start()
+    time.sleep(0.3)
+    assert waiting.is_alive()  # no answer, no stop: it waits
+    stop.set()
+    waiting.join(timeout=5)
+    assert raised == ["cancelled"] and future.cancelled
+    assert not stop._waking  # the question no longer listens

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 MOST_PLIES = 8
 #: The driver splits deeper while the replies along the first moves hold fewer questions than this many a worker.
 QUESTIONS_PER_WORKER = 3
-#: Seconds between looks at a question's stop signal while it waits for a worker.
+#: Seconds between a worker's looks at whether the question it searches was cancelled.
 POLL = 0.05
 
 #: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
@@ -52,6 +52,34 @@ View = tuple[int, int, list[Any]]
 
 class _Cancelled(Exception):
     """A question whose answer is no longer needed."""
+
+
+class _Stop(threading.Event):
+    """A signal that the questions under a node are no longer needed, which wakes those waiting on a worker: they
+    sleep until an answer or a stop comes (thousands may wait at once in a deep split: none polls)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._waking: set[threading.Event] = set()
+        self._guard = threading.Lock()
+
+    def set(self) -> None:
+        super().set()
+        with self._guard:
+            waking = list(self._waking)
+        for event in waking:
+            event.set()
+
+    def wake(self, event: threading.Event) -> None:
+        """Set ``event`` when this is set (at once, if it is)."""
+        with self._guard:
+            self._waking.add(event)
+        if self.is_set():
+            event.set()
+
+    def forget(self, event: threading.Event) -> None:
+        with self._guard:
+            self._waking.discard(event)
 
 
 class SplitSearch:
@@ -70,7 +98,7 @@ class SplitSearch:
         self.plies, self.outcomes_only = plies, outcomes_only
         self.explored = 0
         self.questions = 0
-        self._stopped = threading.Event()
+        self._stopped = _Stop()
         self._counting = threading.Lock()  # the counts are added to by the threads asking the questions
         self._views: dict[tuple[int, ...], View] = {}
         self._known: dict[tuple[tuple[int, ...], int], bool] = {}
@@ -159,7 +187,7 @@ class SplitSearch:
         return view
 
     # -- the split questions ----------------------------------------------------------------------------------
-    def _above(self, position: Any, a: int, plies: int, stops: tuple[threading.Event, ...], path: int) -> bool:
+    def _above(self, position: Any, a: int, plies: int, stops: tuple[_Stop, ...], path: int) -> bool:
         """Whether ``position``'s score is above ``a``: settled by its bounds, known, asked of a worker at
         ``plies`` 0, else split over its children. ``path``: the position's place in the split, from the root,
         a digit per ply (base: one more than a position's most moves), the move's rank there (1 the first)."""
@@ -177,7 +205,7 @@ class SplitSearch:
             self._known[known] = above
         return above
 
-    def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[threading.Event, ...]) -> bool:
+    def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[_Stop, ...]) -> bool:
         """Whether ``test`` (of an item's rank, 1 the first, and the item) holds for one of ``items``: the first
         alone (the most promising: where it decides, as it mostly does, nothing else is asked), then all the
         others at once, each in a thread of its own (it waits on a worker, or splits further); the first that
@@ -186,7 +214,7 @@ class SplitSearch:
             return True
         if len(items) == 1:
             return False
-        stop = threading.Event()
+        stop = _Stop()
         answers: queue.SimpleQueue = queue.SimpleQueue()
 
         def ask(rank: int, item: Any) -> None:
@@ -219,7 +247,7 @@ class SplitSearch:
             raise _Cancelled
         return some
 
-    def _ask(self, position: Any, a: int, stops: tuple[threading.Event, ...], path: int) -> bool:
+    def _ask(self, position: Any, a: int, stops: tuple[_Stop, ...], path: int) -> bool:
         """Whether ``position``'s score is above ``a``, by a worker's search. The workers take the questions
         leftmost in the split first (by ``path``, padded to the deepest split), as a search of one process would
         come to them: those are the likeliest to be needed, the others' answers the likeliest to be thrown away."""
@@ -232,12 +260,12 @@ class SplitSearch:
                                    priority=-path, pure=False)
             answered = threading.Event()
             future.add_done_callback(lambda _, answered=answered: answered.set())
+            for stop in stops:
+                stop.wake(answered)
             try:
                 # waited for in this thread, not through the client's event loop: the driver's threads wait on
                 # many questions at once
-                while not answered.wait(POLL):
-                    if any(s.is_set() for s in stops):
-                        raise _Cancelled
+                answered.wait()
                 if any(s.is_set() for s in stops):
                     raise _Cancelled
                 above, explored = future.result()
@@ -248,6 +276,9 @@ class SplitSearch:
                 said = " ".join(str(e).split())[:200]
                 raise GamedpError(f"a worker's search failed ({type(e).__name__}{': ' + said if said else ''}); "
                                   "run the same command again") from None
+            finally:
+                for stop in stops:
+                    stop.forget(answered)
             with self._counting:
                 self.explored += explored
         with self._counting:
