@@ -198,22 +198,23 @@ def mover_pairs(elo, ehi, horizontal, p):
     return vertical_pairs(elo, ehi, p)
 
 
+def safe_cells(elo, ehi, horizontal, p):
+    """The empty cells where the player's moves are safe: none of the other's moves covers them."""
+    if horizontal:
+        return column_isolated(elo, ehi, p)
+    return row_isolated(elo, ehi, p)
+
+
 def safe_pairs(elo, ehi, horizontal, p):
     """The player's moves the other can never spoil."""
-    if horizontal:
-        clo, chi = column_isolated(elo, ehi, p)
-        return horizontal_pairs(clo, chi, p)
-    ilo, ihi = row_isolated(elo, ehi, p)
-    return vertical_pairs(ilo, ihi, p)
+    slo, shi = safe_cells(elo, ehi, horizontal, p)
+    return mover_pairs(slo, shi, horizontal, p)
 
 
 def safe_count(elo, ehi, horizontal, p):
     """The player's safe moves that fit at once (each is sure to be made)."""
-    if horizontal:
-        clo, chi = column_isolated(elo, ehi, p)
-        return disjoint_horizontal(clo, chi, p)
-    ilo, ihi = row_isolated(elo, ehi, p)
-    return disjoint_vertical(ilo, ihi, p)
+    slo, shi = safe_cells(elo, ehi, horizontal, p)
+    return most(slo, shi, horizontal, p)
 
 
 def most(elo, ehi, horizontal, p):
