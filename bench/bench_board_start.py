@@ -6,8 +6,9 @@ on screen, and how soon the winning move is marked.
 Each round starts ``gamedp serve GAME`` afresh (a whole process, as a person runs it, with ``GAMEDP_DB_DIR`` an
 empty folder of its own: only what gamedp ships answers) and opens its page in headless Chromium (Debian's
 ``/usr/bin/chromium``, driven by Playwright, started once and not timed). Times from the page being asked for:
-the board drawn with every legal move's button, then the move ``--winning`` marked winning (``--expect``, for a game whose start is not won). Prints each round and
-the medians; exit status 1 if a median is over its bar (``--board-bar``, 2 s; ``--value-bar``, 5 s).
+the board drawn with every legal move's button, then the move ``--winning`` marked winning (``--expect`` another
+value, for a game whose start is not won). Prints each round and the medians; exit status 1 if a median is over
+its bar (``--board-bar``, 2 s; ``--value-bar``, 5 s).
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
 
-def one_round(browser, game: str, winning: str, expect: str, timeout: float) -> tuple[float, float, int]:
+def one_round(browser: Any, game: str, winning: str, expect: str, timeout: float) -> tuple[float, float, int]:
     """Seconds to the board with its moves, to ``winning`` marked ``expect``; how many moves were shown."""
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen([sys.executable, "-m", "gamedp", "serve", game, "--time-limit", "300"],
