@@ -70,8 +70,7 @@ def test_a_stopped_build_goes_on_from_its_parts_and_makes_the_same_book(tmp_path
 
 
 def test_a_stopped_build_of_lines_goes_on_from_its_parts_and_makes_the_same_book(tmp_path):
-    """The lines' parts are named by their positions too: a build stopped among them finds them again (the best
-    moves, found in this process, are found again)."""
+    """The lines' parts are named by their positions too: a build stopped among them finds them again."""
     rules = Connect4(5, 4).score_search()
     make_book(rules, 2, tmp_path / "whole.gdb", lines=6)
     with pytest.raises(Stopped):
@@ -81,6 +80,39 @@ def test_a_stopped_build_of_lines_goes_on_from_its_parts_and_makes_the_same_book
     assert stats["resumed"] > 3 * book_builder.PART_POSITIONS
     whole, book = (OpeningBook(tmp_path / name, rules.book_id, rules.variant) for name in ("whole.gdb", "book.gdb"))
     assert read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules) and book.best == whole.best
+
+
+class Counting(LocalExecutor):
+    """Runs every part, and notes which kind each was (the function run on it)."""
+
+    def __init__(self):
+        self.ran = []
+
+    def run(self, fn, jobs, on_done):
+        for job in jobs:
+            self.ran.append(fn.__name__)
+            fn(job)
+            on_done(job)
+
+
+def test_a_stopped_build_keeps_its_best_moves_and_tests_only_those_it_lacks(tmp_path):
+    """The best moves along the lines are found in parts of their own, kept as the scores are: a build stopped
+    before its last part runs that one alone, and a damaged part of best moves again."""
+    rules = Connect4(5, 4).score_search()
+    whole = Counting()
+    make_book(rules, 2, tmp_path / "whole.gdb", lines=6, executor=whole)
+    assert whole.ran[-1] == "best_part" and "search_part" in whole.ran
+    with pytest.raises(Stopped):
+        make_book(rules, 2, tmp_path / "book.gdb", lines=6, executor=StopAfter(len(whole.ran) - 1))
+    best = sorted(parts_folder(tmp_path / "book.gdb").glob("best-*"))
+    assert len(best) == whole.ran.count("best_part") - 1 >= 2
+    best[0].write_bytes(best[0].read_bytes()[:-2])
+    again = Counting()
+    stats = make_book(rules, 2, tmp_path / "book.gdb", lines=6, executor=again)
+    assert again.ran == ["best_part", "best_part"]
+    books = [OpeningBook(tmp_path / name, rules.book_id, rules.variant) for name in ("whole.gdb", "book.gdb")]
+    assert books[0].best == books[1].best and read(tmp_path / "book.gdb", rules) == read(tmp_path / "whole.gdb", rules)
+    assert 0 < stats["tested"] < 2 * len(books[1].best)
 
 
 def test_a_part_another_user_could_have_written_is_refused(tmp_path):
@@ -104,14 +136,18 @@ def test_a_part_of_other_positions_is_searched_again(tmp_path):
 
 @pytest.mark.slow
 def test_a_local_dask_cluster_builds_the_same_book(tmp_path):
-    alone = gamedp("book", "connect4:5x4", "--depth", "4", "--json", db_dir=tmp_path / "alone")
+    """Its scores and, along the lines, its best moves."""
+    alone = gamedp("book", "connect4:5x4", "--depth", "4", "--lines", "6", "--json", db_dir=tmp_path / "alone")
     assert alone.returncode == 0, alone.stderr
-    shared = gamedp("book", "connect4:5x4", "--depth", "4", "--workers", "2", "--json", db_dir=tmp_path / "dask")
+    shared = gamedp("book", "connect4:5x4", "--depth", "4", "--lines", "6", "--workers", "2", "--json",
+                    db_dir=tmp_path / "dask")
     assert shared.returncode == 0, shared.stderr
     rules = Connect4(5, 4).score_search()
     [one] = (tmp_path / "alone").glob("*.gdb")
     [other] = (tmp_path / "dask").glob("*.gdb")
     assert read(one, rules) == read(other, rules)
+    books = [OpeningBook(path, rules.book_id, rules.variant) for path in (one, other)]
+    assert books[0].best and books[0].best == books[1].best
 
 
 def first_of_the_best(rules, position, search) -> int:

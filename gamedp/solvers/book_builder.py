@@ -12,10 +12,10 @@ folder beside the book as soon as they are found. A build that stops (Ctrl-C, a 
 cluster) keeps its finished parts: the same command goes on from them, and the folder is removed once the book
 is written.
 
-Along the lines, the player's positions past the depth are searched in parts too; the best move of each is then
-found in this process, testing its moves in the game's order with a null-window search each (a move is the
-best where the position it leads to scores at most the negated score: usually the first tested), where the
-scores of its children are not known already.
+Along the lines, the player's positions past the depth are searched in parts too; then the best move of each is
+found, in parts of their own kept in the same way: its moves are tested in the game's order with a null-window
+search each (a move is the best where the position it leads to scores at most the negated score: usually the
+first tested), where the scores of its children are not known already.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import struct
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, Literal, NamedTuple
 
 from gamedp.errors import GamedpError
 from gamedp.progress import ProgressLine
@@ -48,7 +48,8 @@ class Stopped(GamedpError):
 
 
 class Part(NamedTuple):
-    """Some of the deepest positions, searched together and kept in ``path``."""
+    """Some positions searched together and kept in ``path``: their scores, or (a part of best moves, whose
+    ``scores`` are given) the index of each one's best move among its moves."""
 
     name: str  # the game as the command line names it
     game: Any  # the game itself, for a worker to make its search
@@ -56,6 +57,8 @@ class Part(NamedTuple):
     positions: tuple
     keys: tuple
     path: str
+    scores: tuple = ()  # a part of best moves: each position's score,
+    known: tuple = ()  # and the scores of its moves' positions known already (None where not), in their order
 
 
 def make_book(rules: Any, depth: int, path: str | os.PathLike, *, lines: int = 0, memory: int | None = None,
@@ -101,18 +104,9 @@ def _perfect_lines(build: _Build, player: int, plies: int) -> int:
     reach = 0
     for step in perfect_lines(build.rules, player, plies, build.scores, build.best):
         build.search(step.new, f"the {whose} player's positions {step.ply} moves deep")
-        if not step.best:
-            continue
-        reach = step.ply + 1  # the position the best move leads to
-        line = ProgressLine(f"book of {build.rules.name}: the {whose} player's best moves {step.ply} moves deep")
-        try:
-            for done, (key, (position, moves)) in enumerate(step.best.items()):
-                line.update(done, len(step.best))
-                build.best[key] = build.best_move(position, moves)
-        except KeyboardInterrupt:
-            raise build.stopped() from None
-        finally:
-            line.close()
+        if step.best:
+            reach = step.ply + 1  # the position the best move leads to
+            build.find_best(step.best, f"the {whose} player's best moves {step.ply} moves deep")
     return reach
 
 
@@ -135,64 +129,62 @@ class _Build:
 
     def search(self, positions: dict[int, Any], what: str) -> None:
         """Search those of ``positions`` (key -> position) not valued yet, in parts."""
-        rules = self.rules
         keys = sorted(k for k in positions if k not in self.scores)
-        parts = [self._part(tuple(keys[at:at + PART_POSITIONS]), positions)
-                 for at in range(0, len(keys), PART_POSITIONS)]
-        todo = [part for part in parts if not self._take(part, resumed=True)]
         self.searched += len(keys)
+        self._run([self._part(tuple(keys[at:at + PART_POSITIONS]), positions)
+                   for at in range(0, len(keys), PART_POSITIONS)], search_part, self._take, what)
+
+    def find_best(self, positions: dict[int, tuple[Any, list]], what: str) -> None:
+        """Find the best move of each of ``positions`` (line key -> the position and its moves), its score known,
+        in parts."""
+        rules, keys = self.rules, sorted(positions)
+        parts = []
+        for at in range(0, len(keys), PART_POSITIONS):
+            mine = keys[at:at + PART_POSITIONS]
+            part = self._part(tuple(mine), {k: positions[k][0] for k in mine}, "best")
+            parts.append(part._replace(
+                scores=tuple(self.scores[rules.book_key(positions[k][0])] for k in mine),
+                known=tuple(tuple(self.scores.get(rules.book_key(child)) for _, child in positions[k][1])
+                            for k in mine)))
+        self._run(parts, best_part, self._take_best, what)
+
+    def _run(self, parts: list[Part], fn: Callable[[Part], None], take: Callable[..., bool], what: str) -> None:
+        """Run ``fn`` on those of ``parts`` that ``take`` does not find kept already, on the executor."""
+        todo = [part for part in parts if not take(part, resumed=True)]
         if not todo:
             return
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        line = ProgressLine(f"book of {rules.name}: {what}")
+        line = ProgressLine(f"book of {self.rules.name}: {what}")
+        total = sum(len(part.keys) for part in parts)
         left = [sum(len(part.keys) for part in todo)]
-        line.update(len(keys) - left[0], len(keys))
+        line.update(total - left[0], total)
 
         def done(part: Part) -> None:
-            if not self._take(part):
+            if not take(part):
                 raise GamedpError(f"the part {part.path} of the book was not written as it should have been; run "
                                   "the same command again")
             left[0] -= len(part.keys)
-            line.update(len(keys) - left[0], len(keys))
+            line.update(total - left[0], total)
 
         try:
             # the parts searched in this process share its table
-            with lent(rules.book_game, self.memory, self.here) if self._local else nullcontext():
-                self.executor.run(search_part, todo, done)
+            with lent(self.rules.book_game, self.memory, self.here) if self._local else nullcontext():
+                self.executor.run(fn, todo, done)
         except KeyboardInterrupt:
             raise self.stopped() from None
         finally:
             line.close()
 
     def stopped(self) -> Stopped:
-        """What a build stopped by Ctrl-C says (its searches' parts are kept, its best moves found again)."""
+        """What a build stopped by Ctrl-C says (its finished parts are kept)."""
         return Stopped(f"stopped: {len(self.scores):,} positions are valued, kept in {self.folder}; run the same "
                        "command again to go on")
 
-    def best_move(self, position: Any, moves: list) -> int:
-        """The index in ``moves`` (``position``'s moves and the positions they lead to) of the first of the best,
-        ``position``'s score known: the first whose position scores at most its negation, known already or
-        tested by a null-window search."""
-        rules, most = self.rules, -self.scores[self.rules.book_key(position)]
-        began = time.perf_counter()
-        try:
-            for index, (_, child) in enumerate(moves):
-                score = self.scores.get(rules.book_key(child))
-                if score is None:
-                    score = self.here.score(child, most, most + 1)
-                    self.tested += 1
-                    self.tested_explored += self.here.explored
-                if score <= most:
-                    return index
-        finally:
-            self.tested_seconds += time.perf_counter() - began
-        raise AssertionError("no move keeps the position's score")  # one move has it, by the score's definition
-
-    def _part(self, keys: tuple, positions: dict[int, Any]) -> Part:
+    def _part(self, keys: tuple, positions: dict[int, Any], kind: str = "part") -> Part:
         # named by its positions, so that a build that stops finds it again, whatever it found before it
         name = hashlib.sha256(struct.pack(f"<{len(keys)}Q", *keys)).hexdigest()[:20]
         return Part(self.rules.book_game, self.rules.game, self.memory, tuple(positions[k] for k in keys), keys,
-                    str(self.folder / f"part-{name}.gdb"))
+                    str(self.folder / f"{kind}-{name}.gdb"))
 
     def _take(self, part: Part, resumed: bool = False) -> bool:
         """Add what ``part``'s file keeps; False where it keeps nothing of use (none yet, or damaged)."""
@@ -203,6 +195,17 @@ class _Build:
         self.explored += kept[1]["explored"]
         self.seconds += kept[1]["seconds"]
         self.resumed += len(kept[0]) if resumed else 0
+        return True
+
+    def _take_best(self, part: Part, resumed: bool = False) -> bool:
+        """Add the best moves ``part``'s file keeps; False where it keeps nothing of use."""
+        kept = read_best(self.rules, part)
+        if kept is None:
+            return False
+        self.best.update(kept[0])
+        self.tested += kept[1]["tested"]
+        self.tested_explored += kept[1]["explored"]
+        self.tested_seconds += kept[1]["seconds"]
         return True
 
 
@@ -234,18 +237,74 @@ def search_part(part: Part) -> None:
     for position in part.positions:
         scores.append(search.score(position))
         explored += search.explored
+    _write(part, search.rules, "part", {"explored": explored, "seconds": round(time.perf_counter() - began, 3)},
+           ("scores", struct.pack(f"<{len(scores)}b", *scores)))
+
+
+def best_part(part: Part) -> None:
+    """Find the best move of each of ``part``'s positions (the first of the best, in the game's order: the first
+    whose position scores at most the negated score, known already or tested by a null-window search) and write
+    their indices to its file (run by an executor, anywhere)."""
+    search = search_for(part.name, part.game, part.memory)
     rules = search.rules
+    began = time.perf_counter()
+    tested = explored = 0
+    best = []
+    for position, score, known in zip(part.positions, part.scores, part.known):
+        most = -score
+        for index, (_, child) in enumerate(rules.children(position)):
+            kept = known[index]
+            if kept is None:
+                kept = search.score(child, most, most + 1)
+                tested += 1
+                explored += search.explored
+            if kept <= most:
+                best.append(index)
+                break
+        else:  # one move has the position's score, by the score's definition
+            raise AssertionError(f"no move keeps the score {score} of position {position!r} of {part.path}")
+    _write(part, rules, "best",
+           {"tested": tested, "explored": explored, "seconds": round(time.perf_counter() - began, 3)},
+           ("best", bytes(best)))
+
+
+def _write(part: Part, rules: Any, kind: str, stats: dict, found: tuple[str, bytes]) -> None:
     from gamedp.database import write_container
 
-    meta = {"game_id": rules.book_id + "-part", "variant": dict(rules.variant), "size": len(scores),
-            "stats": {"explored": explored, "seconds": round(time.perf_counter() - began, 3)}}
-    write_container(part.path, meta, [("keys", struct.pack(f"<{len(scores)}Q", *part.keys)),
-                                      ("scores", struct.pack(f"<{len(scores)}b", *scores))])
+    meta = {"game_id": f"{rules.book_id}-{kind}", "variant": dict(rules.variant), "size": len(part.keys),
+            "stats": stats}
+    write_container(part.path, meta, [("keys", struct.pack(f"<{len(part.keys)}Q", *part.keys)), found])
 
 
 def read_part(rules: Any, part: Part) -> tuple[dict[int, int], dict] | None:
     """The scores ``part``'s file keeps and its statistics, or None where there is no such file, or it is
     damaged or holds other positions (the part is then searched again). Another user's file is refused."""
+    kept = _read(rules, part, "part", "scores", "b")
+    if kept is None:
+        return None
+    scores, stats = kept
+    if any(abs(s) > rules.score_bound(p) for s, p in zip(scores, part.positions)):
+        return None
+    return dict(zip(part.keys, scores)), {"explored": int(stats.get("explored", 0)),
+                                          "seconds": float(stats.get("seconds", 0.0))}
+
+
+def read_best(rules: Any, part: Part) -> tuple[dict[int, int], dict] | None:
+    """The best moves (line key -> the move's index) a part of best moves keeps and its statistics, or None as
+    :func:`read_part` says."""
+    kept = _read(rules, part, "best", "best", "B")
+    if kept is None:
+        return None
+    best, stats = kept
+    if any(index >= len(rules.children(p)) for index, p in zip(best, part.positions)):
+        return None
+    return dict(zip(part.keys, best)), {name: (float if name == "seconds" else int)(stats.get(name, 0))
+                                        for name in ("tested", "explored", "seconds")}
+
+
+def _read(rules: Any, part: Part, kind: str, name: str, code: Literal["b", "B"]) -> tuple[list[int], dict] | None:
+    """The values of ``part``'s section ``name`` (of struct ``code``) and its statistics, where its file is whole
+    and of ``kind`` for this game and these positions; None otherwise."""
     from gamedp.database import Container, DatabaseError
 
     if not os.path.exists(part.path):
@@ -256,17 +315,12 @@ def read_part(rules: Any, part: Part) -> tuple[dict[int, int], dict] | None:
             meta = container.meta
             container.verify()
             keys = container.section("keys").cast("Q").tolist()
-            scores = container.section("scores").cast("b").tolist()
+            values = container.section(name).cast(code).tolist()
     except DatabaseError as e:
         if not e.damaged:  # not this user's alone, or not a file: never trusted, never replaced
             raise
         return None
-    if meta.get("game_id") != rules.book_id + "-part" or meta.get("variant") != dict(rules.variant) or \
-            tuple(keys) != part.keys or len(scores) != len(keys):
+    if meta.get("game_id") != f"{rules.book_id}-{kind}" or meta.get("variant") != dict(rules.variant) or \
+            tuple(keys) != part.keys or len(values) != len(keys):
         return None
-    bound = [rules.score_bound(p) for p in part.positions]
-    if any(abs(s) > b for s, b in zip(scores, bound)):
-        return None
-    stats = meta.get("stats", {})
-    return dict(zip(keys, scores)), {"explored": int(stats.get("explored", 0)),
-                                     "seconds": float(stats.get("seconds", 0.0))}
+    return values, meta.get("stats", {})
