@@ -8,6 +8,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import subprocess
 import time
@@ -74,13 +75,18 @@ def wait_for_checkpoint(tmp_path: Path, process: subprocess.Popen) -> Path:
 @pytest.mark.parametrize("name", sorted(LONG))
 def test_a_search_killed_at_any_moment_resumes_to_the_same_answer_exploring_less(tmp_path, name):
     game, line = LONG[name]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     fresh = gamedp("value", game, "--json", stdin=line + "\n", db_dir=tmp_path / "fresh",
                    env={"GAMEDP_CHECKPOINT_SECONDS": "0"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert fresh.returncode == 0, fresh.stderr
     whole = json.loads(fresh.stdout)
     process = start(tmp_path, "value", game, "--json", stdin=line + "\n", seconds="0.2")
     wait_for_checkpoint(tmp_path, process)
-    time.sleep(random.uniform(0, 0.5))
+    # killed at a random moment of its search's middle, by CPU used (a loaded machine gives a process little of
+    # its wall time): killed just after its first checkpoint, it has kept too little to save anything
+    wait_for_cpu(process, random.uniform(0.4, 0.8) * (after.ru_utime + after.ru_stime - before.ru_utime -
+                                                      before.ru_stime))
     process.kill()
     process.communicate()
     assert list(tmp_path.glob("*.resume")), "the checkpoint is not left whole"
