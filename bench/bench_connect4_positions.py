@@ -18,7 +18,7 @@ bars are checked last (per position, at most 0.6x with the most threads measured
 one thread on the easy sets), then a harness.compare of plain `gamedp value connect4` against the reference on
 the 1000 End-Easy positions (target: at most 1.5x the reference); its output column says DIFFERS because the two
 print different formats. --start times the empty board too (minutes). Everything runs in a fresh temporary
-directory so that the reference finds no opening book (7x6.book) to answer from.
+directory so that the reference finds no opening book (7x6.book) to answer from, and gamedp runs with --no-book.
 """
 
 from __future__ import annotations
@@ -230,7 +230,8 @@ def main() -> int:
         threads = [int(t) for t in args.threads.split(",")]
     except ValueError:
         raise SystemExit(f"--threads {args.threads}: write thread counts separated by commas (e.g. 1,2)") from None
-    plain = GAMEDP + ["value", "connect4"] + (["--memory", args.memory] if args.memory else [])
+    # no opening book on either side: the searches are compared (the sets' shortest lines are in gamedp's book)
+    plain = GAMEDP + ["value", "connect4", "--no-book"] + (["--memory", args.memory] if args.memory else [])
     gamedp = {t: plain + (["--threads", str(t)] if t != 1 else []) for t in threads}
     print("reference: " + (ref or "none (no --reference): gamedp alone, no ratios, target not checked"))
     home = Path.cwd()
@@ -268,7 +269,7 @@ def main() -> int:
             ee = [m.split()[0] for m in (sets_dir / SETS["End-Easy"]).read_text().splitlines() if m.strip()]
             ee = ee[:QUICK["End-Easy"]] if args.quick else ee
             (tmp / "end-easy.in").write_text("\n".join(ee) + "\n")
-            contenders = [Contender("gamedp value connect4", GAMEDP + ["value", "connect4"])]
+            contenders = [Contender("gamedp value connect4", GAMEDP + ["value", "connect4", "--no-book"])]
             contenders += [Contender(f"gamedp value connect4 --threads {t}", plain + ["--threads", str(t)])
                            for t in threads if t != 1]
             if ref:

@@ -266,16 +266,18 @@ def empty_line(game: Any) -> GamedpError:
 
 
 def score_reader(game: Any, rules: Any, *, memory: int | None = None, outcomes_only: bool = False,
-                 progress: bool = True, threads: int = 1, scores: bool = False, keeping: Any = None) -> ScoreReader:
+                 progress: bool = True, threads: int = 1, scores: bool = False, keeping: Any = None,
+                 book: bool = True) -> ScoreReader:
     """A reader for a game with the exact-score search (``rules``, what its hook gave): one table for every
     line, searched by up to ``threads`` lines at once; with ``scores``, its values carry the benchmark sets'
     score (the sign alone with ``outcomes_only``), which ``rules`` must offer (see :func:`benchmark_scores`);
-    ``keeping`` keeps a long line's search in a checkpoint (:mod:`gamedp.solvers.search_checkpoint`)."""
+    ``keeping`` keeps a long line's search in a checkpoint (:mod:`gamedp.solvers.search_checkpoint`); without
+    ``book``, no line is answered from an opening book."""
     from gamedp.solvers.score_search import ScoreSearch
 
     # several lines' progress at once would garble the terminal's one progress line
     search = ScoreSearch(rules, memory=memory, outcomes_only=outcomes_only, progress=progress and threads == 1,
-                         threads=threads, keeping=keeping)
+                         threads=threads, keeping=keeping, book=None if book else False)
     return ScoreReader(game, search, getattr(rules, "read_moves", None), scores)
 
 

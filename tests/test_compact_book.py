@@ -224,6 +224,14 @@ def test_value_answers_from_the_shipped_book_the_lines_it_holds_and_the_others_b
                              stdin="\n".join(held) + "\n", db_dir=tmp_path / "db")
     assert as_json.returncode == 0, as_json.stderr
     assert [json.loads(line)["explored"] for line in as_json.stdout.splitlines()] == [0] * len(held)
+    # --no-book: every line searched, so answered truly (the book's scores are made up)
+    searched = shipped_gamedp(tmp_path, shipped_name(rules.book_id, rules.variant), digest, "value", "connect4:5x4",
+                              "--json", "--no-book", stdin="\n".join(held) + "\n", db_dir=tmp_path / "db")
+    assert searched.returncode == 0, searched.stderr
+    truly = [rules.value(rules.read_moves(line), search.score(rules.read_moves(line))) for line in held]
+    got = [json.loads(line) for line in searched.stdout.splitlines()]
+    assert [(g["value"], g["remoteness"]) for g in got] == [(v.outcome.name, v.remoteness) for v in truly]
+    assert all(g["explored"] > 0 for g in got)
 
 
 def test_value_refuses_a_shipped_book_not_as_shipped_in_one_line(tmp_path):

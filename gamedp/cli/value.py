@@ -26,9 +26,11 @@ from gamedp.errors import GamedpError
                    "checked. Connect-Four only.")
 @threads_option
 @fresh_option
+@click.option("--no-book", is_flag=True, help="Search every position, answering none from an opening book (the "
+                                               "one gamedp ships included): to time the search itself.")
 @cluster_options
 def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool, outcomes_only: bool,
-          form: str, threads: int, fresh: bool, workers: int | None, address: str | None,
+          form: str, threads: int, fresh: bool, no_book: bool, workers: int | None, address: str | None,
           scheduler_file: str | None) -> None:
     """Print the exact value of each position of GAME read from standard input, one a line.
 
@@ -89,12 +91,13 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
             threads = usable_threads(threads)
             interrupt_on_sigterm()
             reader = score_reader(loaded, rules, memory=memory, outcomes_only=outcomes_only, threads=threads,
-                                  scores=scores, keeping=Keeping(command_afresh(), fresh=fresh))
+                                  scores=scores, keeping=Keeping(command_afresh(), fresh=fresh), book=not no_book)
             read, stop = reader, reader.stop
         else:
             for given, option in ((memory is not None, "--memory bounds the table"),
                                   (threads != 1, "--threads shares the search"),
-                                  (fresh, "--fresh starts afresh the search")):
+                                  (fresh, "--fresh starts afresh the search"),
+                                  (no_book, "--no-book leaves out the opening book")):
                 if given:
                     raise GamedpError(f"{option} of a game searched one position at a time; {game} is solved by an "
                                       f"engine that keeps every position it meets (leave {option.split()[0]} out)")
