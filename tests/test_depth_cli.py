@@ -42,7 +42,8 @@ def test_analyze_depth_text_and_json():
     text = CliRunner().invoke(cli, ["analyze", "tictactoe", "XX. OO. ...", "--depth", "9"]).output
     assert "WIN in 1 for the player to move (proven by a search 9 moves deep)" in text
     assert re.search(r"^  3  WIN in 1$", text, re.M) and re.search(r"^  6  TIE$", text, re.M)
-    doc = json.loads(CliRunner().invoke(cli, ["analyze", "connect4", "--depth", "2", "--json"]).stdout)
+    # a position past the opening book (which proves the start's moves)
+    doc = json.loads(CliRunner().invoke(cli, ["analyze", "connect4", "12345", "--depth", "2", "--json"]).stdout)
     assert doc["depth"] == 2 and doc["value"] is None and len(doc["moves"]) == 7
     assert all(m["value"] is None and -1 <= m["estimate"] <= 1 for m in doc["moves"])
     assert [m["estimate"] for m in doc["moves"]] == sorted((m["estimate"] for m in doc["moves"]), reverse=True)

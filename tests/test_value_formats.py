@@ -113,14 +113,22 @@ def test_other_games_still_refuse_an_empty_line():
 
 
 def test_a_short_pons_run_imports_no_more_than_a_plain_one(tmp_path):
-    """`--format pons` takes the short path too: no command-line library, no numpy."""
-    code = ("import sys\nfrom gamedp.cli.entry import main\n"
-            "try:\n    main(['value', 'connect4', '--format', 'pons', '--threads', '1'])\nexcept SystemExit:\n"
-            "    pass\nsys.stderr.write(' '.join(sys.modules))\n")
+    """`--format pons` takes the short path too: no command-line library, no numpy, nothing a plain run does not
+    import."""
     moves = "5554224333234511764415115"
-    done = subprocess.run([sys.executable, "-c", code], input=moves + "\n", capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+
+    def modules(*form: str) -> tuple[str, set[str]]:
+        code = ("import sys\nfrom gamedp.cli.entry import main\n"
+                f"try:\n    main({['value', 'connect4', *form, '--threads', '1']!r})\n"
+                "except SystemExit:\n    pass\nsys.stderr.write(' '.join(sys.modules))\n")
+        done = subprocess.run([sys.executable, "-c", code], input=moves + "\n", capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path)})
+        return done.stdout, set(done.stderr.split())
+
     game = Connect4()
     score = ScoreSearch(game.score_search(), progress=False, book=False).score(game.parse_position(moves))
-    assert done.stdout == f"{moves} {score}\n", done.stderr
-    assert not {"dataclasses", "json", "click", "numpy", "numba"} & set(done.stderr.split())
+    pons, imported = modules("--format", "pons")
+    assert pons == f"{moves} {score}\n", imported
+    plain, plainly = modules()
+    assert plain.startswith(moves + "\t")
+    assert not {"dataclasses", "click", "numpy", "numba"} & imported and imported <= plainly, imported - plainly

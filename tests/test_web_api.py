@@ -21,6 +21,8 @@ from starlette.testclient import TestClient
 from gamedp.web.app import MAX_BODY, MAX_TEXT, builtin_games, create_app
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "my_game.py")
+#: a 7x6 position past the opening book gamedp ships, where a search 2 moves deep proves none of the moves
+ESTIMATED = "12345"
 GAMES = ["tictactoe", "nim", "cards", "grid", "wythoff", "domineering", "connect4:4x3:3", EXAMPLE, "toads-and-frogs"]
 
 BAD_GAMES = '''
@@ -379,15 +381,16 @@ def test_serve_refuses_a_damaged_or_foreign_save_at_start_up(tmp_path):
 
 
 def test_serve_depth_shows_estimates_where_the_search_proves_nothing():
-    """Connect-4 7x6 from the start, a search 2 moves deep: every move an estimate, as analyze --depth sees it."""
+    """Connect-4 7x6 past its opening book, a search 2 moves deep: every move an estimate, as analyze --depth sees
+    it."""
     from gamedp.cli.main import main
 
     with TestClient(create_app(["connect4"], options={"connect4": {"depth": 2}})) as c:
-        record = c.get("/api/position", params={"game": "connect4"}).json()
+        record = c.get("/api/position", params={"game": "connect4", "position": ESTIMATED}).json()
         assert record["depth"] == 2 and record["positionValue"] is None and record["remoteness"] == -100
         out = io.StringIO()
         with redirect_stdout(out):
-            main(["analyze", "connect4", "--depth", "2", "--json"])
+            main(["analyze", "connect4", ESTIMATED, "--depth", "2", "--json"])
         judged = json.loads(out.getvalue())
         assert [(m["moveName"], m["moveValue"], m["moveEstimate"]) for m in record["moves"]] == \
             [(m["move"], m["value"], m["estimate"]) for m in judged["moves"]]
@@ -458,7 +461,7 @@ def test_the_page_draws_estimates_and_proven_values(tmp_path):
     from gamedp.solvers.lookahead import SCALE, score_text
 
     with TestClient(create_app(["connect4", "tictactoe"], options={"connect4": {"depth": 2}})) as c:
-        records = [c.get("/api/position", params={"game": "connect4"}).json(),
+        records = [c.get("/api/position", params={"game": "connect4", "position": ESTIMATED}).json(),
                    c.get("/api/position", params={"game": "tictactoe", "position": "XX.OO...."}).json()]
     (tmp_path / "records.json").write_text(json.dumps(records))
     (tmp_path / "harness.js").write_text(PAGE_HARNESS)

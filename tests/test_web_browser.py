@@ -298,7 +298,7 @@ def test_a_depth_limited_board_shows_estimates_and_plays_its_best_judged_move(br
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(depth_server_url)
+    page.goto(depth_server_url + "?game=connect4&position=12345")  # past the opening book: estimates
     settle(page)
     assert re.fullmatch(r"You to move: estimate [+-]?\d\.\d\d \(a search 2 moves deep\)",
                         page.inner_text("#status"))
@@ -310,7 +310,7 @@ def test_a_depth_limited_board_shows_estimates_and_plays_its_best_judged_move(br
     settle(page)  # the computer's reply: the first move of the record it was shown
     assert len(page.eval_on_selector_all("#chart circle", "cs => cs.map(c => c.dataset.value)")) == 3
     assert page.get_attribute("#board", "data-position").count("X") + \
-        page.get_attribute("#board", "data-position").count("O") == 2
+        page.get_attribute("#board", "data-position").count("O") == 7
     context.close()
     assert errors == []
 

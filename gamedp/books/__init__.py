@@ -12,7 +12,10 @@ from typing import Any, Mapping
 from gamedp.database_location import SUFFIX, file_name
 
 #: file name -> the SHA-256 (hex) of the file as shipped
-SHIPPED: dict[str, str] = {}
+SHIPPED: dict[str, str] = {
+    # gamedp book connect4 --depth 4 --lines 8 --compact connect4-book_height6_width7.book
+    "connect4-book_height6_width7.book": "e9020a2bdd111043e4f685815fb22b092802e2771368cbbe9d08bd054114b645",
+}
 
 # where the files are; a test points it at a folder of its own
 _FOLDER = Path(__file__).parent

@@ -38,7 +38,6 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -268,6 +267,8 @@ def write_compact(path: str | os.PathLike, rules: Any, depth: int, lines: int, r
     body = MAGIC + struct.pack("<II", VERSION, len(text)) + text + _packed([v - low for v in values], bits) + \
         _packed(moves, move_bits)
     path = Path(path)
+    import tempfile  # only a writer needs it: the readers' start-up is that of every `gamedp value`
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
