@@ -8,6 +8,7 @@ import re
 import sys
 import sysconfig
 import traceback
+from typing import Any
 
 import click
 
@@ -53,6 +54,16 @@ class LazyGroup(click.Group):
         module, attr = target.split(":")
         return getattr(importlib.import_module(module), attr)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:  # past click, which would put a blank line on stderr before our word
+            raise _Interrupted from e
+
+
+class _Interrupted(Exception):
+    """Ctrl-C in a command."""
+
 
 #: set by ``gamedp --debug``: errors raised in a game's own code show their traceback
 _debug = False
@@ -92,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
         _fail(_sentence(e.format_message()))
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Interrupted):
         click.echo("gamedp: interrupted", err=True)
         sys.exit(130)
     except MemoryError:
