@@ -44,14 +44,19 @@ def random_position(rules, rng: random.Random, stones: int):
     return position
 
 
+def scores_agree(split, plain, rng, count: int, stones: range) -> None:
+    """``split`` scores ``count`` random positions (of a number of stones in ``stones``) as ``plain`` does."""
+    rules = plain.rules
+    for _ in range(count):
+        position = random_position(rules, rng, rng.randrange(stones.start, stones.stop))
+        assert split.score(position) == plain.score(position), rules.game.format_position_line(position)
+
+
 def test_connect4_scores_are_the_search_s_of_one_process(cluster):
     rules = Connect4(5, 4).score_search()
     plain = ScoreSearch(rules, progress=False, book=False)
-    split = SplitSearch(rules, "connect4:5x4", cluster, plies=2)
     rng = random.Random(4)
-    for _ in range(6):
-        position = random_position(rules, rng, rng.randrange(6, 12))
-        assert split.score(position) == plain.score(position), rules.game.format_position_line(position)
+    scores_agree(SplitSearch(rules, "connect4:5x4", cluster, plies=2), plain, rng, 6, range(6, 12))
     outcomes = SplitSearch(rules, "connect4:5x4", cluster, outcomes_only=True)
     for _ in range(4):
         position = random_position(rules, rng, rng.randrange(2, 8))
@@ -185,12 +190,8 @@ def test_a_deep_split_answers_as_one_process(cluster):
     """Hundreds of questions at once, each waiting in a thread of the driver's: they sleep until answered or
     stopped (a split 4 plies deep of Domineering 8x8 once lost the cluster to threads polling their stops)."""
     rules = Connect4(5, 4).score_search()
-    plain = ScoreSearch(rules, progress=False, book=False)
     split = SplitSearch(rules, "connect4:5x4", cluster, plies=5)
-    rng = random.Random(9)
-    for _ in range(3):
-        position = random_position(rules, rng, rng.randrange(3, 6))
-        assert split.score(position) == plain.score(position), rules.game.format_position_line(position)
+    scores_agree(split, ScoreSearch(rules, progress=False, book=False), random.Random(9), 3, range(3, 6))
     assert split.questions > 50
 
 
