@@ -121,7 +121,7 @@ def test_a_worker_killed_in_the_middle_changes_nothing_but_the_time(cluster):
     killed_before_the_end = []
 
     def kill_one():
-        while split.questions < 3 and not done.is_set():
+        while split.questions < 1 and not done.is_set():  # the first answered: the others are being searched
             time.sleep(0.01)
         os.kill(pids[0], signal.SIGKILL)
         killed_before_the_end.append(not done.is_set())
@@ -158,18 +158,18 @@ def test_a_question_given_up_stops_its_worker_s_search(cluster):
     # answered at once, not after them.
     from distributed import wait
 
-    from gamedp.solvers.split_search import search_above
+    from gamedp.solvers.split_search import search_some
 
     game = Connect4(7, 6)
     position = game.score_search().read_moves("")
-    long = [cluster.client.submit(search_above, "connect4:7x6", game, 1 << 22, position, 0, pure=False)
+    long = [cluster.client.submit(search_some, "connect4:7x6", game, 1 << 22, [position], 0, pure=False)
             for _ in range(2)]
     time.sleep(1.0)
     for future in long:
         future.cancel()
     began = time.monotonic()
-    quick = cluster.client.submit(search_above, "connect4:7x6", game, 1 << 22,
-                                  game.score_search().read_moves("4444443"), 0, pure=False)  # about a second
+    quick = cluster.client.submit(search_some, "connect4:7x6", game, 1 << 22,
+                                  [game.score_search().read_moves("4444443")], 0, pure=False)  # about a second
     wait([quick], timeout=60)
     assert quick.done() and time.monotonic() - began < 20
 
@@ -216,7 +216,7 @@ def test_a_stop_wakes_the_questions_waiting_under_it():
 
     def ask():
         try:
-            search._ask(rules.game.start(), 0, (stop,), 1)
+            search._ask([rules.game.start()], 0, (stop,), 1)
         except split_search._Cancelled:
             raised.append("cancelled")
 
@@ -228,3 +228,52 @@ def test_a_stop_wakes_the_questions_waiting_under_it():
     waiting.join(timeout=5)
     assert raised == ["cancelled"] and future.cancelled
     assert not stop._waking  # the question no longer listens
+
+
+def test_a_task_of_several_moves_stops_at_the_first_that_decides():
+    from gamedp.solvers.split_search import search_some
+
+    game = Connect4(7, 6)
+    rules = game.score_search()
+    won = rules.read_moves("121212")  # the mover wins at once in column 2: score 18, at most 18
+    long = rules.read_moves("")  # the empty board: minutes
+    some, explored = search_some("connect4:7x6", game, 1 << 22, [won, long], 18)
+    assert some and explored < 1000
+    plain = ScoreSearch(Connect4(5, 4).score_search(), progress=False, book=False)
+    rng = random.Random(12)
+    for _ in range(20):
+        positions = [random_position(plain.rules, rng, rng.randrange(4, 10)) for _ in range(rng.randrange(1, 4))]
+        a = rng.randrange(-3, 4)
+        some, explored = search_some("connect4:5x4", plain.rules.game, 1 << 22, positions, a)
+        assert some == any(plain.score(p) <= a for p in positions) and explored >= 0
+
+
+@pytest.mark.parametrize("busy, first_alone", [(0, False), (2, True)])
+def test_a_node_s_last_ply_is_asked_in_a_few_tasks_all_at_once_while_a_worker_waits(busy, first_alone):
+    from gamedp.solvers import split_search
+
+    asked = []
+
+    class Answered:  # none of the task's positions scores at most a: every task is needed
+        def __init__(self, positions):
+            self.positions = positions
+
+        def add_done_callback(self, callback):
+            callback(self)
+
+        def result(self):
+            return False, len(self.positions)
+
+    def submit(function, name, game, memory, positions, a, table, priority, pure):
+        asked.append(len(positions))
+        return Answered(positions)
+
+    executor = type("Executor", (), {"client": type("Client", (), {"submit": staticmethod(submit)})()})()
+    rules = Domineering(8, 8).score_search()
+    search = SplitSearch(rules, "domineering:8x8", executor)
+    search._slots, search._busy = 2, busy
+    kids = search._view(rules.game.start())[2]
+    assert len(kids) > 20
+    assert not search._some_asked(kids, 0, (split_search._Stop(),), 1)
+    assert sum(asked) == len(kids) and len(asked) <= 1 + split_search.TASKS_PER_WORKER * 2
+    assert (asked[0] == 1) == first_alone, asked

@@ -15,6 +15,11 @@ do not prove again; those of another cluster, which may be on other machines, ha
 - an OR asks about its first move alone: where that one decides it, as it mostly does, nothing else is asked;
   where it does not, the node needs (almost) all its moves, and they are asked all at once, the first that
   decides stopping the others (the young brothers wait, as parallel alpha-beta searches share work);
+- on the split's last ply, a worker is asked about a few moves in one task (it searches them in turn and stops at
+  the first that decides the node): a task costs the driver, whose cores the workers share, milliseconds;
+- while a worker would wait for the first move's answer with nothing to do, the others are asked at once too, in
+  tasks the workers take after the first's (thrown away where the first decides: the waiting worker's time would
+  have been lost anyway);
 - a question asked before (a transposition, or the same one in the bisection's next round) is answered from
   what the driver kept;
 - the score is narrowed from its bounds by such questions, bisecting as the search of one process does
@@ -45,6 +50,8 @@ MOST_PLIES = 8
 QUESTIONS_PER_WORKER = 3
 #: Seconds between a worker's looks at whether the question it searches was cancelled.
 POLL = 0.05
+#: Tasks a worker gets of a node's moves on the split's last ply (each a few moves).
+TASKS_PER_WORKER = 2
 
 #: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
 View = tuple[int, int, list[Any]]
@@ -101,9 +108,12 @@ class SplitSearch:
         self._stopped = _Stop()
         self._counting = threading.Lock()  # the counts are added to by the threads asking the questions
         self._views: dict[tuple[int, ...], View] = {}
+        self._bare: dict[tuple[int, ...], tuple[int, int]] = {}  # bounds of positions not viewed whole
         self._known: dict[tuple[tuple[int, ...], int], bool] = {}
         self._base = rules.max_moves + 1
         self._table: TableFile | None = None
+        self._busy = 0  # tasks of the last ply asked, or about to be, and not answered
+        self._slots = 1
 
     def stop(self) -> None:
         """Stop the search (its query raises KeyboardInterrupt)."""
@@ -119,11 +129,13 @@ class SplitSearch:
         """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
         self.explored = self.questions = 0
         self._views.clear()
+        self._bare.clear()
         self._known.clear()
         least, most, kids = self._view(position)
         if not kids:  # settled by the game's hooks: over, won at once, or bounded to one score
             return max(low, min(high, least))
         self.executor.start()  # once, here: the threads that ask the questions would each start a local cluster
+        self._slots = self.executor.slots()
         if self._table is None and getattr(self.executor, "local", False):
             self._table = self._share_table()
         lo, hi = max(low, least), min(high, most)
@@ -174,10 +186,7 @@ class SplitSearch:
         words = tuple(self.rules.arguments(position))
         view = self._views.get(words)
         if view is None:
-            out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves))()
-            count = self.rules.library().expand(*words, out)
-            with self._counting:
-                self.explored += 1
+            out, count = self._expand(words)
             kids = []
             if count:
                 by_words = {tuple(self.rules.arguments(child)[:2]): child
@@ -186,10 +195,32 @@ class SplitSearch:
             view = self._views[words] = (out[0], out[1], kids)
         return view
 
+    def _bounds(self, position: Any) -> tuple[int, int]:
+        """Bounds on ``position``'s score as the compiled search sees them: all a position asked of a worker
+        needs (its children, in the game's own positions, cost the driver a millisecond)."""
+        words = tuple(self.rules.arguments(position))
+        view = self._views.get(words)
+        if view is not None:
+            return view[0], view[1]
+        bounds = self._bare.get(words)
+        if bounds is None:
+            out, _ = self._expand(words)
+            bounds = self._bare[words] = (out[0], out[1])
+        return bounds
+
+    def _expand(self, words: tuple[int, ...]) -> tuple[Any, int]:
+        """The game library's ``expand`` of the position of ``words``: its bounds, then its children's."""
+        out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves))()
+        count = self.rules.library().expand(*words, out)
+        if words not in self._bare:
+            with self._counting:
+                self.explored += 1
+        return out, count
+
     # -- the split questions ----------------------------------------------------------------------------------
     def _above(self, position: Any, a: int, plies: int, stops: tuple[_Stop, ...], path: int) -> bool:
-        """Whether ``position``'s score is above ``a``: settled by its bounds, known, asked of a worker at
-        ``plies`` 0, else split over its children. ``path``: the position's place in the split, from the root,
+        """Whether ``position``'s score is above ``a``: settled by its bounds, known, else split over its
+        children (asked of the workers at ``plies`` 1). ``path``: the position's place in the split, from the root,
         a digit per ply (base: one more than a position's most moves), the move's rank there (1 the first)."""
         low, high, kids = self._view(position)
         if low > a or high <= a:
@@ -197,23 +228,60 @@ class SplitSearch:
         known = (tuple(self.rules.arguments(position)), a)
         above = self._known.get(known)
         if above is None:
-            if plies == 0:
-                above = self._ask(position, a, stops, path)
+            if plies == 1:
+                above = self._some_asked(kids, -a - 1, stops, path)
             else:
                 above = self._some(kids, lambda rank, kid, stops:
                                    not self._above(kid, -a - 1, plies - 1, stops, path * self._base + rank), stops)
             self._known[known] = above
         return above
 
-    def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[_Stop, ...]) -> bool:
+    def _some_asked(self, kids: list, b: int, stops: tuple[_Stop, ...], path: int) -> bool:
+        """Whether one of ``kids`` (on the split's last ply, under the node at ``path``) scores at most ``b``: those
+        their bounds or the driver's answers do not settle are asked of the workers, a few in a task."""
+        asked = []
+        for rank, kid in enumerate(kids, 1):
+            low, high = self._bounds(kid)
+            above = self._known.get((tuple(self.rules.arguments(kid)), b)) if high > b >= low else low > b
+            if above is None:
+                asked.append((rank, kid))
+            elif not above:
+                return True
+        if not asked:
+            return False
+        with self._counting:  # decided and counted at once: the driver's threads come here together
+            idle = self._busy < self._slots
+            first = [] if idle else [[asked.pop(0)]]
+            size = -(-len(asked) // (TASKS_PER_WORKER * self._slots)) if asked else 1
+            tasks = first + [asked[i:i + size] for i in range(0, len(asked), size)]
+            counted = len(tasks) if idle else 1
+            self._busy += counted
+
+        def test(rank: int, task: list, stops: tuple[_Stop, ...]) -> bool:
+            if rank > counted:
+                with self._counting:
+                    self._busy += 1
+            try:
+                return self._ask([kid for _, kid in task], b, stops, path * self._base + task[0][0])
+            finally:
+                with self._counting:
+                    self._busy -= 1
+        return self._some(tasks, test, stops, first_alone=not idle)
+
+    def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[_Stop, ...],
+              first_alone: bool = True) -> bool:
         """Whether ``test`` (of an item's rank, 1 the first, and the item) holds for one of ``items``: the first
         alone (the most promising: where it decides, as it mostly does, nothing else is asked), then all the
         others at once, each in a thread of its own (it waits on a worker, or splits further); the first that
-        holds stops the others."""
-        if test(1, items[0], stops):
-            return True
-        if len(items) == 1:
-            return False
+        holds stops the others. All at once from the start unless ``first_alone``."""
+        if first_alone:
+            if test(1, items[0], stops):
+                return True
+            if len(items) == 1:
+                return False
+            rest = list(enumerate(items[1:], 2))
+        else:
+            rest = list(enumerate(items, 1))
         stop = _Stop()
         answers: queue.SimpleQueue = queue.SimpleQueue()
 
@@ -225,8 +293,7 @@ class SplitSearch:
             except BaseException as e:  # the cluster failed: the driver says so
                 answers.put(e)
 
-        threads = [threading.Thread(target=ask, args=(rank, item), daemon=True)
-                   for rank, item in enumerate(items[1:], 2)]
+        threads = [threading.Thread(target=ask, args=(rank, item), daemon=True) for rank, item in rest]
         for thread in threads:
             thread.start()
         some = False
@@ -247,17 +314,17 @@ class SplitSearch:
             raise _Cancelled
         return some
 
-    def _ask(self, position: Any, a: int, stops: tuple[_Stop, ...], path: int) -> bool:
-        """Whether ``position``'s score is above ``a``, by a worker's search. The workers take the questions
+    def _ask(self, positions: list, a: int, stops: tuple[_Stop, ...], path: int) -> bool:
+        """Whether one of ``positions`` scores at most ``a``, by a worker's search. The workers take the questions
         leftmost in the split first (by ``path``, padded to the deepest split), as a search of one process would
         come to them: those are the likeliest to be needed, the others' answers the likeliest to be thrown away."""
         client = self.executor.client
         while path < self._base ** MOST_PLIES:
             path *= self._base
-        above = None
-        while above is None:  # None: the worker took its task for cancelled (not by the driver): asked again
-            future = client.submit(search_above, self.name, self.rules.game, self.memory, position, a, self._table,
-                                   priority=-path, pure=False)
+        some = None
+        while some is None:  # None: the worker took its task for cancelled (not by the driver): asked again
+            future = client.submit(search_some, self.name, self.rules.game, self.memory, positions, a,
+                                   self._table, priority=-path, pure=False)
             answered = threading.Event()
             future.add_done_callback(lambda _, answered=answered: answered.set())
             for stop in stops:
@@ -268,7 +335,7 @@ class SplitSearch:
                 answered.wait()
                 if any(s.is_set() for s in stops):
                     raise _Cancelled
-                above, explored = future.result()
+                some, explored = future.result()
             except _Cancelled:
                 future.cancel()
                 raise
@@ -283,13 +350,13 @@ class SplitSearch:
                 self.explored += explored
         with self._counting:
             self.questions += 1
-        return above
+        return some
 
 
-def search_above(name: str, game: Any, memory: int | None, position: Any, a: int,
-                 table: TableFile | None = None) -> tuple[bool | None, int]:
-    """Whether ``position``'s score is above ``a``, and the positions explored finding it (run on a worker, in
-    ``table`` where the workers share one). A
+def search_some(name: str, game: Any, memory: int | None, positions: list, a: int,
+                table: TableFile | None = None) -> tuple[bool | None, int]:
+    """Whether one of ``positions`` scores at most ``a``, and the positions explored finding it (run on a worker,
+    in ``table`` where the workers share one). A
     question the driver gave up (its task cancelled: another answer decided its node) stops its search, which a
     worker's thread would otherwise finish for no one, while the questions still needed wait: None."""
     from gamedp.solvers.worker_search import search_for
@@ -307,10 +374,16 @@ def search_above(name: str, game: Any, memory: int | None, position: Any, a: int
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
+        explored = 0
         try:
-            return search.score(position, a, a + 1) > a, search.explored
+            for position in positions:
+                below = search.score(position, a, a + 1) <= a
+                explored += search.explored
+                if below:
+                    return True, explored
+            return False, explored
         except KeyboardInterrupt:  # stopped by the watcher alone
-            return None, search.explored
+            return None, explored + search.explored
         finally:
             done.set()
             watcher.join()
