@@ -50,7 +50,7 @@ def split(case: str, executor) -> dict:
     from gamedp.solvers.split_search import SplitSearch
 
     name, rules, at = position(case)
-    search = SplitSearch(rules, name, executor, memory=MEMORY)
+    search = SplitSearch(rules, name, executor, memory=MEMORY, book=False)
     workers_cpu = sum(executor.client.run(time.process_time).values())
     cpu, wall = time.process_time(), time.perf_counter()
     value = search.value(at)

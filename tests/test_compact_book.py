@@ -232,6 +232,16 @@ def test_value_answers_from_the_shipped_book_the_lines_it_holds_and_the_others_b
     got = [json.loads(line) for line in searched.stdout.splitlines()]
     assert [(g["value"], g["remoteness"]) for g in got] == [(v.outcome.name, v.remoteness) for v in truly]
     assert all(g["explored"] > 0 for g in got)
+    # split over Dask's workers, the same: the driver takes the book's positions as settled
+    split = [shipped_gamedp(tmp_path, shipped_name(rules.book_id, rules.variant), digest, "value", "connect4:5x4",
+                            "--json", "--workers", "2", *options, stdin="\n".join(held) + "\n", db_dir=tmp_path / "db")
+             for options in ((), ("--no-book",))]
+    assert [p.returncode for p in split] == [0, 0], [p.stderr for p in split]
+    booked, searched_split = ([json.loads(line) for line in p.stdout.splitlines()] for p in split)
+    assert [(g["value"], g["remoteness"], g["explored"]) for g in booked] == \
+        [(g["value"], g["remoteness"], 0) for g in map(json.loads, as_json.stdout.splitlines())]
+    assert [(g["value"], g["remoteness"]) for g in searched_split] == [(g["value"], g["remoteness"]) for g in got]
+    assert all(g["explored"] > 0 for g in searched_split)
 
 
 def test_value_refuses_a_shipped_book_not_as_shipped_in_one_line(tmp_path):

@@ -68,25 +68,27 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
         from gamedp.executors import cluster_option
 
         split = cluster_option(workers, address, scheduler_file)
+    from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
+
     with ExitStack() as cluster:
         if split is not None:
             if rules is None:
                 raise GamedpError(f"{split} splits the search of a game searched one position at a time; {game} is "
                                   f"solved by an engine that keeps every position it meets (leave {split} out)")
-            for given, option, why in ((threads != 1, "--threads", "the split's workers search in processes of their "
-                                        "own"), (fresh, "--fresh", "a split search keeps no checkpoint")):
-                if given:
-                    raise GamedpError(f"{option} and {split} cannot be used together: {why} (leave {option} out)")
+            if threads != 1:
+                raise GamedpError(f"--threads and {split} cannot be used together: the split's workers search in "
+                                  f"processes of their own (leave --threads out)")
             from gamedp.batch import ScoreReader
             from gamedp.executors import make_executor
             from gamedp.solvers.split_search import SplitSearch
 
+            interrupt_on_sigterm()
             executor = cluster.enter_context(make_executor(workers, address, scheduler_file))
-            search = SplitSearch(rules, spec, executor, memory=memory, outcomes_only=outcomes_only)
+            search = SplitSearch(rules, spec, executor, memory=memory, outcomes_only=outcomes_only,
+                                 book=False if no_book else None, keeping=Keeping(command_afresh(), fresh=fresh))
             read, stop = ScoreReader(loaded, search, getattr(rules, "read_moves", None), scores), search.stop
         elif rules is not None:
             from gamedp.cores import usable_threads
-            from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
 
             threads = usable_threads(threads)
             interrupt_on_sigterm()

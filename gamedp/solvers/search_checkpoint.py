@@ -17,6 +17,9 @@ whole (every checksum; the game, its search, gamedp's version, the position and 
 file is refused in one line that names it and the command that starts afresh (``--fresh``), never trusted. A file
 there that gamedp did not write is never written over.
 
+A search split over Dask's workers (:mod:`gamedp.solvers.split_search`) keeps its driver's answers alone, with no
+table (its workers' tables are theirs): ``slots`` 0 and no section.
+
 Metadata: ``kind`` (:data:`KIND`), ``version``, ``game`` (:func:`identity`), ``root`` (the position as the
 search's arguments), ``search``, ``proved`` (``[arguments, low, high, lower, upper]``: the bounds proved within the
 window [low, high] a query asked), ``explored``, ``seconds``, ``slots``, ``byteorder``; section ``table``: the
@@ -103,21 +106,21 @@ class Keeping:
             directory = db_dir()
         self.directory = Path(directory)
 
-    def checkpoint(self, rules: Any, root: Sequence[int], search: str) -> Checkpoint:
+    def checkpoint(self, rules: Any, root: Sequence[int], search: str, *, table: bool = True) -> Checkpoint:
         """The checkpoint of the search ``search`` (e.g. ``value``, ``analyze``) of the position whose arguments are
-        ``root``."""
-        return Checkpoint(self, rules, root, search)
+        ``root``; ``table``: whether it keeps a table (a split search's does not)."""
+        return Checkpoint(self, rules, root, search, table=table)
 
 
 class Checkpoint:
     """One search's checkpoint file: what it proved so far (``proved``, filled by the search as it goes)."""
 
-    def __init__(self, keeping: Keeping, rules: Any, root: Sequence[int], search: str):
+    def __init__(self, keeping: Keeping, rules: Any, root: Sequence[int], search: str, *, table: bool = True):
         import hashlib
 
         from gamedp.database_location import canonical
 
-        self.keeping = keeping
+        self.keeping, self.table = keeping, table
         self.game = identity(rules)
         self.root, self.search = [int(a) for a in root], search
         digest = hashlib.sha256(canonical([self.game, self.root, search]).encode()).hexdigest()[:16]
@@ -133,8 +136,9 @@ class Checkpoint:
 
     # -- reading -------------------------------------------------------------------------------------------------
     def load(self) -> tuple[int, memoryview] | None:
-        """The table kept here (its slots and entries, checked whole), its bounds read into :attr:`proved`; None
-        where there is none (or the run is ``fresh``). A file that cannot be trusted whole is refused."""
+        """The table kept here (its slots and entries, checked whole; 0 and none for a checkpoint without one), its
+        bounds read into :attr:`proved`; None where there is none (or the run is ``fresh``). A file that cannot be
+        trusted whole is refused."""
         if not self._ours():
             raise GamedpError(f"{self.path} is in the place of a search checkpoint, but gamedp did not write it, so "
                               "gamedp neither reads it nor writes over it; move it away, or point GAMEDP_DB_DIR "
@@ -149,9 +153,10 @@ class Checkpoint:
                 meta = container.meta
                 self._check(meta, afresh)
                 container.verify()
-                table = container.section("table")
                 slots = meta["slots"]
-                if not isinstance(slots, int) or slots < 1 << 16 or slots & (slots - 1) or len(table) != 8 * slots:
+                table = container.section("table") if self.table else memoryview(b"")
+                if (slots != 0 if not self.table else not isinstance(slots, int) or slots < 1 << 16
+                        or slots & (slots - 1) or len(table) != 8 * slots):
                     raise DatabaseError(f"the search checkpoint {self.path} is damaged (its table is not the "
                                         f"{slots} slots it says); {afresh}")
                 for args, low, high, lower, upper in meta["proved"]:
@@ -206,8 +211,8 @@ class Checkpoint:
     def seconds(self) -> float:
         return self.seconds_before + time.monotonic() - self.began
 
-    def save(self, table: memoryview, slots: int) -> None:
-        """Keep ``table`` (``slots`` entries) and what :attr:`proved` holds, atomically."""
+    def save(self, table: memoryview | None, slots: int) -> None:
+        """Keep ``table`` (``slots`` entries; None and 0 for none) and what :attr:`proved` holds, atomically."""
         from gamedp.database import write_container
 
         meta = {"kind": KIND, "version": VERSION, "game": self.game, "root": self.root, "search": self.search,
@@ -215,7 +220,7 @@ class Checkpoint:
                 "seconds": round(self.seconds, 3),
                 "proved": [[list(args), low, high, lower, upper]
                            for (args, low, high), (lower, upper) in list(self.proved.items())]}
-        write_container(self.path, meta, [("table", table)])
+        write_container(self.path, meta, [] if table is None else [("table", table)])
         self.written = True
 
     def remove(self) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ctypes
 import queue
+import sys
 import threading
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
@@ -42,6 +43,7 @@ from gamedp.kernels.null_window import probe
 from gamedp.values import Value
 
 if TYPE_CHECKING:
+    from gamedp.solvers.search_checkpoint import Checkpoint, Keeping, Window
     from gamedp.solvers.shared_table import TableFile
 
 #: The most plies the driver splits to.
@@ -93,16 +95,17 @@ class SplitSearch:
     """Exact values of positions of ``rules``' game (known as ``name`` to the workers' searches) by the search
     split over ``executor``'s Dask cluster; each worker's table takes at most ``memory`` bytes. ``plies``: how
     deep the driver splits (default: deep enough that the replies along the first moves hold
-    :data:`QUESTIONS_PER_WORKER` questions a worker)."""
-
-    book = None
+    :data:`QUESTIONS_PER_WORKER` questions a worker). ``book``: the opening book whose positions the driver takes
+    as settled (default: the game's, as :class:`~gamedp.solvers.score_search.ScoreSearch`'s; False for none).
+    ``keeping``: where a search stopped keeps the driver's answers, and a search asked again goes on from them
+    (:mod:`gamedp.solvers.search_checkpoint`, without a table)."""
 
     def __init__(self, rules: Any, name: str, executor: Any, *, memory: int | None = None, plies: int | None = None,
-                 outcomes_only: bool = False):
+                 outcomes_only: bool = False, book: Any = None, keeping: Keeping | None = None):
         if plies is not None and plies < 1:
             raise GamedpError(f"the split goes at least one ply deep, not {plies}")
         self.rules, self.name, self.executor, self.memory = rules, name, executor, memory
-        self.plies, self.outcomes_only = plies, outcomes_only
+        self.plies, self.outcomes_only, self.keeping = plies, outcomes_only, keeping
         self.explored = 0
         self.questions = 0
         self._stopped = _Stop()
@@ -112,6 +115,12 @@ class SplitSearch:
         self._known: dict[tuple[tuple[int, ...], int], bool] = {}
         self._base = rules.max_moves + 1
         self._table: TableFile | None = None
+        if book is None:
+            from gamedp.solvers.opening_book import find_book
+
+            book = find_book(rules)
+        #: the opening book whose positions need no search (:mod:`gamedp.solvers.opening_book`), or None
+        self.book = book or None
         self._busy = 0  # tasks of the last ply asked, or about to be, and not answered
         self._slots = 1
 
@@ -143,19 +152,75 @@ class SplitSearch:
             lo, hi = max(lo, -1), min(hi, 1)
         ties = getattr(self.rules, "ties", True)
         plies = self.plies or self._plies(position)
-        while lo < hi:
-            middle = probe(lo, hi)
-            try:
-                above = self._above(position, middle, plies, (self._stopped,), 1)
-            except _Cancelled:
-                raise KeyboardInterrupt from None
-            if above:
-                lo = middle + 1
-            else:
-                hi = middle
-            if not ties:  # no position of a game without ties scores 0
-                lo, hi = (1 if lo == 0 and hi > 0 else lo), (-1 if hi == 0 and lo < 0 else hi)
+        window = (tuple(self.rules.arguments(position)), low, high)
+        checkpoint = None if self.keeping is None else self._begin_keeping(window)
+        if checkpoint is not None and (kept := checkpoint.bounds(window)) is not None:
+            lo, hi = max(lo, kept[0]), min(hi, kept[1])
+        done = threading.Event()
+        keeper = threading.Thread(target=self._keep_every, args=(checkpoint, done), daemon=True)
+        keeper.start()
+        try:
+            while lo < hi:
+                middle = probe(lo, hi)
+                try:
+                    above = self._above(position, middle, plies, (self._stopped,), 1)
+                except _Cancelled:
+                    raise KeyboardInterrupt from None
+                if above:
+                    lo = middle + 1
+                else:
+                    hi = middle
+                if not ties:  # no position of a game without ties scores 0
+                    lo, hi = (1 if lo == 0 and hi > 0 else lo), (-1 if hi == 0 and lo < 0 else hi)
+                if checkpoint is not None:
+                    checkpoint.proved[window] = (lo, hi)
+        except BaseException as e:  # stopped, or the cluster failed: what was answered is kept either way
+            done.set()
+            keeper.join()
+            if checkpoint is not None and self._keep(checkpoint) and isinstance(e, KeyboardInterrupt):
+                print(f"gamedp: stopped; what the search proved is kept in {checkpoint.path} "
+                      f"({checkpoint.summary(window)}); run the same command again to go on from it", file=sys.stderr)
+            raise
+        done.set()
+        keeper.join()
+        if checkpoint is not None:
+            checkpoint.remove()
         return lo
+
+    # -- checkpoints ----------------------------------------------------------------------------------------
+    def _begin_keeping(self, window: Window) -> Checkpoint:
+        """The checkpoint of the search of ``window`` (the root's query), its answers known where a stopped run
+        kept one."""
+        assert self.keeping is not None
+        search = {(-(1 << 20), 1 << 20): "value", (-1, 1): "outcome"}.get(
+            window[1:], f"value in [{window[1]}, {window[2]}]")
+        checkpoint = self.keeping.checkpoint(self.rules, window[0], f"{search} split", table=False)
+        if checkpoint.load() is not None:
+            for (args, a, b), (lower, upper) in checkpoint.proved.items():
+                if b == a + 1 and lower == upper:
+                    self._known[(args, a)] = lower > a
+            print(f"gamedp: resuming from {checkpoint.path} ({checkpoint.summary(window)} before)", file=sys.stderr)
+        return checkpoint
+
+    def _keep_every(self, checkpoint: Checkpoint | None, done: threading.Event) -> None:
+        """Write ``checkpoint`` every ``keeping.seconds`` until ``done`` (or a write fails)."""
+        if checkpoint is None or not checkpoint.keeping.seconds:
+            return
+        while not done.wait(checkpoint.keeping.seconds):
+            if not self._keep(checkpoint):
+                return
+
+    def _keep(self, checkpoint: Checkpoint) -> bool:
+        """Write the driver's answers in ``checkpoint``; whether it was written (a failure is said)."""
+        for (args, a), above in dict(self._known).items():  # a copy: the driver's threads add to it
+            checkpoint.proved[(args, a, a + 1)] = (a + 1, a + 1) if above else (a, a)
+        checkpoint.explored_done = self.explored
+        try:
+            checkpoint.save(None, 0)
+        except GamedpError as e:
+            print(f"gamedp: {e}; the search goes on without a checkpoint", file=sys.stderr)
+            return False
+        return True
 
     def _share_table(self) -> TableFile:
         """A table for the workers to share, of the size each would have had, removed with this search."""
@@ -185,6 +250,8 @@ class SplitSearch:
         children are its words; the game's own positions are found among ``rules.children`` by theirs."""
         words = tuple(self.rules.arguments(position))
         view = self._views.get(words)
+        if view is None and (kept := self._booked(position)) is not None:
+            view = self._views[words] = (kept, kept, [])
         if view is None:
             out, count = self._expand(words)
             kids = []
@@ -203,10 +270,18 @@ class SplitSearch:
         if view is not None:
             return view[0], view[1]
         bounds = self._bare.get(words)
+        if bounds is None and (kept := self._booked(position)) is not None:
+            bounds = self._bare[words] = (kept, kept)
         if bounds is None:
             out, _ = self._expand(words)
             bounds = self._bare[words] = (out[0], out[1])
         return bounds
+
+    def _booked(self, position: Any) -> int | None:
+        """``position``'s score from the opening book, or None where the book does not hold it."""
+        if self.book is None or self.rules.moves_made(position) > self.book.reach:
+            return None
+        return self.book.score(self.rules.book_key(position), self.rules.score_bound(position))
 
     def _expand(self, words: tuple[int, ...]) -> tuple[Any, int]:
         """The game library's ``expand`` of the position of ``words``: its bounds, then its children's."""
@@ -262,10 +337,13 @@ class SplitSearch:
                 with self._counting:
                     self._busy += 1
             try:
-                return self._ask([kid for _, kid in task], b, stops, path * self._base + task[0][0])
+                found = self._ask([kid for _, kid in task], b, stops, path * self._base + task[0][0])
             finally:
                 with self._counting:
                     self._busy -= 1
+            for j, (_, kid) in enumerate(task[:len(task) if found < 0 else found + 1]):
+                self._known[(tuple(self.rules.arguments(kid)), b)] = j != found
+            return found >= 0
         return self._some(tasks, test, stops, first_alone=not idle)
 
     def _some(self, items: list, test: Callable[[int, Any, tuple], bool], stops: tuple[_Stop, ...],
@@ -314,15 +392,16 @@ class SplitSearch:
             raise _Cancelled
         return some
 
-    def _ask(self, positions: list, a: int, stops: tuple[_Stop, ...], path: int) -> bool:
-        """Whether one of ``positions`` scores at most ``a``, by a worker's search. The workers take the questions
-        leftmost in the split first (by ``path``, padded to the deepest split), as a search of one process would
-        come to them: those are the likeliest to be needed, the others' answers the likeliest to be thrown away."""
+    def _ask(self, positions: list, a: int, stops: tuple[_Stop, ...], path: int) -> int:
+        """The index of the first of ``positions`` that scores at most ``a`` (-1 for none), by a worker's search.
+        The workers take the questions leftmost in the split first (by ``path``, padded to the deepest split), as a
+        search of one process would come to them: those are the likeliest to be needed, the others' answers the
+        likeliest to be thrown away."""
         client = self.executor.client
         while path < self._base ** MOST_PLIES:
             path *= self._base
-        some = None
-        while some is None:  # None: the worker took its task for cancelled (not by the driver): asked again
+        found = None
+        while found is None:  # None: the worker took its task for cancelled (not by the driver): asked again
             future = client.submit(search_some, self.name, self.rules.game, self.memory, positions, a,
                                    self._table, priority=-path, pure=False)
             answered = threading.Event()
@@ -335,7 +414,7 @@ class SplitSearch:
                 answered.wait()
                 if any(s.is_set() for s in stops):
                     raise _Cancelled
-                some, explored = future.result()
+                found, explored = future.result()
             except _Cancelled:
                 future.cancel()
                 raise
@@ -350,13 +429,13 @@ class SplitSearch:
                 self.explored += explored
         with self._counting:
             self.questions += 1
-        return some
+        return found
 
 
 def search_some(name: str, game: Any, memory: int | None, positions: list, a: int,
-                table: TableFile | None = None) -> tuple[bool | None, int]:
-    """Whether one of ``positions`` scores at most ``a``, and the positions explored finding it (run on a worker,
-    in ``table`` where the workers share one). A
+                table: TableFile | None = None) -> tuple[int | None, int]:
+    """The index of the first of ``positions`` that scores at most ``a`` (-1 for none), and the positions explored
+    finding it (run on a worker, in ``table`` where the workers share one). A
     question the driver gave up (its task cancelled: another answer decided its node) stops its search, which a
     worker's thread would otherwise finish for no one, while the questions still needed wait: None."""
     from gamedp.solvers.worker_search import search_for
@@ -376,12 +455,12 @@ def search_some(name: str, game: Any, memory: int | None, positions: list, a: in
         watcher.start()
         explored = 0
         try:
-            for position in positions:
+            for index, position in enumerate(positions):
                 below = search.score(position, a, a + 1) <= a
                 explored += search.explored
                 if below:
-                    return True, explored
-            return False, explored
+                    return index, explored
+            return -1, explored
         except KeyboardInterrupt:  # stopped by the watcher alone
             return None, explored + search.explored
         finally:
