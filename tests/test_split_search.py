@@ -367,3 +367,20 @@ def test_a_damaged_split_checkpoint_is_refused_in_one_line_and_fresh_replaces_it
     alone = gamedp("value", "domineering:6x6", stdin=line, db_dir=tmp_path / "alone")
     assert answered.returncode == 0 and answered.stdout == alone.stdout, answered.stderr
     assert not checkpoint.path.exists()
+
+
+def test_a_long_split_says_how_far_it_is(cluster, capsys, monkeypatch):
+    import re
+
+    from gamedp import progress
+
+    monkeypatch.setattr(progress, "_piped_every", 0.2)  # as `gamedp value` piped asks, every 0.2 s
+    rules = Connect4(7, 6).score_search()
+    split = SplitSearch(rules, "connect4", cluster, book=False)
+    began = time.monotonic()
+    assert split.value(rules.read_moves("4453")) == ScoreSearch(rules, progress=False, book=False).value(
+        rules.read_moves("4453"))  # about 10 CPU s
+    said = capsys.readouterr().err.splitlines()
+    line = r"gamedp: searching connect4 on 2 workers: score between -?\d+ and -?\d+, [\d,]+ tasks answered: " \
+           r"[\d,]+ positions, [\d.]+ s"
+    assert said and all(re.fullmatch(line, s) for s in said), (said, time.monotonic() - began)

@@ -35,6 +35,7 @@ import ctypes
 import queue
 import sys
 import threading
+import time
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -54,6 +55,8 @@ QUESTIONS_PER_WORKER = 3
 POLL = 0.05
 #: Tasks a worker gets of a node's moves on the split's last ply (each a few moves).
 TASKS_PER_WORKER = 2
+#: Seconds between the driver's looks at whether a checkpoint or the progress line is due.
+WATCH = 0.25
 
 #: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
 View = tuple[int, int, list[Any]]
@@ -98,14 +101,16 @@ class SplitSearch:
     :data:`QUESTIONS_PER_WORKER` questions a worker). ``book``: the opening book whose positions the driver takes
     as settled (default: the game's, as :class:`~gamedp.solvers.score_search.ScoreSearch`'s; False for none).
     ``keeping``: where a search stopped keeps the driver's answers, and a search asked again goes on from them
-    (:mod:`gamedp.solvers.search_checkpoint`, without a table)."""
+    (:mod:`gamedp.solvers.search_checkpoint`, without a table); ``progress``: a progress line on a terminal for a
+    search longer than a second."""
 
     def __init__(self, rules: Any, name: str, executor: Any, *, memory: int | None = None, plies: int | None = None,
-                 outcomes_only: bool = False, book: Any = None, keeping: Keeping | None = None):
+                 outcomes_only: bool = False, book: Any = None, keeping: Keeping | None = None,
+                 progress: bool = True):
         if plies is not None and plies < 1:
             raise GamedpError(f"the split goes at least one ply deep, not {plies}")
         self.rules, self.name, self.executor, self.memory = rules, name, executor, memory
-        self.plies, self.outcomes_only, self.keeping = plies, outcomes_only, keeping
+        self.plies, self.outcomes_only, self.keeping, self.progress = plies, outcomes_only, keeping, progress
         self.explored = 0
         self.questions = 0
         self._stopped = _Stop()
@@ -121,6 +126,7 @@ class SplitSearch:
             book = find_book(rules)
         #: the opening book whose positions need no search (:mod:`gamedp.solvers.opening_book`), or None
         self.book = book or None
+        self._narrowed = (0, 0)  # the score's bounds so far, for the progress line
         self._busy = 0  # tasks of the last ply asked, or about to be, and not answered
         self._slots = 1
 
@@ -157,7 +163,8 @@ class SplitSearch:
         if checkpoint is not None and (kept := checkpoint.bounds(window)) is not None:
             lo, hi = max(lo, kept[0]), min(hi, kept[1])
         done = threading.Event()
-        keeper = threading.Thread(target=self._keep_every, args=(checkpoint, done), daemon=True)
+        self._narrowed = (lo, hi)
+        keeper = threading.Thread(target=self._watch, args=(checkpoint, done), daemon=True)
         keeper.start()
         try:
             while lo < hi:
@@ -174,6 +181,7 @@ class SplitSearch:
                     lo, hi = (1 if lo == 0 and hi > 0 else lo), (-1 if hi == 0 and lo < 0 else hi)
                 if checkpoint is not None:
                     checkpoint.proved[window] = (lo, hi)
+                self._narrowed = (lo, hi)
         except BaseException as e:  # stopped, or the cluster failed: what was answered is kept either way
             done.set()
             keeper.join()
@@ -202,13 +210,30 @@ class SplitSearch:
             print(f"gamedp: resuming from {checkpoint.path} ({checkpoint.summary(window)} before)", file=sys.stderr)
         return checkpoint
 
-    def _keep_every(self, checkpoint: Checkpoint | None, done: threading.Event) -> None:
-        """Write ``checkpoint`` every ``keeping.seconds`` until ``done`` (or a write fails)."""
-        if checkpoint is None or not checkpoint.keeping.seconds:
-            return
-        while not done.wait(checkpoint.keeping.seconds):
-            if not self._keep(checkpoint):
-                return
+    def _watch(self, checkpoint: Checkpoint | None, done: threading.Event) -> None:
+        """Until ``done``: ``checkpoint`` written every ``keeping.seconds`` (until a write fails), and after a
+        second a progress line on a terminal (the score's bounds, the tasks answered, the positions explored)."""
+        began = kept_at = time.monotonic()
+        every = None if checkpoint is None else checkpoint.keeping.seconds
+        line = None
+        try:
+            while not done.wait(WATCH):
+                now = time.monotonic()
+                if checkpoint is not None and every and now >= kept_at + every:
+                    every = every if self._keep(checkpoint) else None
+                    kept_at = time.monotonic()
+                if self.progress and now >= began + 1:
+                    if line is None:
+                        from gamedp.progress import ProgressLine
+
+                        line = ProgressLine(f"searching {self.name}")
+                    lo, hi = self._narrowed
+                    line.describe(f"searching {self.name} on {self._slots} workers: score between {lo} and {hi}, "
+                                  f"{self.questions:,} tasks answered")
+                    line.update(self.explored)
+        finally:
+            if line is not None:
+                line.close()
 
     def _keep(self, checkpoint: Checkpoint) -> bool:
         """Write the driver's answers in ``checkpoint``; whether it was written (a failure is said)."""
