@@ -57,6 +57,8 @@ POLL = 0.05
 TASKS_PER_WORKER = 2
 #: Seconds between the driver's looks at whether a checkpoint or the progress line is due.
 WATCH = 0.25
+#: Seconds a query stopped early waits for its questions to be given up.
+ENDING = 10.0
 
 #: A node as the compiled search sees it: bounds on its score, and its children in the search's order.
 View = tuple[int, int, list[Any]]
@@ -154,23 +156,25 @@ class SplitSearch:
         if self._table is None and getattr(self.executor, "local", False):
             self._table = self._share_table()
         lo, hi = max(low, least), min(high, most)
-        if self.outcomes_only or getattr(self.rules, "outcomes_only", False):
+        outcomes = self.outcomes_only or getattr(self.rules, "outcomes_only", False)
+        if outcomes:
             lo, hi = max(lo, -1), min(hi, 1)
         ties = getattr(self.rules, "ties", True)
         plies = self.plies or self._plies(position)
         window = (tuple(self.rules.arguments(position)), low, high)
-        checkpoint = None if self.keeping is None else self._begin_keeping(window)
+        checkpoint = None if self.keeping is None else self._begin_keeping(window, outcomes)
         if checkpoint is not None and (kept := checkpoint.bounds(window)) is not None:
             lo, hi = max(lo, kept[0]), min(hi, kept[1])
         done = threading.Event()
         self._narrowed = (lo, hi)
         keeper = threading.Thread(target=self._watch, args=(checkpoint, done), daemon=True)
         keeper.start()
+        ended = _Stop()  # set when this query ends early: every question under it stops
         try:
             while lo < hi:
                 middle = probe(lo, hi)
                 try:
-                    above = self._above(position, middle, plies, (self._stopped,), 1)
+                    above = self._above(position, middle, plies, (self._stopped, ended), 1)
                 except _Cancelled:
                     raise KeyboardInterrupt from None
                 if above:
@@ -183,9 +187,15 @@ class SplitSearch:
                     checkpoint.proved[window] = (lo, hi)
                 self._narrowed = (lo, hi)
         except BaseException as e:  # stopped, or the cluster failed: what was answered is kept either way
+            # Ctrl-C comes to this thread, not through stop(): the threads asking questions are stopped here, and
+            # waited for, so that none asks or answers after the checkpoint (nor in the next query)
+            ended.set()
+            deadline = time.monotonic() + ENDING
+            while self._busy and time.monotonic() < deadline:
+                time.sleep(0.01)
             done.set()
             keeper.join()
-            if checkpoint is not None and self._keep(checkpoint) and isinstance(e, KeyboardInterrupt):
+            if checkpoint is not None and self._keep(checkpoint, stopping=True) and isinstance(e, KeyboardInterrupt):
                 print(f"gamedp: stopped; what the search proved is kept in {checkpoint.path} "
                       f"({checkpoint.summary(window)}); run the same command again to go on from it", file=sys.stderr)
             raise
@@ -196,11 +206,11 @@ class SplitSearch:
         return lo
 
     # -- checkpoints ----------------------------------------------------------------------------------------
-    def _begin_keeping(self, window: Window) -> Checkpoint:
-        """The checkpoint of the search of ``window`` (the root's query), its answers known where a stopped run
-        kept one."""
+    def _begin_keeping(self, window: Window, outcomes: bool) -> Checkpoint:
+        """The checkpoint of the search of ``window`` (the root's query; ``outcomes``: its outcome alone), its
+        answers known where a stopped run kept one."""
         assert self.keeping is not None
-        search = {(-(1 << 20), 1 << 20): "value", (-1, 1): "outcome"}.get(
+        search = "outcome" if outcomes else {(-(1 << 20), 1 << 20): "value", (-1, 1): "outcome"}.get(
             window[1:], f"value in [{window[1]}, {window[2]}]")
         checkpoint = self.keeping.checkpoint(self.rules, window[0], f"{search} split", table=False)
         if checkpoint.load() is not None:
@@ -235,15 +245,17 @@ class SplitSearch:
             if line is not None:
                 line.close()
 
-    def _keep(self, checkpoint: Checkpoint) -> bool:
-        """Write the driver's answers in ``checkpoint``; whether it was written (a failure is said)."""
+    def _keep(self, checkpoint: Checkpoint, stopping: bool = False) -> bool:
+        """Write the driver's answers in ``checkpoint``; whether it was written (a failure is said: the search goes
+        on without, or, ``stopping``, ends without)."""
         for (args, a), above in dict(self._known).items():  # a copy: the driver's threads add to it
             checkpoint.proved[(args, a, a + 1)] = (a + 1, a + 1) if above else (a, a)
         checkpoint.explored_done = self.explored
         try:
             checkpoint.save(None, 0)
         except GamedpError as e:
-            print(f"gamedp: {e}; the search goes on without a checkpoint", file=sys.stderr)
+            print(f"gamedp: {e}; " + ("what the search proved is not kept" if stopping else
+                                      "the search goes on without a checkpoint"), file=sys.stderr)
             return False
         return True
 
@@ -363,11 +375,11 @@ class SplitSearch:
                     self._busy += 1
             try:
                 found = self._ask([kid for _, kid in task], b, stops, path * self._base + task[0][0])
-            finally:
+                for j, (_, kid) in enumerate(task[:len(task) if found < 0 else found + 1]):
+                    self._known[(tuple(self.rules.arguments(kid)), b)] = j != found
+            finally:  # after the answers are known: a query that ends early waits for none busy
                 with self._counting:
                     self._busy -= 1
-            for j, (_, kid) in enumerate(task[:len(task) if found < 0 else found + 1]):
-                self._known[(tuple(self.rules.arguments(kid)), b)] = j != found
             return found >= 0
         return self._some(tasks, test, stops, first_alone=not idle)
 
