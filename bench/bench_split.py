@@ -77,7 +77,7 @@ def main() -> int:
             executor.start()
             for case in args.cases:
                 runs.setdefault((case, "split"), []).append(split(case, executor))
-    print("| case | value | one process: explored, wall, CPU | split: questions, explored, wall, CPU | "
+    print("| case | value | one process: explored, wall, CPU | split: tasks, explored, wall, CPU | "
           "explored x | wall x |")
     print("|---|---|---|---|---|---|")
     wrong = False

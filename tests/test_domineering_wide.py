@@ -12,6 +12,7 @@ from command import gamedp, one_clear_error
 from test_domineering_search import plain_wins
 
 from gamedp.games.domineering_scores import DomineeringScores, WideDomineeringScores
+from gamedp.errors import GamedpError
 from gamedp.games.placement import Domineering, domineering
 from gamedp.solvers.score_search import ScoreSearch
 from gamedp.values import LOSE, WIN
@@ -37,7 +38,7 @@ def sparse_position(rng: random.Random, rows: int, cols: int, empties: int) -> t
 
 
 @pytest.mark.parametrize("rows, cols", [(9, 9), (10, 10), (11, 11), (30, 3), (3, 26), (5, 20), (20, 5), (9, 14),
-                                        (14, 9), (30, 4)])
+                                        (14, 9), (30, 4), (4, 30), (2, 27), (1, 30)])
 @pytest.mark.slow
 def test_boards_past_64_cells_match_a_plain_search(rows, cols):
     rng = random.Random(rows * 100 + cols)
@@ -100,15 +101,35 @@ def test_value_takes_a_9x9_line_and_refuses_a_bad_one_with_one_clear_error():
                     "then V or H for the player to move")
 
 
-@pytest.mark.parametrize("bad", ["31x2", "12x11", "2x27", "0x3"])
+@pytest.mark.parametrize("bad", ["31x2", "12x11", "2x31", "0x3"])
 def test_boards_past_the_search_s_limits_are_refused_saying_the_limits(bad):
     one_clear_error(gamedp("value", f"domineering:{bad}", stdin=""), "127 cells", "30 rows", "domineering:RxC")
 
 
-@pytest.mark.parametrize("bad, turned", [("3x30", "30x3"), ("2x27", "27x2"), ("4x30", "30x4")])
-def test_a_board_wider_than_the_column_names_is_offered_turned(bad, turned):
-    one_clear_error(gamedp("analyze", f"domineering:{bad}", "."), "26 columns", f"domineering:{turned} is this "
-                    "board turned")
+@pytest.mark.parametrize("rows, cols", [(4, 30), (3, 29), (2, 27)])
+def test_a_board_of_27_to_30_columns_is_the_turned_board_with_the_other_player_first(rows, cols):
+    rng = random.Random(rows * 100 + cols)
+    wide, turned = (ScoreSearch(WideDomineeringScores(Domineering(r, c)), progress=False)
+                    for r, c in ((rows, cols), (cols, rows)))
+    for _ in range(6):
+        bits, _, vertical = sparse_position(rng, rows, cols, 22)
+        board = bits & (1 << rows * cols) - 1
+        other = sum(1 << (c * rows + r) for r in range(rows) for c in range(cols) if board >> (r * cols + c) & 1)
+        assert wide.value(bits).outcome is turned.value(other | (1 << rows * cols if vertical else 0)).outcome
+
+
+def test_columns_past_z_are_named_aa_to_ad_on_the_board_and_in_moves():
+    game = domineering(4, 30)
+    drawn = game.rules.draw(1 << 29 | 1 << 59)  # a domino on ad1-ad2
+    assert drawn.splitlines()[0].split()[-4:] == ["aa", "ab", "ac", "ad"]
+    assert drawn.splitlines()[1].split()[-1] == "#" and len({len(line) for line in drawn.splitlines()}) == 1
+    assert game.rules.parse_board(drawn) == 1 << 29 | 1 << 59  # the board as drawn reads back
+    assert game.parse_move(0, "AD1-ad2") == 1 << 29 | 1 << 59 and game.format_move(0, 1 << 29 | 1 << 59) == "ad1-ad2"
+    with pytest.raises(GamedpError, match="columns a-ad"):
+        game.parse_move(0, "ae1-ae2")
+    cells = "".join("." if c >= 27 else "#" for r in range(4) for c in range(30))  # columns ab-ad empty
+    out = gamedp("play", "domineering:4x30", cells + " V", stdin="ad1-ad2\nquit\n")
+    assert out.returncode == 0 and "ad1-ad2" in out.stdout, out.stderr
 
 
 def test_a_wide_board_is_searched_for_value_and_analyze():

@@ -41,7 +41,8 @@ MAX_CELLS = 64
 #: up to this many cells, analysing one position solves the whole table with remoteness (a fraction of a second
 #: on 5 x 5: docs/performance.md)
 ANALYSIS_TABLE_CELLS = 25
-COLUMNS = string.ascii_lowercase
+#: Column names: a to z, then aa to ad (Domineering's boards have up to 30 columns).
+COLUMNS = tuple(string.ascii_lowercase) + ("aa", "ab", "ac", "ad")
 
 ORIENTATIONS = {
     "fixed": ("identity",),
@@ -220,12 +221,13 @@ class Rules:
 
     def draw(self, board: int, mark: int = 0) -> str:
         """The board with coordinates; cells of ``mark`` are drawn as ``o``."""
-        lines = ["   " + " ".join(COLUMNS[:self.cols])]
+        wide = max(len(name) for name in COLUMNS[:self.cols])  # a board past z takes two characters a column
+        lines = ["   " + " ".join(f"{name:>{wide}}" for name in COLUMNS[:self.cols])]
         for r in range(self.rows):
             row = []
             for c in range(self.cols):
                 i = r * self.cols + c
-                row.append("o" if mark >> i & 1 else "#" if board >> i & 1 else ".")
+                row.append(f"{'o' if mark >> i & 1 else '#' if board >> i & 1 else '.':>{wide}}")
             lines.append(f"{r + 1:>2} " + " ".join(row))
         return "\n".join(lines)
 
@@ -348,7 +350,7 @@ class PlacementGame(Game):
         names = [t for t in text.replace(",", " ").replace("-", " ").lower().split() if t]
         mask = 0
         for name in names:
-            col, row = name[:1], name[1:]
+            col, row = name.rstrip("0123456789"), name.lstrip("abcdefghijklmnopqrstuvwxyz")
             if col not in COLUMNS[:self.rules.cols] or not row.isdigit() or not 1 <= int(row) <= self.rules.rows:
                 raise GamedpError(f"{name!r} is not a cell of this board (columns a-{COLUMNS[self.rules.cols - 1]}, "
                                   f"rows 1-{self.rules.rows})")
@@ -455,10 +457,9 @@ class Domineering(PlacementGame):
 #: The words that name the player to move after a Domineering board.
 _TURNS = {"v": 0, "vertical": 0, "h": 1, "horizontal": 1}
 
-#: Domineering's boards: the exact search's (the last of 128 bits says who moves), at most 30 rows and as many
-#: columns as cells have names (a to z).
+#: Domineering's boards: the exact search's (the last of 128 bits says who moves), at most 30 rows and 30 columns.
 DOMINEERING_CELLS = 127
-DOMINEERING_ROWS = 30
+DOMINEERING_SIDE = 30
 
 #: Domineering boards with more cells than this are answered by the exact search (outcomes only): on 5 x 5, the
 #: memoised search takes half a minute for the remoteness.
@@ -466,20 +467,19 @@ SEARCHED_CELLS = 20
 
 
 def domineering(rows: int = 4, cols: int = 4) -> Domineering:
-    """Domineering on ``rows`` x ``cols``: the exact search's boards, up to 127 cells, 30 rows and 26 columns.
+    """Domineering on ``rows`` x ``cols``: the exact search's boards, up to 127 cells, 30 rows and 30 columns
+    (named a to z, then aa to ad).
 
     >>> game = domineering(11, 11)
     >>> game.name, game.rules.rows, game.rules.cols
     ('domineering:11x11', 11, 11)
+    >>> domineering(4, 30).rules.move_name(1 << 29 | 1 << 59)
+    'ad1-ad2'
     """
-    if not (1 <= rows <= DOMINEERING_ROWS and 1 <= cols <= len(COLUMNS) and rows * cols <= DOMINEERING_CELLS):
-        # columns are named by letters, rows by numbers: a board too wide for the names is taken turned
-        turned = (f"; domineering:{cols}x{rows} is this board turned (its Horizontal plays Vertical's dominoes "
-                  "here)" if rows <= len(COLUMNS) < cols <= DOMINEERING_ROWS and rows * cols <= DOMINEERING_CELLS
-                  else "")
+    if not (1 <= rows <= DOMINEERING_SIDE and 1 <= cols <= DOMINEERING_SIDE and rows * cols <= DOMINEERING_CELLS):
         raise GamedpError(f"domineering:{rows}x{cols} is not a board: write domineering:RxC, at most "
-                          f"{DOMINEERING_ROWS} rows, {len(COLUMNS)} columns (named a to z) and {DOMINEERING_CELLS} "
-                          f"cells (e.g. domineering:9x9 or domineering:30x4){turned}")
+                          f"{DOMINEERING_SIDE} rows, {DOMINEERING_SIDE} columns and {DOMINEERING_CELLS} cells (e.g. "
+                          f"domineering:9x9 or domineering:4x30)")
     return Domineering(rows, cols)
 
 
