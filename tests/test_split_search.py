@@ -440,6 +440,5 @@ def test_a_long_split_says_how_far_it_is(cluster, capsys, monkeypatch):
     assert split.value(rules.read_moves("4453")) == ScoreSearch(rules, progress=False, book=False).value(
         rules.read_moves("4453"))  # about 10 CPU s
     said = capsys.readouterr().err.splitlines()
-    line = r"gamedp: searching connect4 on 2 workers: score between -?\d+ and -?\d+, [\d,]+ tasks answered: " \
-           r"[\d,]+ positions, [\d.]+ s"
+    line = r"gamedp: searching connect4: score between -?\d+ and -?\d+: [\d,]+ positions, [\d.]+ s"
     assert said and all(re.fullmatch(line, s) for s in said), (said, time.monotonic() - began)

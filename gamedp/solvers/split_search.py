@@ -222,7 +222,7 @@ class SplitSearch:
 
     def _watch(self, checkpoint: Checkpoint | None, done: threading.Event) -> None:
         """Until ``done``: ``checkpoint`` written every ``keeping.seconds`` (until a write fails), and after a
-        second a progress line on a terminal (the score's bounds, the tasks answered, the positions explored)."""
+        second a progress line on a terminal (the score's bounds and the positions explored, within 80 columns)."""
         began = kept_at = time.monotonic()
         every = None if checkpoint is None else checkpoint.keeping.seconds
         line = None
@@ -238,8 +238,7 @@ class SplitSearch:
 
                         line = ProgressLine(f"searching {self.name}")
                     lo, hi = self._narrowed
-                    line.describe(f"searching {self.name} on {self._slots} workers: score between {lo} and {hi}, "
-                                  f"{self.questions:,} tasks answered")
+                    line.describe(f"searching {self.name}: score between {lo} and {hi}")  # as one process's
                     line.update(self.explored)
         finally:
             if line is not None:
