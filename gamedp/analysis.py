@@ -70,7 +70,7 @@ class Analyst:
 
     def __init__(self, game: Any, *, outcomes_only: bool = False, depth: int | None = None, saved: Any = None,
                  saved_only: bool = False, too_big: str | None = None, memory: int | None = None,
-                 threads: int = 1, keeping: Any = None):
+                 threads: int = 1, keeping: Any = None, executor: Any = None, spec: str | None = None):
         from gamedp.compiled import CompiledGame
 
         self.game = game
@@ -107,6 +107,9 @@ class Analyst:
         self.threads = threads
         #: how the exact-score search keeps a long search (a gamedp.solvers.search_checkpoint.Keeping), or None
         self.keeping = keeping
+        #: the Dask cluster (a gamedp.executors executor) the exact-score search is split over, or None; ``spec``:
+        #: the game as its workers load it
+        self.executor, self._spec = executor, spec or self.name
         #: what the values leave out, to say beside them (None: nothing)
         self.note: str | None = None
 
@@ -362,6 +365,11 @@ class Analyst:
                 from gamedp.solvers.by_nimbers import NimberSolution
 
                 self._solution = NimberSolution(self.rules)
+            elif self._score_rules is not None and self.executor is not None:
+                from gamedp.solvers.split_search import SplitSearch
+
+                self._solution = SplitSearch(self._score_rules, self._spec, self.executor, memory=self.memory,
+                                             outcomes_only=self.outcomes_only, keeping=self.keeping)
             elif self._score_rules is not None:
                 # Any position of a board too big to solve whole: exact scores, in a table of bounded size.
                 from gamedp.cores import usable_threads
@@ -453,7 +461,7 @@ class Analyst:
 
 def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_only: bool = False,
                  depth: int | None = None, warn: bool = True, memory: int | None = None,
-                 threads: int = 1, keeping: Any = None) -> Analyst:
+                 threads: int = 1, keeping: Any = None, executor: Any = None) -> Analyst:
     """GAME (``spec``, as the command line names it) as ``analyze``, ``play``, ``serve`` and ``explain`` see it.
 
     Its saved solve (:func:`open_for_game`: ``db``, else the default place) answers every
@@ -471,6 +479,9 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
     if threads != 1 and score_rules(game) is None:
         raise GamedpError(f"--threads shares the search of a game searched one position at a time; {spec} is "
                           "solved by an engine that runs in one thread (leave --threads out)")
+    if executor is not None and score_rules(game) is None:
+        raise GamedpError(f"--workers splits the search of a game searched one position at a time; {spec} is "
+                          "solved by an engine that keeps every position it meets (leave --workers out)")
     # A depth-limited search takes exact values without remoteness as ends too.
     saved = open_for_game(spec, game, db, required=db is not None, remoteness=not outcomes_only and depth is None,
                           warn=warn)
@@ -483,7 +494,7 @@ def load_analyst(spec: str, command: str, *, db: str | None = None, outcomes_onl
         "value": None,  # exact values only
     }.get(command, f"{command} searches only D moves deep with --depth D (e.g. --depth 8)")
     return Analyst(game, outcomes_only=outcomes_only, depth=depth, saved=saved, saved_only=db is not None,
-                   too_big=too_big, memory=memory, threads=threads, keeping=keeping)
+                   too_big=too_big, memory=memory, threads=threads, keeping=keeping, executor=executor, spec=spec)
 
 
 def solve_again(spec: str, path: Path, game: Any, db: str | None) -> str:

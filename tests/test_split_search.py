@@ -442,3 +442,21 @@ def test_a_long_split_says_how_far_it_is(cluster, capsys, monkeypatch):
     said = capsys.readouterr().err.splitlines()
     line = r"gamedp: searching connect4: score between -?\d+ and -?\d+: [\d,]+ positions, [\d.]+ s"
     assert said and all(re.fullmatch(line, s) for s in said), (said, time.monotonic() - began)
+
+
+@pytest.mark.parametrize("game, position", [("connect4:5x4", "32"), ("domineering:6x6", "." * 36)])
+def test_analyze_split_over_the_workers_values_every_move_as_one_process(game, position):
+    split = gamedp("analyze", game, position, "--workers", "2", "--json")
+    alone = gamedp("analyze", game, position, "--json")
+    assert split.returncode == alone.returncode == 0, (split.stderr, alone.stderr)
+    assert json.loads(split.stdout) == json.loads(alone.stdout)
+    assert len(json.loads(split.stdout)["moves"]) > 1
+
+
+@pytest.mark.parametrize("args, said", [
+    (("tictactoe", ".........", "--workers", "2"), ("--workers splits the search", "tictactoe")),
+    (("connect4", "44", "--workers", "2", "--depth", "4"), ("--depth and --workers cannot be used together",)),
+    (("connect4", "44", "--workers", "2", "--threads", "2"), ("--threads and --workers",)),
+])
+def test_analyze_says_what_cannot_be_split(args, said):
+    one_clear_error(gamedp("analyze", *args), *said)

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
 from typing import Any
 
 import click
 
 from gamedp.analysis import Analyst, load_analyst
-from gamedp.cli.arguments import (NumbersCommand, board_spec, depth_option, fresh_option, memory_option,
-                                  position_argument, read_position_argument, saved_option, threads_option,
-                                  variant_option)
+from gamedp.cli.arguments import (NumbersCommand, board_spec, cluster_options, depth_option, fresh_option,
+                                  memory_option, position_argument, read_position_argument, saved_option,
+                                  threads_option, variant_option)
 from gamedp.errors import GamedpError
 
 
@@ -31,9 +32,10 @@ from gamedp.errors import GamedpError
 @memory_option
 @threads_option
 @fresh_option
+@cluster_options
 def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_json: bool, show_line: bool,
             outcomes_only: bool, db: str | None, depth: int | None, memory: int | None, threads: int,
-            fresh: bool) -> None:
+            fresh: bool, workers: int | None, address: str | None, scheduler_file: str | None) -> None:
     """Show POSITION of GAME, its value and every legal move with its value, best first.
 
     GAME is a built-in name, module:attribute, or path/to/file.py[:attribute]. POSITION is written in the
@@ -43,16 +45,36 @@ def analyze(game: str, position: tuple[str, ...], variant: tuple[str, ...], as_j
 
     A game searched one position at a time (connect4, big domineering boards) keeps a long analysis in a
     checkpoint beside the databases now and then and when stopped (Ctrl-C, SIGTERM); the same command again goes
-    on from it (--fresh: starts afresh). The file is removed once the analysis is done.
+    on from it (--fresh: starts afresh). The file is removed once the analysis is done. --workers N (a local Dask
+    cluster), --cluster or --scheduler-file split the search of the position and of each move over a cluster.
     """
     from gamedp.progress import report_when_piped
-    from gamedp.render import analysis_lines, console
     from gamedp.solvers.search_checkpoint import Keeping, command_afresh, interrupt_on_sigterm
 
     interrupt_on_sigterm()
     report_when_piped()  # a long search says it is alive, even piped
-    analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only, depth=depth,
-                           memory=memory, threads=threads, keeping=Keeping(command_afresh(), fresh=fresh))
+    with ExitStack() as cluster:
+        executor = None
+        if (workers, address, scheduler_file) != (None, None, None):  # a plain run does not import the executors
+            from gamedp.executors import cluster_option, make_executor
+
+            split = cluster_option(workers, address, scheduler_file)
+            for given, option in ((threads != 1, "--threads"), (depth is not None, "--depth")):
+                if given:
+                    raise GamedpError(f"{option} and {split} cannot be used together: the split search values "
+                                      f"every move exactly, each over the workers in turn (leave {option} out)")
+            executor = cluster.enter_context(make_executor(workers, address, scheduler_file))
+        analyst = load_analyst(board_spec(game, variant), "analyze", db=db, outcomes_only=outcomes_only,
+                               depth=depth, memory=memory, threads=threads,
+                               keeping=Keeping(command_afresh(), fresh=fresh), executor=executor)
+        _analyze(analyst, position, as_json, show_line, depth)
+
+
+def _analyze(analyst: Analyst, position: tuple[str, ...], as_json: bool, show_line: bool,
+             depth: int | None) -> None:
+    """Read POSITION and print its analysis (or its judgement by a search ``depth`` moves deep)."""
+    from gamedp.render import analysis_lines, console
+
     where = read_position_argument(analyst, position)
     if depth is not None:
         if show_line:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from gamedp.errors import GamedpError
 from gamedp.kernels.null_window import probe
-from gamedp.values import Value
+from gamedp.values import Analysis, Value
 
 if TYPE_CHECKING:
     from gamedp.solvers.search_checkpoint import Checkpoint, Keeping, Window
@@ -141,6 +141,16 @@ class SplitSearch:
         if self.outcomes_only:
             return Value(self.rules.value(position, self.score(position, -1, 1)).outcome)
         return self.rules.value(position, self.score(position))
+
+    def analyze(self, position: Any) -> Analysis:
+        """``position``'s value and every legal move's exact value, best first: each move's position split over
+        the workers in turn."""
+        from gamedp.values import analysis_of
+
+        value = self.value(position)  # first: the workers' tables then hold what the moves' searches need
+        children = self.rules.children(position)
+        known = {child: self.value(child) for _, child in children}
+        return analysis_of(position, value, children, known.__getitem__)
 
     def score(self, position: Any, low: int = -(1 << 20), high: int = 1 << 20) -> int:
         """The exact score of ``position`` if it lies in [low, high], else the nearer of the two."""
