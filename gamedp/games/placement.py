@@ -350,7 +350,7 @@ class PlacementGame(Game):
         names = [t for t in text.replace(",", " ").replace("-", " ").lower().split() if t]
         mask = 0
         for name in names:
-            col, row = name.rstrip("0123456789"), name.lstrip("abcdefghijklmnopqrstuvwxyz")
+            col, row = name.rstrip(string.digits), name.lstrip(string.ascii_lowercase)
             if col not in COLUMNS[:self.rules.cols] or not row.isdigit() or not 1 <= int(row) <= self.rules.rows:
                 raise GamedpError(f"{name!r} is not a cell of this board (columns a-{COLUMNS[self.rules.cols - 1]}, "
                                   f"rows 1-{self.rules.rows})")

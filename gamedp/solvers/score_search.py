@@ -131,6 +131,15 @@ def memory_slots(memory: int) -> int:
     return slots
 
 
+def searched(low: int, high: int) -> str:
+    """What a query of the window [``low``, ``high``] finds, as its checkpoint names its search.
+
+    >>> searched(-UNBOUNDED, UNBOUNDED), searched(-1, 1), searched(0, 5)
+    ('value', 'outcome', 'value in [0, 5]')
+    """
+    return {(-UNBOUNDED, UNBOUNDED): "value", (-1, 1): "outcome"}.get((low, high), f"value in [{low}, {high}]")
+
+
 class ScoreSearch:
     """Exact values of a game's positions by its compiled search, sharing one bounded table.
 
@@ -298,9 +307,7 @@ class ScoreSearch:
                 low, high = max(low, watch[LOW]), min(high, watch[HIGH])  # what the searches had proved
                 if self.keeping is not None:
                     if keeping is None:
-                        search = {(-UNBOUNDED, UNBOUNDED): "value", (-1, 1): "outcome"}.get(
-                            window[1:], f"value in [{window[1]}, {window[2]}]")
-                        keeping = own = self._begin_keeping(args, search, window)
+                        keeping = own = self._begin_keeping(args, searched(*window[1:]), window)
                         kept = keeping.bounds(window)
                         if kept is not None:
                             low, high = max(low, kept[0]), min(high, kept[1])

@@ -220,8 +220,9 @@ class SplitSearch:
         """The checkpoint of the search of ``window`` (the root's query; ``outcomes``: its outcome alone), its
         answers known where a stopped run kept one."""
         assert self.keeping is not None
-        search = "outcome" if outcomes else {(-(1 << 20), 1 << 20): "value", (-1, 1): "outcome"}.get(
-            window[1:], f"value in [{window[1]}, {window[2]}]")
+        from gamedp.solvers.score_search import searched
+
+        search = "outcome" if outcomes else searched(*window[1:])
         checkpoint = self.keeping.checkpoint(self.rules, window[0], f"{search} split", table=False)
         if checkpoint.load() is not None:
             for (args, a, b), (lower, upper) in checkpoint.proved.items():
