@@ -13,6 +13,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from command import GAMEDP, gamedp, one_clear_error
@@ -34,13 +35,14 @@ def checkpoint_of(tmp_path: Path, rules, position, search: str = "value", **opti
         rules, rules.arguments(position), search)
 
 
-def start(tmp_path: Path, *args: str, stdin: str, seconds: str) -> subprocess.Popen:
+def start(tmp_path: Path, *args: str, stdin: str, seconds: str, **popen: Any) -> subprocess.Popen:
     """``gamedp ARGS`` started with ``stdin``, checkpoints every ``seconds``, Ctrl-C's signal at its default (a
-    test started in the background by a script inherits it ignored, and so would gamedp)."""
+    test started in the background by a script inherits it ignored, and so would gamedp); ``popen``: more of
+    :class:`subprocess.Popen`'s keywords."""
     env = {**os.environ, "GAMEDP_DB_DIR": str(tmp_path), "GAMEDP_CHECKPOINT_SECONDS": seconds}
     process = subprocess.Popen([*GAMEDP, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=env,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **popen)
     process.stdin.write(stdin)
     process.stdin.close()
     process.stdin = None  # all given: communicate() has none to send

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from command import GAMEDP, gamedp, one_clear_error
+from command import gamedp, one_clear_error
+from test_search_checkpoint import start
 from gamedp.executors import DaskExecutor
 from gamedp.games.connect4 import Connect4
 from gamedp.games.placement import Domineering
@@ -253,13 +254,10 @@ def test_a_task_of_several_moves_stops_at_the_first_that_decides():
         assert found == (below.index(True) if any(below) else -1) and explored >= 0
 
 
-@pytest.mark.parametrize("busy, first_alone", [(0, False), (2, True)])
-def test_a_node_s_last_ply_is_asked_in_a_few_tasks_all_at_once_while_a_worker_waits(busy, first_alone):
-    from gamedp.solvers import split_search
-
-    asked = []
-
-    class Answered:  # none of the task's positions scores at most a: every task is needed
+def answering_at_once(found, tasks: list):
+    """An executor whose client answers each task at once: ``found(positions)`` (the index of the first scoring at
+    most the bound, -1 for none), each task's positions added to ``tasks``."""
+    class Answered:
         def __init__(self, positions):
             self.positions = positions
 
@@ -267,19 +265,28 @@ def test_a_node_s_last_ply_is_asked_in_a_few_tasks_all_at_once_while_a_worker_wa
             callback(self)
 
         def result(self):
-            return -1, len(self.positions)
+            return found(self.positions), len(self.positions)
 
     def submit(function, name, game, memory, positions, a, table, priority, pure):
-        asked.append(len(positions))
+        tasks.append(positions)
         return Answered(positions)
 
-    executor = type("Executor", (), {"client": type("Client", (), {"submit": staticmethod(submit)})()})()
+    return type("Executor", (), {"client": type("Client", (), {"submit": staticmethod(submit)})()})()
+
+
+@pytest.mark.parametrize("busy, first_alone", [(0, False), (2, True)])
+def test_a_node_s_last_ply_is_asked_in_a_few_tasks_all_at_once_while_a_worker_waits(busy, first_alone):
+    from gamedp.solvers import split_search
+
+    tasks = []
+    executor = answering_at_once(lambda positions: -1, tasks)  # none scores at most a: every task is needed
     rules = Domineering(8, 8).score_search()
     search = SplitSearch(rules, "domineering:8x8", executor)
     search._slots, search._busy = 2, busy
     kids = search._view(rules.game.start())[2]
     assert len(kids) > 20
     assert not search._some_asked(kids, 0, (split_search._Stop(),), 1)
+    asked = [len(task) for task in tasks]
     assert sum(asked) == len(kids) and len(asked) <= 1 + split_search.TASKS_PER_WORKER * 2
     assert (asked[0] == 1) == first_alone, asked
     assert search._busy == busy  # every task counted while asked, and no more
@@ -292,22 +299,7 @@ def test_a_task_s_answer_is_known_for_each_of_its_moves():
     from gamedp.solvers import split_search
 
     tasks = []
-
-    class Second:
-        def __init__(self, positions):
-            self.positions = positions
-
-        def add_done_callback(self, callback):
-            callback(self)
-
-        def result(self):
-            return (1 if len(self.positions) > 1 else -1), len(self.positions)
-
-    def submit(function, name, game, memory, positions, a, table, priority, pure):
-        tasks.append(positions)
-        return Second(positions)
-
-    executor = type("Executor", (), {"client": type("Client", (), {"submit": staticmethod(submit)})()})()
+    executor = answering_at_once(lambda positions: 1 if len(positions) > 1 else -1, tasks)
     rules = Domineering(8, 8).score_search()
     search = SplitSearch(rules, "domineering:8x8", executor)
     search._slots = 2
@@ -354,6 +346,15 @@ def kept_explored(path: Path) -> int:
         return 0
 
 
+def wait_until_kept(tmp_path: Path, process: subprocess.Popen, least: float) -> None:
+    """Wait (two minutes at most) until a checkpoint in ``tmp_path`` holds at least ``least`` positions explored,
+    ``process`` still running."""
+    deadline = time.monotonic() + 120
+    while not any(kept_explored(path) >= least for path in tmp_path.glob("*.resume")):
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.01)
+
+
 def test_a_split_search_killed_goes_on_from_its_driver_s_answers(tmp_path):
     line = "44535\n"  # 2-5 s of one core
     options = ("value", "connect4", "--json", "--no-book", "--workers", "2")
@@ -362,17 +363,9 @@ def test_a_split_search_killed_goes_on_from_its_driver_s_answers(tmp_path):
     whole = json.loads(fresh.stdout)
     # the driver and its workers killed together, as a crash of the machine would, once the checkpoint holds a
     # good share of the search
-    process = subprocess.Popen([*GAMEDP, *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path), "GAMEDP_CHECKPOINT_SECONDS": "0.1"})
-    process.stdin.write(line)
-    process.stdin.close()
-    process.stdin = None
-    deadline = time.monotonic() + 120
-    share = random.uniform(0.3, 0.6) * whole["explored"]  # the kept count grows by tasks: 76-88% at the end
-    while not any(kept_explored(path) >= share for path in tmp_path.glob("*.resume")):
-        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.02)
+    process = start(tmp_path, *options, stdin=line, seconds="0.1", start_new_session=True)
+    # the kept count grows by whole tasks: 76-88% of the positions at the end
+    wait_until_kept(tmp_path, process, random.uniform(0.3, 0.6) * whole["explored"])
     os.killpg(process.pid, signal.SIGKILL)
     process.communicate()
     again = gamedp(*options, stdin=line, db_dir=tmp_path, env={"GAMEDP_CHECKPOINT_SECONDS": "0.1"})
@@ -386,17 +379,8 @@ def test_a_split_search_killed_goes_on_from_its_driver_s_answers(tmp_path):
 def test_ctrl_c_keeps_a_split_search_and_the_same_command_goes_on(tmp_path):
     line = "44535\n"
     options = ("value", "connect4", "--no-book", "--workers", "2")
-    process = subprocess.Popen([*GAMEDP, *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "GAMEDP_DB_DIR": str(tmp_path), "GAMEDP_CHECKPOINT_SECONDS": "0.1"},
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    process.stdin.write(line)
-    process.stdin.close()
-    process.stdin = None
-    deadline = time.monotonic() + 120
-    while not any(kept_explored(path) for path in tmp_path.glob("*.resume")):  # questions answered
-        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.01)
+    process = start(tmp_path, *options, stdin=line, seconds="0.1", start_new_session=True)
+    wait_until_kept(tmp_path, process, 1)  # questions answered
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the driver and its workers
     out, err = process.communicate(timeout=60)
     kept = list(tmp_path.glob("*.resume"))
