@@ -154,9 +154,13 @@ class Checkpoint:
                 self._check(meta, afresh)
                 container.verify()
                 slots = meta["slots"]
-                table = container.section("table") if self.table else memoryview(b"")
-                if (slots != 0 if not self.table else not isinstance(slots, int) or slots < 1 << 16
-                        or slots & (slots - 1) or len(table) != 8 * slots):
+                if self.table:
+                    table = container.section("table")
+                    whole = isinstance(slots, int) and slots >= 1 << 16 and not slots & (slots - 1) and \
+                        len(table) == 8 * slots
+                else:
+                    table, whole = memoryview(b""), slots == 0
+                if not whole:
                     raise DatabaseError(f"the search checkpoint {self.path} is damaged (its table is not the "
                                         f"{slots} slots it says); {afresh}")
                 for args, low, high, lower, upper in meta["proved"]:
