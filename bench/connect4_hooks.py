@@ -11,15 +11,13 @@ means). bench/bench_own_hooks.py times it beside the built-in search.
 import sys
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
 from k_in_a_row import KInARow, count
 
-from gamedp import GamedpError, SearchRules
+from gamedp import GamedpError, SearchRules, Word
 
-ONE = np.uint64(1)
+ONE = Word(1)
 # p: the board's cells, every cell, the bottom row, the shifts of the four directions, the columns, the bits a
 # column takes (its cells and the spare one above them)
 CELLS, BOARD, BOTTOM, SHIFTS, WIDTH, STRIDE = range(6)
@@ -34,7 +32,7 @@ def gaps(stones, s):
 
 
 def threats(stones, free, p):
-    found = np.uint64(0)
+    found = Word(0)
     for s in p[SHIFTS]:
         found |= gaps(stones, s)
     return found & free
@@ -72,13 +70,13 @@ def moves(a, b, p):
     lost = -win_score(p, stones + 1)
     if must != 0:
         if must & (must - ONE) != 0:  # two threats to block
-            return np.uint64(0), lost, lost
+            return Word(0), lost, lost
         playable = must
     safe = playable & ~(theirs >> ONE)  # not under a cell that would complete the opponent's line
     if safe == 0:
-        return np.uint64(0), lost, lost
+        return Word(0), lost, lost
     if stones >= p[CELLS] - 2:
-        return np.uint64(0), 0, 0
+        return Word(0), 0, 0
     parity = stones & 1
     return safe, -win_score(p, max(stones + 3, 7 - parity)), win_score(p, max(stones + 2, 6 + parity))
 
@@ -102,13 +100,13 @@ def key(a, b, p):
 def read(text, begin, end, p):
     """The line's columns played (``4453``: digits 1 to 7) from the empty board, as ``parse_position`` reads them;
     a line it would refuse is left to it (it says why)."""
-    a = b = np.uint64(0)
-    height = np.uint64(p[STRIDE] - 1)
+    a = b = Word(0)
+    height = Word(p[STRIDE] - 1)
     for i in range(begin, end):
-        c = np.int64(text[i]) - 49
+        c = int(text[i]) - 49
         if c < 0 or c >= p[WIDTH]:
             return False, a, b
-        low = ONE << np.uint64(c * p[STRIDE])
+        low = ONE << Word(c * p[STRIDE])
         if b & (low << (height - ONE)) != 0 or (i > begin and four(a ^ b, p)):
             return False, a, b
         a, b = a ^ b, b | (b + low)
@@ -130,8 +128,8 @@ class Connect4Hooks(KInARow):
     def __init__(self):
         super().__init__(7, 6, 4, gravity=True)
         self.name = "connect4 by plain hooks"
-        h = np.uint64(self.height)
-        self.hooks_p = (self.cells, self.p[1], self.p[2], (ONE, h, h + ONE, h + np.uint64(2)), self.width,
+        h = Word(self.height)
+        self.hooks_p = (self.cells, self.p[1], self.p[2], (ONE, h, h + ONE, h + Word(2)), self.width,
                         self.height + 1)
 
     def score_search(self):

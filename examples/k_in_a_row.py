@@ -2,7 +2,7 @@
 of a column, as in Connect-Four), written from scratch: a plain gamedp Game for its moves and text, and its
 exact-score search given as five plain Python functions (docs/howto/own-search.md explains every line).
 
-    echo 'X..../XO.../XO.../O....' | gamedp value examples/k_in_a_row.py
+    echo 'X..../X..../XO.../OO...' | gamedp value examples/k_in_a_row.py
     gamedp analyze examples/k_in_a_row.py
 
 A position is two bitboards (a, b): the stones of the player to move, and every stone. Cell (row r from the
@@ -13,12 +13,10 @@ boards of at most 32 bits there. A win by a stone placed onto n stones scores (W
 negation, a tie 0: the winner hurries, the loser stalls.
 """
 
-import numpy as np
-
-from gamedp import GamedpError, Game, SearchRules, Value
+from gamedp import GamedpError, Game, SearchRules, Value, Word
 from gamedp.values import LOSE, TIE, WIN
 
-ONE = np.uint64(1)
+ONE = Word(1)
 # what the hooks' parameters p hold, by position
 CELLS, BOARD, BOTTOM, GRAVITY, LINES = range(5)
 
@@ -54,7 +52,7 @@ def playable(b, p):
 
 def winning_cells(a, b, p):
     """The playable cells where the mover's stone completes a line."""
-    found = np.uint64(0)
+    found = Word(0)
     for line in p[LINES]:
         missing = line & ~a
         if missing & b == 0 and missing & (missing - ONE) == 0:  # one free cell short of the line
@@ -77,9 +75,9 @@ def moves(a, b, p):
     stones = count(b)
     if winning_cells(a, b, p) != 0:  # a win now: no move to search
         score = win_score(p, stones)
-        return np.uint64(0), score, score
+        return Word(0), score, score
     if b == p[BOARD]:
-        return np.uint64(0), 0, 0
+        return Word(0), 0, 0
     # nobody wins at once now: the opponent's next stone at best, and the mover's one after
     return playable(b, p), -win_score(p, stones + 1), win_score(p, stones + 2)
 
@@ -100,7 +98,7 @@ def order(a, b, move, p):
 def key(a, b, p):
     if p[GRAVITY]:
         return a + b
-    return (b << np.uint64(32)) | a
+    return (b << Word(32)) | a
 
 
 # -- the game, for moves, text and values ----------------------------------------------------------------------
@@ -118,7 +116,7 @@ class KInARow(Game):
         self.cells = width * height
         board = sum(1 << self.bit(r, c) for r in range(height) for c in range(width))
         bottom = sum(1 << self.bit(0, c) for c in range(width))
-        self.p = (self.cells, np.uint64(board), np.uint64(bottom), int(gravity), tuple(self.lines()))
+        self.p = (self.cells, Word(board), Word(bottom), int(gravity), tuple(self.lines()))
 
     def bit(self, row, col):
         return col * (self.height + 1) + row
@@ -130,7 +128,7 @@ class KInARow(Game):
                 for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                     cells = [(r + i * dr, c + i * dc) for i in range(self.k)]
                     if all(0 <= rr < self.height and 0 <= cc < self.width for rr, cc in cells):
-                        yield np.uint64(sum(1 << self.bit(rr, cc) for rr, cc in cells))
+                        yield Word(sum(1 << self.bit(rr, cc) for rr, cc in cells))
 
     def start(self):
         return 0, 0
@@ -142,7 +140,7 @@ class KInARow(Game):
         return TIE if b == self.p[BOARD] else None
 
     def moves(self, position):
-        free = int(playable(np.uint64(position[1]), self.p))
+        free = int(playable(Word(position[1]), self.p))
         return [1 << i for i in range(64) if free >> i & 1]
 
     def do_move(self, position, move):

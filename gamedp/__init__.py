@@ -31,6 +31,7 @@ _EXPORTS = {
     "Solution": "gamedp.solvers.memo",
     "CompiledGame": "gamedp.compiled",
     "SearchRules": "gamedp.solvers.search_rules",
+    "Word": "gamedp.words",
     "check_game": "gamedp.selfcheck",
     "load_game": "gamedp.loader",
     "GamedpError": "gamedp.errors",

@@ -189,7 +189,8 @@ def jit_kernel(fn: Callable, signature: Any = None, cache: bool = True) -> Calla
     """``fn`` as a numba kernel (compiled for ``signature`` when given), with the plain functions of its module
     that it calls compiled first (once each, cached on disk unless ``cache`` is False, as a kernel that takes
     other kernels as arguments must be: numba's index would name objects of this process): rules written as
-    plain Python for lookups without numba become kernels when a solver needs them."""
+    plain Python for lookups without numba become kernels when a solver needs them. Its :class:`~gamedp.words.Word`
+    globals are given to numba as ``numpy.uint64`` (:func:`gamedp.words.kernel_value`)."""
     import types
 
     from numba import njit
@@ -200,8 +201,12 @@ def jit_kernel(fn: Callable, signature: Any = None, cache: bool = True) -> Calla
         if isinstance(fn, CPUDispatcher):
             kernel = fn
         else:
+            from gamedp.words import has_words, kernel_value
+
             helpers = {name: jit_kernel(g, cache=cache) for name in fn.__code__.co_names
                        if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
+            helpers.update({name: kernel_value(g) for name in fn.__code__.co_names
+                            if has_words(g := fn.__globals__.get(name))})
             if helpers:
                 fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
                                         fn.__closure__)

@@ -34,6 +34,8 @@ import sys
 import types
 from typing import Any
 
+from gamedp.words import Word
+
 _SIMPLE = (bool, int, float, complex, str, bytes, type(None))
 
 
@@ -108,6 +110,8 @@ def _value(value: Any, digest: Any, seen: dict[int, int]) -> None:
 
     if isinstance(value, types.FunctionType):
         _function(value, digest, seen)
+    elif value is Word:  # numpy.uint64 in a kernel
+        digest.update(b"gamedp.Word;")
     elif isinstance(value, _SIMPLE):
         digest.update(repr((type(value).__name__, value)).encode() + b";")
     elif isinstance(value, tuple):

@@ -13,12 +13,12 @@ from data import SAMPLES
 from gamedp.judge import JUDGES
 
 
-#: runs ``gamedp judge PROBLEM`` as the executable does, then lists what the process imported
+#: runs ``gamedp ARGS...`` as the executable does, then lists what the process imported
 PROBE = """
 import sys
 from gamedp.cli.entry import main
 try:
-    main(["judge", sys.argv[1]])
+    main(sys.argv[1:])
 except SystemExit:
     pass
 sys.stdout.flush()
@@ -31,10 +31,16 @@ NEVER = ("click", "rich", "numba", "numpy")
 SLOW = ("typing", "dataclasses", "inspect", "json")
 
 
-def imported(problem: str, data: bytes) -> tuple[set[str], str]:
-    out = subprocess.run([sys.executable, "-c", PROBE, problem], input=data, capture_output=True, timeout=300)
+def probe(args: list[str], data: bytes) -> tuple[str, set[str], str]:
+    """``gamedp ARGS < data``'s output, the top-level modules its process imported, and what it said on stderr."""
+    out = subprocess.run([sys.executable, "-c", PROBE, *args], input=data, capture_output=True, timeout=600)
     *message, modules = out.stderr.decode().rstrip("\n").split("\n")
-    return {m.split(".")[0] for m in modules.split()}, "\n".join(message)
+    return out.stdout.decode(), {m.split(".")[0] for m in modules.split()}, "\n".join(message)
+
+
+def imported(problem: str, data: bytes) -> tuple[set[str], str]:
+    _, tops, message = probe(["judge", problem], data)
+    return tops, message
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from gamedp.errors import GamedpError
+from gamedp.words import kernel_value
 
 _STEM = "libown_search"
 #: gamedp's sources compiled into the library besides the hooks.
@@ -85,7 +86,7 @@ def check_hooks(rules: Any) -> dict[str, Any]:
 
     from gamedp.compiled import jit_kernel
 
-    word, p = types.uint64, typeof(rules.parameters)
+    word, p = types.uint64, typeof(kernel_value(rules.parameters))
     kinds = {"a": word, "b": word, "move": word, "p": p, "text": types.Array(types.uint8, 1, "C"),
              "begin": types.int64, "end": types.int64, "score": types.int64}
     kernels = {}
@@ -148,7 +149,7 @@ def _entries(rules: Any) -> dict[str, tuple[Any, Any]]:
     hooks = check_hooks(rules)
     start, moves, play, order, key = (hooks[name] for name in ("start", "moves", "play", "order", "key"))
     bound, read, remoteness = (hooks.get(name) for name in OPTIONAL)
-    p, width, history = rules.parameters, rules.max_moves, rules.history
+    p, width, history = kernel_value(rules.parameters), rules.max_moves, rules.history
     # The search's own kernels, not numba's cached ones: they take the hooks as arguments (see jit_kernel).
     search, grow = jit_kernel(null_window.solve, cache=False), jit_kernel(null_window.grow, cache=False)
     view = jit_kernel(null_window.expand, cache=False)

@@ -28,8 +28,9 @@ Three more hooks are optional:
   the rules' Python ``value``: compiled with the search, so that the compiled lines write it too.
 
 A score is the mover's, a small integer (at most 63 either way), and a child's score is the negation of its
-parent's view of it. The functions are written in the subset of Python numba compiles (integers, tuples, loops,
-``numpy`` scalars such as ``np.uint64``); they may call other plain functions of their module. They are
+parent's view of it. The functions are written in the subset of Python numba compiles (integers, tuples, loops, and
+64-bit words as :class:`~gamedp.words.Word`, which is ``numpy.uint64`` in the compiled hooks without importing
+numpy; numpy's scalars work too); they may call other plain functions of their module. They are
 compiled once per machine with the search into a library that later runs load without numba
 (:mod:`gamedp.solvers.hooks_search`); a mistake in one is reported as one line naming it.
 
@@ -67,7 +68,7 @@ class SearchRules:
     hooks, see the module's text).
 
     ``game`` is the game these rules search (its moves and name serve ``analyze``); ``parameters`` is the tuple
-    ``p`` every hook is given (numbers, or tuples of them: compiled into the search as constants);
+    ``p`` every hook is given (numbers, words, or tuples of them: compiled into the search as constants);
     ``words(position) -> (a, b)`` a game position as
     the search's two words, non-negative and below 2^64; ``value(position, score) -> Value`` what a score
     means (or the ``remoteness`` hook); ``history`` turns on the history heuristic (moves that refuted other positions first, among moves the
