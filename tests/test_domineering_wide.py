@@ -41,26 +41,28 @@ def sparse_position(rng: random.Random, rows: int, cols: int, empties: int) -> t
                                         (14, 9), (30, 4), (4, 30), (2, 27), (1, 30)])
 @pytest.mark.slow
 def test_boards_past_64_cells_match_a_plain_search(rows, cols):
-    rng = random.Random(rows * 100 + cols)
+    matches_a_plain_search((WideDomineeringScores,), rows, cols, 12, (10, 23), rows * 100 + cols)
+
+
+def matches_a_plain_search(kinds: tuple[type, ...], rows: int, cols: int, count: int, empties: tuple[int, int],
+                           seed: int) -> None:
+    """The search of each of ``kinds`` (rules classes) on ``rows`` x ``cols`` answers ``count`` random positions,
+    either side to move, of a number of empty cells in the range ``empties``, as the plain game-tree search does."""
+    rng = random.Random(seed)
     game = Domineering(rows, cols)
-    search = ScoreSearch(WideDomineeringScores(game), progress=False)
-    for _ in range(12):
-        bits, empty, vertical = sparse_position(rng, rows, cols, rng.randrange(10, 23))
+    searches = [ScoreSearch(kind(game), progress=False) for kind in kinds]
+    for _ in range(count):
+        bits, empty, vertical = sparse_position(rng, rows, cols, rng.randrange(*empties))
         expected = WIN if plain_wins(empty, vertical) else LOSE
-        assert search.value(bits).outcome is expected, game.format_position(bits)
+        for search in searches:
+            assert search.value(bits).outcome is expected, (type(search.rules), game.format_position(bits))
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 4), (4, 5), (5, 4), (5, 5), (2, 7)])
 def test_the_wide_search_agrees_with_the_frame_s_on_small_boards(rows, cols):
     """Random positions of boards both searches take, both sides to move, against the plain search too."""
-    rng = random.Random(rows * 10 + cols)
-    game = Domineering(rows, cols)
-    wide = ScoreSearch(WideDomineeringScores(game), progress=False)
-    framed = ScoreSearch(DomineeringScores(game), progress=False)
-    for _ in range(25):
-        bits, empty, vertical = sparse_position(rng, rows, cols, rng.randrange(rows * cols // 2, rows * cols + 1))
-        expected = WIN if plain_wins(empty, vertical) else LOSE
-        assert wide.value(bits).outcome is expected is framed.value(bits).outcome, game.format_position(bits)
+    matches_a_plain_search((WideDomineeringScores, DomineeringScores), rows, cols, 25,
+                           (rows * cols // 2, rows * cols + 1), rows * 10 + cols)
 
 
 # Who wins the empty board with Vertical to move (Breuker, Uiterwijk and van den Herik 2000; Lachmann, Moore and
@@ -101,9 +103,9 @@ def test_value_takes_a_9x9_line_and_refuses_a_bad_one_with_one_clear_error():
                     "then V or H for the player to move")
 
 
-@pytest.mark.parametrize("bad", ["31x2", "12x11", "2x31", "0x3"])
+@pytest.mark.parametrize("bad", ["31x2", "17x16", "2x31", "0x3", "9x29"])
 def test_boards_past_the_search_s_limits_are_refused_saying_the_limits(bad):
-    one_clear_error(gamedp("value", f"domineering:{bad}", stdin=""), "127 cells", "30 rows", "domineering:RxC")
+    one_clear_error(gamedp("value", f"domineering:{bad}", stdin=""), "256 cells", "30 rows", "domineering:RxC")
 
 
 @pytest.mark.parametrize("rows, cols", [(4, 30), (3, 29), (2, 27)])
@@ -152,7 +154,7 @@ def wide_settled(game, bits: int) -> int:
 
     from gamedp.kernels import domineering_wide_search as kernels
 
-    p = kernels.parameters(game.rules.rows << 8 | game.rules.cols)
+    p = (*kernels.parameters(game.rules.rows << 8 | game.rules.cols), np.zeros(kernels.SCRATCH_WORDS, np.uint64))
     a, b, _ = WideDomineeringScores(game).arguments(bits)
     with np.errstate(over="ignore"):  # the popcount's multiply wraps, as it does compiled
         empty = kernels.empty_of(np.uint64(a & (1 << 64) - 1), np.uint64(b & (1 << 64) - 1), p)
@@ -198,21 +200,23 @@ def test_positions_past_64_cells_settled_without_search_are_settled_right(rows, 
     assert named > 5
 
 
-def test_the_web_board_and_the_api_answer_a_9x9_position():
+@pytest.mark.parametrize("rows, cols", [(9, 9), (16, 16), (8, 30)])  # the wide search's board, the big one's
+def test_the_web_board_and_the_api_answer_a_position_past_64_cells(rows, cols):
     from starlette.testclient import TestClient
 
     from gamedp.web.app import create_app
 
-    rng = random.Random(81)
-    bits, empty, vertical = sparse_position(rng, 9, 9, 16)
-    cells = "".join("." if (r, c) in empty else "#" for r in range(9) for c in range(9))
-    with TestClient(create_app(["domineering:9x9"])) as client:
-        response = client.get("/api/position", params={"game": "domineering:9x9",
+    rng = random.Random(rows * cols)
+    bits, empty, vertical = sparse_position(rng, rows, cols, 16)
+    cells = "".join("." if (r, c) in empty else "#" for r in range(rows) for c in range(cols))
+    name = f"domineering:{rows}x{cols}"
+    with TestClient(create_app([name])) as client:
+        response = client.get("/api/position", params={"game": name,
                                                        "position": f"{cells} {'V' if vertical else 'H'}"})
     assert response.status_code == 200, response.text
     record = response.json()
     assert record["positionValue"] == ("win" if plain_wins(empty, vertical) else "lose")
-    assert record["board"].startswith("<svg") and len(record["moves"]) == len(domineering(9, 9).move_list(bits))
+    assert record["board"].startswith("<svg") and len(record["moves"]) == len(domineering(rows, cols).move_list(bits))
 
 
 def test_a_row_packs_run_by_run_as_it_packs_whole():
@@ -240,7 +244,7 @@ for used in [*kernel_modules_used(wide), wide]:
     jit_functions(used, skip=wide.NATIVE if used is wide else ())
 shape, positions = json.load(sys.stdin)
 rows, cols, *masks = wide.parameters(shape)  # back in numba's types (a small word comes out of it a plain int)
-p = (np.int64(rows), np.int64(cols), *(np.uint64(mask) for mask in masks))
+p = (np.int64(rows), np.int64(cols), *(np.uint64(mask) for mask in masks), np.zeros(wide.SCRATCH_WORDS, np.uint64))
 plies, width = null_window.MAX_PLIES + 1, wide.MAX_MOVES
 history_at = plies * null_window.counter_words(width)
 answers = []

@@ -80,7 +80,9 @@ def value(game: str, variant: tuple[str, ...], memory: int | None, as_json: bool
                                   f"processes of their own (leave --threads out)")
             from gamedp.batch import ScoreReader
             from gamedp.executors import make_executor
-            from gamedp.solvers.split_search import SplitSearch
+            from gamedp.solvers.split_search import SplitSearch, refuse_unsplit
+
+            refuse_unsplit(rules, split)  # before a cluster starts
 
             interrupt_on_sigterm()
             executor = cluster.enter_context(make_executor(workers, address, scheduler_file))

@@ -1,6 +1,7 @@
 """Domineering for :class:`~gamedp.solvers.score_search.ScoreSearch`: who wins any board of up to 8 x 8 cells,
-by the compiled search of :mod:`gamedp.kernels.domineering_search`, and boards past it (up to 127 cells, 30 rows
-or columns) by that of :mod:`gamedp.kernels.domineering_wide_search` (:class:`WideDomineeringScores`).
+by the compiled search of :mod:`gamedp.kernels.domineering_search`, boards past it (up to 127 cells, 30 rows or
+columns) by that of :mod:`gamedp.kernels.domineering_wide_search` (:class:`WideDomineeringScores`), and boards of
+128 to 256 cells by that of :mod:`gamedp.kernels.domineering_big_search` (:class:`BigDomineeringScores`).
 
 The search answers the outcome alone (its score is +1 for a win of the player to move, -1 for a loss): the
 remoteness of a board this size is out of reach, and a game with no ties needs nothing else to be played well.
@@ -19,17 +20,20 @@ from __future__ import annotations
 from typing import Any
 
 from gamedp.errors import GamedpError
-from gamedp.solvers.score_search import signed
+from gamedp.solvers.score_search import MAX_PLIES, signed
 from gamedp.values import LOSE, WIN, Value
 
 _KERNELS = "gamedp.kernels.domineering_search"
 _WIDE_KERNELS = "gamedp.kernels.domineering_wide_search"
+_BIG_KERNELS = "gamedp.kernels.domineering_big_search"
 #: The frame's side: boards up to this many rows and columns.
 FRAME = 8
 #: Boards past the frame: at most this many cells (the last of 128 bits says who moves) ...
 WIDE_CELLS = 127
 #: ... and this many rows or columns.
 WIDE_SIDE = 30
+#: Boards past 128 bits: at most this many cells (and WIDE_SIDE rows or columns).
+BIG_CELLS = 256
 
 
 def library(kernels: str = _KERNELS) -> Any:
@@ -111,12 +115,17 @@ class WideDomineeringScores(DomineeringScores):
     """
 
     max_moves = 126  # a bound on any board's (6 x 21 has 120)
+    #: Words the search needs after its frames: a board's lines and their areas (as
+    #: gamedp.kernels.domineering_wide_search.SCRATCH_WORDS, which imports numba).
+    arena_words = 64
+    #: The most cells of a board it takes, and a board to suggest past them.
+    most_cells, example = WIDE_CELLS, "domineering:11x11"
 
     def __init__(self, game: Any):
         rows, cols = game.rules.rows, game.rules.cols
-        if rows * cols > WIDE_CELLS or max(rows, cols) > WIDE_SIDE:
-            raise GamedpError(f"{game.name}: the search takes Domineering boards of at most {WIDE_CELLS} cells and "
-                              f"{WIDE_SIDE} rows or columns; try a smaller board, e.g. domineering:11x11")
+        if rows * cols > self.most_cells or max(rows, cols) > WIDE_SIDE:
+            raise GamedpError(f"{game.name}: the search takes Domineering boards of at most {self.most_cells} cells "
+                              f"and {WIDE_SIDE} rows or columns; try a smaller board, e.g. {self.example}")
         self.game = game
         self.name = game.name if ":" in game.name else f"{game.name} {rows}x{cols}"
 
@@ -128,3 +137,34 @@ class WideDomineeringScores(DomineeringScores):
         board = position & rules.full
         high = board >> 64 | self.game.player(position) << 63
         return signed(board & (1 << 64) - 1), signed(high), rules.rows << 8 | rules.cols
+
+
+class BigDomineeringScores(WideDomineeringScores):
+    """Domineering on a board of :data:`WIDE_CELLS` + 1 to :data:`BIG_CELLS` cells (at most :data:`WIDE_SIDE` rows
+    and columns: 12 x 12, 16 x 16, ...), for the score search (outcomes only), by
+    :mod:`gamedp.kernels.domineering_big_search`: the board in four words and who moves beside them; the search
+    keeps its boards in words of its own (:attr:`arena_words`). Smaller boards take the wide search; this one takes
+    them too, which the tests use to check it against the wide one.
+
+    >>> from gamedp.games.placement import Domineering
+    >>> game = Domineering(16, 16)
+    >>> BigDomineeringScores(game).arguments(game.parse_position("#" + "." * 255 + " H"))
+    (1, 0, 0, 0, 69648)
+    """
+
+    max_moves = 256  # 16 x 16 has 240
+    #: The search's words name boards kept in its own arena, not the boards: it is not split over workers.
+    splits = False
+    #: Words the search needs after its frames: the boards of its plies (as
+    #: gamedp.kernels.domineering_big_search.ARENA_WORDS, which imports numba).
+    arena_words = (MAX_PLIES + 2) * 64 + 40
+    most_cells, example = BIG_CELLS, "domineering:16x16"
+
+    def library(self) -> Any:
+        return library(_BIG_KERNELS)
+
+    def arguments(self, position: int) -> tuple[int, ...]:
+        rules = self.game.rules
+        board = position & rules.full
+        words = [signed(board >> (64 * i) & (1 << 64) - 1) for i in range(4)]
+        return (*words, self.game.player(position) << 16 | rules.rows << 8 | rules.cols)

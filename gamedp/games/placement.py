@@ -1,5 +1,5 @@
 """Placement games: players take turns placing pieces on the empty cells of an R x C board (at most 64 cells;
-Domineering's, up to 127).
+Domineering's, up to 256).
 
 A ruleset is a board size and, for each player, a set of polyomino pieces with the orientations allowed. With one
 piece set for both players the game is impartial (BLOCKGAME, Cram); with one per player it is partizan
@@ -423,8 +423,11 @@ class Domineering(PlacementGame):
         wins, by the exact search of :mod:`gamedp.games.domineering_scores` (boards past 8 x 8: its wide one)."""
         if self.rules.n <= SEARCHED_CELLS:
             return None
-        from gamedp.games.domineering_scores import FRAME, DomineeringScores, WideDomineeringScores
+        from gamedp.games.domineering_scores import (FRAME, WIDE_CELLS, BigDomineeringScores, DomineeringScores,
+                                                     WideDomineeringScores)
 
+        if self.rules.n > WIDE_CELLS:
+            return BigDomineeringScores(self)
         if max(self.rules.rows, self.rules.cols) > FRAME:
             return WideDomineeringScores(self)
         return DomineeringScores(self)
@@ -457,8 +460,9 @@ class Domineering(PlacementGame):
 #: The words that name the player to move after a Domineering board.
 _TURNS = {"v": 0, "vertical": 0, "h": 1, "horizontal": 1}
 
-#: Domineering's boards: the exact search's (the last of 128 bits says who moves), at most 30 rows and 30 columns.
-DOMINEERING_CELLS = 127
+#: Domineering's boards: the exact search's (its wide search's up to 127 cells, its big one's up to 256), at most 30
+#: rows and 30 columns.
+DOMINEERING_CELLS = 256
 DOMINEERING_SIDE = 30
 
 #: Domineering boards with more cells than this are answered by the exact search (outcomes only): on 5 x 5, the
@@ -467,19 +471,19 @@ SEARCHED_CELLS = 20
 
 
 def domineering(rows: int = 4, cols: int = 4) -> Domineering:
-    """Domineering on ``rows`` x ``cols``: the exact search's boards, up to 127 cells, 30 rows and 30 columns
+    """Domineering on ``rows`` x ``cols``: the exact search's boards, up to 256 cells, 30 rows and 30 columns
     (named a to z, then aa to ad).
 
-    >>> game = domineering(11, 11)
+    >>> game = domineering(16, 16)
     >>> game.name, game.rules.rows, game.rules.cols
-    ('domineering:11x11', 11, 11)
+    ('domineering:16x16', 16, 16)
     >>> domineering(4, 30).rules.move_name(1 << 29 | 1 << 59)
     'ad1-ad2'
     """
     if not (1 <= rows <= DOMINEERING_SIDE and 1 <= cols <= DOMINEERING_SIDE and rows * cols <= DOMINEERING_CELLS):
         raise GamedpError(f"domineering:{rows}x{cols} is not a board: write domineering:RxC, at most "
                           f"{DOMINEERING_SIDE} rows, {DOMINEERING_SIDE} columns and {DOMINEERING_CELLS} cells (e.g. "
-                          f"domineering:9x9 or domineering:4x30)")
+                          f"domineering:9x9, domineering:16x16 or domineering:8x30)")
     return Domineering(rows, cols)
 
 

@@ -10,6 +10,10 @@ transposed as the 8 x 8 search does, spares a transposition of a board of any sh
 two bits set. A move is the index of its domino's upper (Vertical) or left (Horizontal) cell; a position has up
 to 126 of them, so its moves are a set of two words (see :func:`gamedp.kernels.null_window.take`).
 
+The hooks' parameters ``p`` end with words of scratch (:data:`SCRATCH_WORDS`, after the search's frames, or after
+the split driver's view of a position), where Bullock's areas are counted a row a word (:func:`areas`, which the
+big boards' search of :mod:`gamedp.kernels.domineering_big_search` shares).
+
 The score is +1 for a win of the player to move and -1 for a loss. The hooks give the search:
 
 - a position is settled without a search when the moves one player is sure to make outnumber every move the
@@ -48,6 +52,9 @@ MAX_CELLS = 127
 MAX_SIDE = 30
 #: The most moves a position has (a bound: 6 x 21 has 120).
 MAX_MOVES = 126
+#: Words the hooks take besides the search's frames (``p[8]``): a board's lines, then the cells their areas pack.
+PACKING = MAX_SIDE + 2
+SCRATCH_WORDS = 2 * PACKING
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 U64 = np.uint64(64)
@@ -224,24 +231,11 @@ def most(elo, ehi, horizontal, p):
     return disjoint_vertical(elo, ehi, p)
 
 
-def transposed(elo, ehi, rows, cols):
-    """The empty cells (elo, ehi) of a ``rows`` x ``cols`` board as those of its ``cols`` x ``rows`` transpose."""
-    tlo = thi = U0
-    for r in range(rows):
-        line = field(elo, ehi, r * cols, cols)
-        while line != U0:
-            c = null_window.bit_index(line & (~line + U1))
-            line &= line - U1
-            lo, hi = bit(c * rows + r)
-            tlo, thi = tlo | lo, thi | hi
-    return tlo, thi
-
-
-def row(elo, ehi, r, rows, cols):
-    """The empty cells of row ``r`` (none beyond the board)."""
-    if r < 0 or r >= rows:
+def line(arena, at, k, n, mask):
+    """The empty cells of line ``k`` of the ``n`` lines at ``at`` (none outside them)."""
+    if k < 0 or k >= n:
         return U0
-    return field(elo, ehi, r * cols, cols)
+    return ~arena[at + k] & mask
 
 
 def pack_runs(cells, held, width):
@@ -267,18 +261,25 @@ def pack_runs(cells, held, width):
     return with_held, without, lone
 
 
-def areas(elo, ehi, rows, cols):
-    """:func:`gamedp.kernels.domineering_search.areas` for the player who places along the rows of the board whose
-    empty cells are (elo, ehi), ``rows`` of ``cols`` cells: the same packing, row by row, with rows of up to 30
-    cells (packed by :func:`pack_runs`) and the areas kept in 128 bits. Each loop slides a window of the rows it
-    looks at down the board, each row taken out of the 128 bits once."""
-    mask = (U1 << np.uint64(cols)) - U1
-    plo = phi = U0  # the cells packed so far
+def packed(arena, at, r, n):
+    """The cells the areas have packed on line ``r`` of the ``n`` at ``at`` (none outside the board)."""
+    if r < 0 or r >= n:
+        return U0
+    return arena[at + r]
+
+
+def areas(arena, at, n, length, packing):
+    """:func:`gamedp.kernels.domineering_search.areas` for the player whose dominoes lie along the ``n`` lines of
+    ``length`` cells at ``at`` of ``arena`` (a word a line, its filled cells): the same packing, line by line, with
+    lines of up to 30 cells (packed by :func:`pack_runs`), the cells packed kept a line a word at ``packing``."""
+    mask = (U1 << np.uint64(length)) - U1
+    for r in range(n):
+        arena[packing + r] = U0
     protective = 0
-    # rows r - 1 to r + 2 (none past the board), and the cells packed on rows r - 1 and r
-    e0, e1, e2, e3 = U0, row(elo, ehi, 0, rows, cols), row(elo, ehi, 1, rows, cols), row(elo, ehi, 2, rows, cols)
+    # lines r - 1 to r + 2, and the cells packed on lines r - 1 and r
+    e0, e1, e2, e3 = U0, line(arena, at, 0, n, mask), line(arena, at, 1, n, mask), line(arena, at, 2, n, mask)
     q0 = q1 = U0
-    for r in range(rows - 1):
+    for r in range(n - 1):
         q2 = U0
         if e1 & (e1 >> U1) & e2 & (e2 >> U1) != U0:
             free = e1 & e2 & ~(q0 | q1)
@@ -291,20 +292,20 @@ def areas(elo, ehi, rows, cols):
                 protective += 1
             if q2 != U0:
                 q1 |= q2
-                lo, hi = shl(q2 | (q2 << np.uint64(cols)), U0, r * cols)
-                plo, phi = plo | lo, phi | hi
-        e0, e1, e2, e3 = e1, e2, e3, row(elo, ehi, r + 3, rows, cols)
+                arena[packing + r] |= q2
+                arena[packing + r + 1] |= q2
+        e0, e1, e2, e3 = e1, e2, e3, line(arena, at, r + 3, n, mask)
         q0, q1 = q1, q2
     touching = touching_held = apart = apart_held = unused = 0
-    before = U0  # the cells packed on row r - 1
-    e0, e1, e2 = U0, row(elo, ehi, 0, rows, cols), row(elo, ehi, 1, rows, cols)  # rows r - 1, r, r + 1
-    for r in range(rows):
-        here = row(plo, phi, r, rows, cols)
+    before = U0  # the cells packed on line r - 1
+    e0, e1, e2 = U0, line(arena, at, 0, n, mask), line(arena, at, 1, n, mask)  # lines r - 1, r, r + 1
+    for r in range(n):
+        here = arena[packing + r]
         near = before | (e2 & ((e2 << U1) | (e2 >> U1)))
         near |= near >> U1  # the left cells of the areas that touch one
         cells = e1 & ~here
         held = ~e0 & ~e2 & cells
-        with_held, without, lone = pack_runs(cells, held, cols)
+        with_held, without, lone = pack_runs(cells, held, length)
         lefts = with_held | without
         touching += null_window.popcount(lefts & near)
         touching_held += null_window.popcount(with_held & near)
@@ -312,37 +313,33 @@ def areas(elo, ehi, rows, cols):
         apart_held += null_window.popcount(with_held & ~near)
         unused += null_window.popcount(lone)
         added = lefts | (lefts << U1) | lone
-        if added != U0:
-            lo, hi = shl(added, U0, r * cols)
-            plo, phi = plo | lo, phi | hi
+        arena[packing + r] |= added
         before = here | added
-        e0, e1, e2 = e1, e2, row(elo, ehi, r + 2, rows, cols)
+        e0, e1, e2 = e1, e2, line(arena, at, r + 2, n, mask)
     spare2 = spare1 = spare0 = 0
-    # rows r - 2 to r + 2
-    e0, e1, e2, e3, e4 = U0, U0, row(elo, ehi, 0, rows, cols), row(elo, ehi, 1, rows, cols), \
-        row(elo, ehi, 2, rows, cols)
-    for r in range(rows):
+    # lines r - 2 to r + 2
+    e0, e1, e2, e3, e4 = U0, U0, line(arena, at, 0, n, mask), line(arena, at, 1, n, mask), line(arena, at, 2, n, mask)
+    for r in range(n):
         lone = e2 & ~e1 & ~e3
         if lone & (lone >> U1) != U0:
             guard = ~e1 & ~e3
-            used = ~e2 | row(plo, phi, r, rows, cols)
+            used = ~e2 | arena[packing + r]
             free = ~used & mask
             safe = free & (free >> U1) & guard & (guard >> U1)
-            across = row(plo, phi, r - 1, rows, cols) | row(plo, phi, r + 1, rows, cols)
+            beside = packed(arena, packing, r - 1, n) | packed(arena, packing, r + 1, n)
             while safe != U0:
                 cell = safe & (~safe + U1)
                 safe &= ~(cell | (cell << U1))
                 used |= cell | (cell << U1)
                 spare = cell >> U1
-                if spare == U0 or (used | across) & spare != U0:
+                if spare == U0 or (used | beside) & spare != U0:
                     spare = (cell << np.uint64(2)) & mask
-                    if spare != U0 and (safe | used | across) & spare != U0:
+                    if spare != U0 and (safe | used | beside) & spare != U0:
                         spare = U0
                 if spare == U0:
                     continue
                 used |= spare
-                lo, hi = shl(spare, U0, r * cols)
-                plo, phi = plo | lo, phi | hi
+                arena[packing + r] |= spare
                 up = e1 & spare != U0 and e0 & spare == U0
                 down = e3 & spare != U0 and e4 & spare == U0
                 if up and down:
@@ -351,22 +348,29 @@ def areas(elo, ehi, rows, cols):
                     spare1 += 1
                 else:
                     spare0 += 1
-        e0, e1, e2, e3, e4 = e1, e2, e3, e4, row(elo, ehi, r + 3, rows, cols)
+        e0, e1, e2, e3, e4 = e1, e2, e3, e4, line(arena, at, r + 3, n, mask)
     return protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0
 
 
 def sure_and_most(elo, ehi, horizontal, to_move, p):
     """:func:`gamedp.kernels.domineering_search.sure_and_most` for the player ``horizontal`` names: the moves it
-    is sure to make and the most the other can make, Bullock's bounds, by its :func:`areas` (Vertical's on the
-    board transposed, where it places along the rows)."""
-    rows, cols = p[0], p[1]
-    if horizontal:
-        protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = \
-            areas(elo, ehi, rows, cols)
-    else:
-        tlo, thi = transposed(elo, ehi, rows, cols)
-        protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = \
-            areas(tlo, thi, cols, rows)
+    is sure to make and the most the other can make, Bullock's bounds, by its :func:`areas` (along the rows for
+    Horizontal, the columns for Vertical), its lines written to the scratch words ``p[8]`` first."""
+    rows, cols, lines = p[0], p[1], p[8]
+    n, length = (rows, cols) if horizontal else (cols, rows)
+    for k in range(n):
+        lines[k] = (U1 << np.uint64(length)) - U1  # filled, until their empty cells are taken out
+    for r in range(rows):
+        empty = field(elo, ehi, r * cols, cols)
+        if horizontal:
+            lines[r] &= ~empty
+            continue
+        while empty != U0:
+            c = null_window.bit_index(empty & (~empty + U1))
+            empty &= empty - U1
+            lines[c] &= ~(U1 << np.uint64(r))
+    protective, touching, touching_held, apart, apart_held, unused, spare2, spare1, spare0 = \
+        areas(lines, 0, n, length, PACKING)
     return domineering_search.sure_and_most_of(protective, touching, touching_held, apart, apart_held, unused,
                                                spare2, spare1, spare0, safe_count(elo, ehi, horizontal, p),
                                                most(elo, ehi, not horizontal, p), to_move, count(elo, ehi))
@@ -499,10 +503,12 @@ def solve(a, b, shape, low, high, table_ptr, size, symmetric, frames_ptr, counte
     -1, kept in [low, high]. Returns :data:`~gamedp.kernels.null_window.STOPPED` when asked to stop."""
     plies = null_window.MAX_PLIES + 1
     table = carray(table_ptr, size)
-    frames = carray(frames_ptr, plies * null_window.frame_words(MAX_MOVES))
+    frame_size = plies * null_window.frame_words(MAX_MOVES)
+    everything = carray(frames_ptr, frame_size + SCRATCH_WORDS)
+    frames = everything[:frame_size]
     counters = carray(counters_ptr, plies * null_window.counter_words(MAX_MOVES) + null_window.HISTORY_WORDS)
     watch = carray(watch_ptr, null_window.WATCH_WORDS)
-    p = parameters(shape)
+    p = (*parameters(shape), everything[frame_size:])
     a, b = np.uint64(a), np.uint64(b)
     if symmetric:
         return null_window.solve(start, moves, bound, play_move, order, key, a, b, p, low, high, MAX_MOVES, False,
@@ -512,9 +518,12 @@ def solve(a, b, shape, low, high, table_ptr, size, symmetric, frames_ptr, counte
 
 
 def expand(a, b, shape, out_ptr):
-    """The search's view of (a, b) for a driver that splits it (see :func:`gamedp.kernels.null_window.expand`)."""
-    return null_window.expand(start, moves, bound, play_move, order, np.uint64(a), np.uint64(b), parameters(shape),
-                              carray(out_ptr, 2 + 3 * MAX_MOVES))
+    """The search's view of (a, b) for a driver that splits it (see :func:`gamedp.kernels.null_window.expand`);
+    ``out_ptr`` holds :data:`SCRATCH_WORDS` more words."""
+    size = 2 + 3 * MAX_MOVES
+    out = carray(out_ptr, size + SCRATCH_WORDS)
+    return null_window.expand(start, moves, bound, play_move, order, np.uint64(a), np.uint64(b),
+                              (*parameters(shape), out[size:].view(np.uint64)), out[:size])
 
 
 def grow(table_ptr, size):

@@ -56,8 +56,8 @@ import numpy as np
 TAKES_KERNELS = True
 #: What a search returns when told to stop (no score is this low).
 STOPPED = -(1 << 40)
-#: Plies a search can go below its root.
-MAX_PLIES = 64
+#: Plies a search can go below its root (Domineering on 256 cells lasts at most 128).
+MAX_PLIES = 128
 #: watch: [positions searched, stop request, lowest score still possible, highest score still possible,
 #: positions after which to stop (the caller may then grow the table and go on), plies at whose positions this
 #: search tries its second move first (0 for all but the helpers of a search shared between threads)]
@@ -67,8 +67,8 @@ NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
 OFFSET = 64
 REPORT_MASK = 4095
 #: ``counters`` ends with the history: a count per move and player (parity of the ply), a move's count at
-#: :func:`history_slot` of the player's :data:`HISTORY_SIDE` words (a set of two words has 128 moves).
-HISTORY_SIDE = 128
+#: :func:`history_slot` of the player's :data:`HISTORY_SIDE` words (a set of four words has 256 moves).
+HISTORY_SIDE = 256
 HISTORY_WORDS = 2 * HISTORY_SIDE
 #: A move's sort key is its order times this, plus its history (capped below it).
 HISTORY_SCALE = 1 << 24
@@ -109,18 +109,35 @@ def popcount(x):
 
 
 def no_moves(moves):
-    """Whether the set ``moves`` (one word, or two: see :func:`take`) is empty."""
+    """Whether the set ``moves`` (one word, two or four: see :func:`take`) is empty."""
     if isinstance(moves, tuple):
-        return moves[0] == 0 and moves[1] == 0
+        low, high = moves
+        if isinstance(low, tuple):
+            return low[0] == 0 and low[1] == 0 and high[0] == 0 and high[1] == 0
+        return low == 0 and high == 0
     return moves == 0
 
 
 def take(rest):
     """The first move of the set ``rest``, and the set without it. A set is one word of move bits (the move is
-    its lowest bit), or two words of up to 128 moves (the move is the index of its lowest bit, 0 to 127), for a
-    game with more moves than a word has bits; numba compiles only the branch of the set's type."""
+    its lowest bit); for a game with more moves than a word has bits, two words ``(low, high)`` of up to 128
+    moves, or four as two such pairs ``((w0, w1), (w2, w3))`` of up to 256 (the move is then the index of its
+    lowest bit). numba compiles only the branch of the set's type."""
     if isinstance(rest, tuple):
         low, high = rest
+        if isinstance(low, tuple):
+            (w0, w1), (w2, w3) = rest
+            if w0 != 0:
+                bit = w0 & (~w0 + U1)
+                return np.uint64(bit_index(bit)), ((w0 ^ bit, w1), (w2, w3))
+            if w1 != 0:
+                bit = w1 & (~w1 + U1)
+                return np.uint64(64 + bit_index(bit)), ((w0, w1 ^ bit), (w2, w3))
+            if w2 != 0:
+                bit = w2 & (~w2 + U1)
+                return np.uint64(128 + bit_index(bit)), ((w0, w1), (w2 ^ bit, w3))
+            bit = w3 & (~w3 + U1)
+            return np.uint64(192 + bit_index(bit)), ((w0, w1), (w2, w3 ^ bit))
         if low != 0:
             bit = low & (~low + U1)
             return np.uint64(bit_index(bit)), (low ^ bit, high)

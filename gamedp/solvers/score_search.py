@@ -59,7 +59,7 @@ QUICK = 1 << 16
 STOPPED = -(1 << 40)
 WATCH_WORDS = 6
 NODES, STOP, LOW, HIGH, LIMIT, SKEW = range(WATCH_WORDS)
-MAX_PLIES, HISTORY_WORDS = 64, 256
+MAX_PLIES, HISTORY_WORDS = 128, 512
 UNBOUNDED = 1 << 20
 POLL_SECONDS = 0.2
 #: Plies near the root at which a helper thread tries its moves in another order than the main search.
@@ -175,7 +175,7 @@ class ScoreSearch:
         #: than a table's cache misses asks for fewer (a bigger table sooner)
         self.grow_after: int = getattr(rules, "grow_after", GROW_AFTER)
         self.progress = progress
-        self._searchers = [Searcher(rules.max_moves) for _ in range(threads)]
+        self._searchers = [Searcher(rules.max_moves, getattr(rules, "arena_words", 0)) for _ in range(threads)]
         self._free: queue.SimpleQueue[Searcher] = queue.SimpleQueue()  # the searchers no query uses now
         for searcher in self._searchers:
             self._free.put(searcher)
@@ -682,8 +682,9 @@ class Searcher:
     """What one thread of a search keeps for itself (the table is shared): its stack of positions and moves,
     the history of moves that refuted positions, and the ``watch`` words it reports to (and is stopped by)."""
 
-    def __init__(self, width: int):
-        # as gamedp.kernels.null_window.frame_words and counter_words say
-        self.frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * (3 + 3 * width)))()
+    def __init__(self, width: int, arena: int = 0):
+        # as gamedp.kernels.null_window.frame_words and counter_words say; then words a game's search keeps its
+        # own positions in (see gamedp.kernels.domineering_big_search)
+        self.frames = (ctypes.c_uint64 * ((MAX_PLIES + 1) * (3 + 3 * width) + arena))()
         self.counters = (ctypes.c_int64 * ((MAX_PLIES + 1) * (5 + width) + HISTORY_WORDS))()
         self.watch = (ctypes.c_int64 * WATCH_WORDS)()

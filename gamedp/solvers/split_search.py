@@ -96,6 +96,15 @@ class _Stop(threading.Event):
             self._waking.discard(event)
 
 
+def refuse_unsplit(rules: Any, split: str) -> None:
+    """A :class:`GamedpError` where ``rules``' search cannot be split (its positions are not whole in their words:
+    rules whose ``splits`` is False), saying that ``split`` cannot be used."""
+    if not getattr(rules, "splits", True):
+        raise GamedpError(f"{split} cannot split the search of {rules.name}: its positions are too big to hand to "
+                          f"workers (Domineering past 127 cells); search it in one process, with --threads N to "
+                          f"use N cores")
+
+
 class SplitSearch:
     """Exact values of positions of ``rules``' game (known as ``name`` to the workers' searches) by the search
     split over ``executor``'s Dask cluster; each worker's table takes at most ``memory`` bytes. ``plies``: how
@@ -111,6 +120,7 @@ class SplitSearch:
                  progress: bool = True):
         if plies is not None and plies < 1:
             raise GamedpError(f"the split goes at least one ply deep, not {plies}")
+        refuse_unsplit(rules, "a cluster (--workers, --cluster, --scheduler-file)")
         self.rules, self.name, self.executor, self.memory = rules, name, executor, memory
         self.plies, self.outcomes_only, self.keeping, self.progress = plies, outcomes_only, keeping, progress
         self.explored = 0
@@ -332,7 +342,7 @@ class SplitSearch:
 
     def _expand(self, words: tuple[int, ...]) -> tuple[Any, int]:
         """The game library's ``expand`` of the position of ``words``: its bounds, then its children's."""
-        out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves))()
+        out = (ctypes.c_int64 * (2 + 3 * self.rules.max_moves + getattr(self.rules, "arena_words", 0)))()
         count = self.rules.library().expand(*words, out)
         if words not in self._bare:
             with self._counting:
