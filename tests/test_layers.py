@@ -22,9 +22,9 @@ PACKAGE = Path(gamedp.__file__).parent
 #: Low to high; a module may import its own layer and those before it. A name ending in "." is every module
 #: under it; the longest name that matches a module decides its layer.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    # the vocabulary: outcomes, values, errors; partizan values and their notation
+    # the vocabulary: outcomes, values, errors; partizan values and their notation; the hooks' 64-bit words
     ("values", ("gamedp.values", "gamedp.records", "gamedp.errors", "gamedp.cgt", "gamedp.cgt.numbers", "gamedp.cgt.canonical",
-                "gamedp.cgt.notation", "gamedp.cgt.thermograph", "gamedp.cgt.values")),
+                "gamedp.cgt.notation", "gamedp.cgt.thermograph", "gamedp.cgt.values", "gamedp.words")),
     # numba hot loops on integers and arrays: they know no game, engine or front end
     ("kernels", ("gamedp.kernels", "gamedp.kernels.")),
     # the process's services: the memory guard, progress lines, building, caching and loading kernels, which
