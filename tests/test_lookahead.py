@@ -166,3 +166,26 @@ def test_the_estimate_is_an_estimate_on_every_board(size):
     for p in random_positions(game, 20, seed=1):
         if game.primitive(p) is None:
             assert -1 <= game.heuristic(p) <= 1
+
+
+def test_domineering_s_mobility_heuristic_beats_none_at_the_same_depth():
+    """Two moves deep on 7 x 7 (too big for the search to see the end from the opening), the player judging the
+    horizon by Domineering's heuristic against one judging it 0, each side in turn, after two random moves."""
+    from gamedp.games.placement import Domineering
+
+    won = 0
+    for seed in range(8):
+        game = Domineering(7, 7)
+        rng = random.Random(seed)
+        position = rng.choice(game.move_list(rng.choice(game.move_list(game.start()))[1]))[1]
+        smart = Lookahead(game, 2)
+        players = [smart, Lookahead(game, 2, heuristic=lambda p: 0.0)]
+        if seed % 2:
+            players.reverse()
+        turn = 0
+        while moves := dict(game.move_list(position)):
+            position = moves[players[turn % 2].best_move(position)]
+            turn += 1
+        loser = players[turn % 2]  # the player to move with no move
+        won += loser is not smart
+    assert won >= 7, won
