@@ -201,15 +201,18 @@ def jit_kernel(fn: Callable, signature: Any = None, cache: bool = True) -> Calla
         if isinstance(fn, CPUDispatcher):
             kernel = fn
         else:
+            from gamedp.fingerprint import names_used
             from gamedp.words import has_words, kernel_value
 
-            helpers = {name: jit_kernel(g, cache=cache) for name in fn.__code__.co_names
+            names = names_used(fn.__code__)  # a comprehension's or a lambda's names are the function's globals too
+            helpers = {name: jit_kernel(g, cache=cache) for name in names
                        if isinstance(g := fn.__globals__.get(name), types.FunctionType) and g is not fn}
-            helpers.update({name: kernel_value(g) for name in fn.__code__.co_names
-                            if has_words(g := fn.__globals__.get(name))})
-            if helpers:
-                fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
-                                        fn.__closure__)
+            helpers.update({name: kernel_value(g) for name in names if has_words(g := fn.__globals__.get(name))})
+            closure = fn.__closure__ and tuple(_kernel_cell(cell) for cell in fn.__closure__)
+            new_cells = closure and any(new is not old for new, old in zip(closure, fn.__closure__))
+            if helpers or has_words(fn.__defaults__) or new_cells:
+                fn = types.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__,
+                                        kernel_value(fn.__defaults__), closure)
             kernel = njit(cache=cache, nogil=True)(fn)
         _jitted[key] = kernel
     if signature is not None and signature.args not in kernel.overloads:
@@ -221,3 +224,16 @@ def jit_kernel(fn: Callable, signature: Any = None, cache: bool = True) -> Calla
 
 
 _jitted: dict[tuple[Callable, bool], Callable] = {}
+
+
+def _kernel_cell(cell: Any) -> Any:
+    """A closure's cell as numba should see it: a new cell where it holds words (see gamedp.words.kernel_value)."""
+    import types
+
+    from gamedp.words import has_words, kernel_value
+
+    try:
+        held = cell.cell_contents
+    except ValueError:  # not yet filled
+        return cell
+    return types.CellType(kernel_value(held)) if has_words(held) else cell

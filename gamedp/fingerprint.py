@@ -80,17 +80,18 @@ def _function(fn: types.FunctionType, digest: Any, seen: dict[int, int]) -> None
     _value(fn.__defaults__, digest, seen)
     for cell in fn.__closure__ or ():
         _value(cell.cell_contents, digest, seen)
-    for name in sorted(_names(fn.__code__)):  # attribute names too (np.int64's int64): those are no globals
+    for name in sorted(names_used(fn.__code__)):  # attribute names too (np.int64's int64): those are no globals
         if name in fn.__globals__:
             digest.update(b"global " + name.encode() + b"=")
             _value(fn.__globals__[name], digest, seen)
 
 
-def _names(code: types.CodeType) -> set[str]:
+def names_used(code: types.CodeType) -> set[str]:
+    """The names ``code`` looks up, its nested code's (comprehensions, lambdas, inner functions) too."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            names |= _names(const)
+            names |= names_used(const)
     return names
 
 

@@ -7,7 +7,8 @@ positions in 64-bit words. numba compiles their arithmetic as machine words only
 ones that load the compiled search from the cache and never compile a line. :class:`Word` is the same constant
 without numpy: in a kernel it *is* ``numpy.uint64`` (the hook's globals are swapped when gamedp compiles it, see
 :func:`kernel_value`), and in plain Python it is an ``int`` whose arithmetic wraps as a machine word's, so that a
-hook called from Python gives what its compiled form gives.
+hook called from Python gives what its compiled form gives (but for shifts by 64 or more, which a machine leaves
+undefined: Python's give 0).
 
 >>> ONE = Word(1)
 >>> ONE << 63
@@ -18,8 +19,8 @@ Word(0)
 Word(18446744073709551615)
 >>> ~Word(0) == 2**64 - 1, Word(5) & 3, 3 | Word(4)
 (True, Word(1), Word(7))
->>> Word(-1), Word(7) // 2, Word(7) > 6
-(Word(18446744073709551615), Word(3), True)
+>>> Word(-1), Word(7) // 2, Word(7) > 6, Word(2) ** 64, divmod(Word(7), 2)
+(Word(18446744073709551615), Word(3), True, Word(0), (Word(3), Word(1)))
 """
 
 from __future__ import annotations
@@ -48,20 +49,28 @@ class Word(int):
     def __neg__(self) -> Word:
         return Word(-int(self))
 
+    def __pos__(self) -> Word:
+        return self
+
+    __abs__ = __pos__
+
+    def __divmod__(self, other: Any) -> Any:
+        return self // other, self % other
+
 
 def _wrapping(name: str) -> Any:
     operation = getattr(int, name)
 
     def wrapped(self: Word, other: Any) -> Any:
         result = operation(self, other)
-        return result if result is NotImplemented else Word(result)
+        return Word(result) if isinstance(result, int) else result  # NotImplemented, or a float from **
 
     wrapped.__name__ = name
     return wrapped
 
 
 # Every integer operation whose result is an integer wraps; true division (a float) does not.
-for _name in ("add", "sub", "mul", "floordiv", "mod", "lshift", "rshift", "and", "or", "xor"):
+for _name in ("add", "sub", "mul", "floordiv", "mod", "pow", "lshift", "rshift", "and", "or", "xor"):
     for _side in ("", "r"):
         setattr(Word, f"__{_side}{_name}__", _wrapping(f"__{_side}{_name}__"))
 

@@ -58,3 +58,30 @@ def test_a_game_on_words_answers_from_the_compiled_cache_without_numpy():
                              timeout=600, check=True).stdout.decode()
     assert answers == first == builtin and builtin.count("\n") == 2
     assert not modules & {"numpy", "numba"}, sorted(modules & {"numpy", "numba"})
+
+
+FIVE = Word(5)
+
+
+def test_words_in_comprehensions_lambdas_defaults_and_closures_are_numpy_s_too():
+    """Wherever a kernel meets a word, numba is handed numpy.uint64: not only names the function uses itself."""
+
+    def in_a_comprehension(a):
+        return [a & FIVE for _ in range(2)][1]
+
+    def in_a_lambda(a):
+        shifted = lambda x: x << Word(1)  # noqa: E731
+        return shifted(a) ^ THREE
+
+    def by_default(a, mask=FIVE):
+        return a & mask
+
+    seven = Word(7)
+
+    def in_a_closure(a):
+        return a - seven
+
+    for function in (in_a_comprehension, in_a_lambda, by_default, in_a_closure):
+        kernel = jit_kernel(function, cache=False)
+        assert int(kernel(np.uint64(13))) == int(function(Word(13))), function.__name__
+        assert str(kernel.nopython_signatures[0].return_type) == "uint64", function.__name__
