@@ -18,6 +18,10 @@ what they do to both players' placements, the lattice and their contact with fil
 :func:`gamedp.kernels.null_window.take`). The key hashes the least of the four images that keep the players'
 directions to 64 bits (see the wide search for what that costs in exactness: a chance of about 2^-(64 - k) per
 probe of an occupied slot of a table of 2^k).
+
+It has no ``expand`` entry: a driver that splits a search takes the words of a position's children as the
+children (:mod:`gamedp.solvers.split_search`), and here they name slots, every child the same one; the rules say
+``splits = False``, and a split is refused.
 """
 
 import numpy as np
@@ -152,8 +156,9 @@ def move_sets(arena, base, horizontal, rows, cols):
     found = False
     at = base + ROWS_AT
     for r in range(rows):
-        e0, e1, e2 = domineering_wide_search.line(arena, at, r - 1, rows, mask), domineering_wide_search.line(arena, at, r, rows, mask), \
-            domineering_wide_search.line(arena, at, r + 1, rows, mask)
+        e0 = domineering_wide_search.line(arena, at, r - 1, rows, mask)
+        e1 = domineering_wide_search.line(arena, at, r, rows, mask)
+        e2 = domineering_wide_search.line(arena, at, r + 1, rows, mask)
         if horizontal:
             pairs = e1 & (e1 >> U1)
             held = e1 & ~e0 & ~e2
