@@ -417,7 +417,8 @@ class Domineering(PlacementGame):
     def __init__(self, rows: int = 4, cols: int = 4):
         super().__init__(Rules("domineering", rows, cols, [[Piece("#/#", "fixed")], [Piece("##", "fixed")]],
                                max_cells=DOMINEERING_CELLS))
-        self._first_column: int | None = None
+        #: the cells of the last column, where no horizontal domino starts
+        self._last_column = sum(1 << r * cols + cols - 1 for r in range(rows))
 
     def heuristic(self, position: int) -> float:
         """An estimate for the player to move, in -1..1, for depth-limited play (``--depth``): its moves less the
@@ -429,11 +430,8 @@ class Domineering(PlacementGame):
         """
         rules = self.rules
         empty = ~position & rules.full
-        if self._first_column is None:
-            self._first_column = sum(1 << r * rules.cols for r in range(rules.rows))
-        last = self._first_column << rules.cols - 1
         vertical = (empty & empty >> rules.cols).bit_count()
-        horizontal = (empty & ~last & empty >> 1).bit_count()
+        horizontal = (empty & ~self._last_column & empty >> 1).bit_count()
         mine, theirs = (horizontal, vertical) if self.player(position) else (vertical, horizontal)
         return (mine - theirs) / (mine + theirs) if mine + theirs else 0.0
 
