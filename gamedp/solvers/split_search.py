@@ -101,8 +101,7 @@ def refuse_unsplit(rules: Any, split: str) -> None:
     rules whose ``splits`` is False), saying that ``split`` cannot be used."""
     if not getattr(rules, "splits", True):
         raise GamedpError(f"{split} cannot split the search of {rules.name}: its positions are too big to hand to "
-                          f"workers (Domineering past 127 cells); search it in one process, with --threads N to "
-                          f"use N cores")
+                          f"workers; search it in one process, with --threads N to use N cores")
 
 
 class SplitSearch:
