@@ -43,6 +43,7 @@ def timed(kind: type, game: Domineering, position: int, rounds: int) -> tuple[st
 
 
 def placed(rows: int, cols: int, dominoes: int, seed: int) -> int:
+    """The position after ``dominoes`` random moves from the start of ``rows`` x ``cols`` (the tests' too)."""
     rng = random.Random(seed)
     game = Domineering(rows, cols)
     position = game.start()

@@ -6,11 +6,15 @@ the same answers and about the same positions explored); and through value, anal
 from __future__ import annotations
 
 import json
-import random
+import sys
+from pathlib import Path
 
 import pytest
 from command import gamedp, one_clear_error
 from test_domineering_wide import PUBLISHED, matches_a_plain_search
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # its positions after random dominoes
+from bench_domineering_big import placed
 
 from gamedp.games.domineering_scores import BigDomineeringScores, WideDomineeringScores
 from gamedp.games.placement import Domineering, domineering
@@ -60,16 +64,6 @@ def test_the_words_the_searches_keep_besides_their_frames_are_the_kernels():
     assert WideDomineeringScores.arena_words == domineering_wide_search.SCRATCH_WORDS
 
 
-def near_the_end(rows: int, cols: int, seed: int, dominoes: int) -> int:
-    """A position after ``dominoes`` random moves from the start of ``rows`` x ``cols``."""
-    rng = random.Random(seed)
-    game = Domineering(rows, cols)
-    position = game.start()
-    for _ in range(dominoes):
-        position = rng.choice(game.move_list(position))[1]
-    return position
-
-
 def one_line(game: Domineering, position: int) -> str:
     rules = game.rules
     board = "".join("#" if position >> i & 1 else "." for i in range(rules.n))
@@ -79,7 +73,7 @@ def one_line(game: Domineering, position: int) -> str:
 @pytest.mark.slow
 def test_value_analyze_and_play_take_a_16_by_16_board():
     game = domineering(16, 16)
-    position = near_the_end(16, 16, 3, 100)
+    position = placed(16, 16, 100, 3)
     search = ScoreSearch(game.score_search(), progress=False)
     expected = search.value(position).outcome.name
     out = gamedp("value", "domineering:16x16", "--json", stdin=one_line(game, position) + "\n")
@@ -100,6 +94,6 @@ def test_value_analyze_and_play_take_a_16_by_16_board():
 
 def test_a_cluster_is_refused_for_boards_past_127_cells_before_it_starts():
     game = domineering(12, 12)
-    line = one_line(game, near_the_end(12, 12, 1, 50))
+    line = one_line(game, placed(12, 12, 50, 1))
     one_clear_error(gamedp("value", "domineering:12x12", "--workers", "2", stdin=line + "\n"), "--workers",
                     "one process", "--threads")
